@@ -1,0 +1,28 @@
+"""Declares the Cython extension modules; all other metadata is in pyproject.toml."""
+
+import sys
+
+import numpy
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+COMPILE_ARGS = ["/O2"] if sys.platform == "win32" else ["-O3"]
+DEFINES = [("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")]
+
+
+def extension(name: str) -> Extension:
+    return Extension(
+        f"guandan_fast.{name}",
+        [f"src/guandan_fast/{name}.pyx"],
+        include_dirs=[numpy.get_include(), "src/guandan_fast"],
+        extra_compile_args=COMPILE_ARGS,
+        define_macros=DEFINES,
+    )
+
+
+setup(
+    ext_modules=cythonize(
+        [extension("_movegen")],
+        compiler_directives={"language_level": "3", "embedsignature": True},
+    )
+)

@@ -1,0 +1,27 @@
+"""guandan_fast: fast, rules-exact legal-move generation for Guandan (掼蛋).
+
+Three rooms: the model (:mod:`.cards`, :mod:`.hand`, :mod:`.moves`), the pure-Python
+reference generator (:mod:`.reference`) and the native Cython core (``_movegen``),
+chosen by :mod:`.api`.
+"""
+
+from .api import NATIVE_AVAILABLE, MoveList, classify, legal_moves, resolve_backend, set_default_backend
+from .cards import parse_card, parse_level
+from .hand import Hand
+from .moves import PASS, Move, MoveType
+
+__all__ = [
+    "NATIVE_AVAILABLE",
+    "PASS",
+    "Hand",
+    "Move",
+    "MoveList",
+    "MoveType",
+    "classify",
+    "legal_moves",
+    "parse_card",
+    "parse_level",
+    "resolve_backend",
+    "set_default_backend",
+]
+__version__ = "0.1.0"

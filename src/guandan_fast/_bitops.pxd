@@ -1,0 +1,26 @@
+# Bit helpers for the native kernels: popcount and count-trailing-zeros on 64-bit words,
+# as a small verbatim C block so that GCC, Clang and MSVC each get their intrinsic.
+from libc.stdint cimport uint64_t
+
+cdef extern from *:
+    """
+    #include <stdint.h>
+    #if defined(_MSC_VER)
+    #include <intrin.h>
+    static __inline int gf_popcount64(uint64_t x) {
+        x = x - ((x >> 1) & 0x5555555555555555ULL);
+        x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+        x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+        return (int)((x * 0x0101010101010101ULL) >> 56);
+    }
+    static __inline int gf_ctz64(uint64_t x) {
+        unsigned long index;
+        return _BitScanForward64(&index, x) ? (int)index : 64;
+    }
+    #else
+    static inline int gf_popcount64(uint64_t x) { return __builtin_popcountll(x); }
+    static inline int gf_ctz64(uint64_t x) { return x ? __builtin_ctzll(x) : 64; }
+    #endif
+    """
+    int gf_popcount64(uint64_t x) noexcept nogil
+    int gf_ctz64(uint64_t x) noexcept nogil

@@ -1,0 +1,183 @@
+"""The public entry points: ``legal_moves`` and ``classify`` over either backend.
+
+The backend is chosen in exactly one place, :func:`resolve_backend`: the native
+Cython core when it is built, else the pure-Python reference. Both produce the same
+:class:`MoveList`, whose bulk form is numpy arrays (one row per move) and which builds
+:class:`~guandan_fast.moves.Move` objects only when asked.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from types import ModuleType
+from typing import Any, Literal, Optional, Union, overload
+
+import numpy as np
+
+from . import reference
+from .cards import parse_level
+from .hand import Hand, as_hand
+from .moves import PASS, Move, MoveType
+
+try:  # the one place where the native core is looked for
+    from . import _movegen as _native
+except ImportError:  # pragma: no cover - exercised only where the extension is not built
+    _native = None
+
+Backend = Literal["native", "reference"]
+NATIVE_AVAILABLE: bool = _native is not None
+
+#: Structured dtype of :meth:`MoveList.to_numpy`.
+MOVE_DTYPE = np.dtype([("kind", np.uint8), ("key", np.uint8), ("cards", np.uint64, (2,))])
+
+_default_backend: Backend = "native" if NATIVE_AVAILABLE else "reference"
+if os.environ.get("GUANDAN_FAST_BACKEND"):
+    _default_backend = os.environ["GUANDAN_FAST_BACKEND"]  # type: ignore[assignment]
+
+
+def resolve_backend(backend: Optional[str] = None) -> Backend:
+    """Which backend a call uses: the argument, else the default (native when built)."""
+    choice = _default_backend if backend is None else backend
+    if choice == "reference":
+        return "reference"
+    if choice == "native":
+        if _native is None:
+            raise RuntimeError(
+                "the native core of guandan_fast is not built in this installation; "
+                "reinstall from a wheel or with a C compiler, or pass backend='reference'"
+            )
+        return "native"
+    raise ValueError(f"unknown backend {choice!r}: use 'native' or 'reference'")
+
+
+def set_default_backend(backend: Backend) -> None:
+    """Make ``backend`` the default of every later call (the tests run both this way)."""
+    global _default_backend
+    resolve_backend(backend)
+    _default_backend = backend
+
+
+def native_module() -> ModuleType:
+    """The compiled core (RuntimeError with advice when it is not built)."""
+    resolve_backend("native")
+    assert _native is not None
+    return _native
+
+
+class MoveList:
+    """The moves of one call, held as parallel numpy arrays.
+
+    ``kinds[i]`` (:class:`~guandan_fast.moves.MoveType` codes), ``keys[i]`` and
+    ``cards[i] = (once, twice)`` describe move ``i``; :class:`Move` objects are made
+    only on iteration or indexing, so bulk users pay nothing per move.
+    """
+
+    __slots__ = ("kinds", "keys", "cards", "level", "_lookup")
+
+    def __init__(self, kinds: np.ndarray, keys: np.ndarray, cards: np.ndarray, level: int) -> None:
+        self.kinds = kinds
+        self.keys = keys
+        self.cards = cards
+        self.level = level
+        self._lookup: Optional[set[tuple[int, int, int, int]]] = None
+
+    @classmethod
+    def from_moves(cls, moves: list[Move], level: int) -> MoveList:
+        kinds = np.fromiter((m.kind for m in moves), dtype=np.uint8, count=len(moves))
+        keys = np.fromiter((m.key for m in moves), dtype=np.uint8, count=len(moves))
+        cards = np.array([(m.cards.once, m.cards.twice) for m in moves], dtype=np.uint64).reshape(-1, 2)
+        return cls(kinds, keys, cards, level)
+
+    def __len__(self) -> int:
+        return len(self.kinds)
+
+    def count(self) -> int:
+        """Number of moves (python-chess style)."""
+        return len(self.kinds)
+
+    @overload
+    def __getitem__(self, index: int) -> Move: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Move]: ...
+
+    def __getitem__(self, index: Union[int, slice]) -> Union[Move, list[Move]]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        once, twice = self.cards[index]
+        return Move._trusted(
+            MoveType(int(self.kinds[index])), int(self.keys[index]), Hand._trusted(int(once), int(twice)), self.level
+        )
+
+    def __iter__(self) -> Iterator[Move]:
+        for i in range(len(self)):
+            yield self[i]
+
+    def __contains__(self, move: object) -> bool:
+        if not isinstance(move, Move) or move.level != self.level:
+            return False
+        if self._lookup is None:
+            self._lookup = set(
+                zip(self.kinds.tolist(), self.keys.tolist(), self.cards[:, 0].tolist(), self.cards[:, 1].tolist())
+            )
+        return (int(move.kind), move.key, move.cards.once, move.cards.twice) in self._lookup
+
+    def to_platform(self) -> list[list[Any]]:
+        """Every move as a platform triple ``[type, rank, cards]``."""
+        return [move.to_platform() for move in self]
+
+    def to_numpy(self) -> np.ndarray:
+        """One structured row per move: ``kind`` (uint8), ``key`` (uint8), ``cards`` (uint64[2])."""
+        out = np.empty(len(self), dtype=MOVE_DTYPE)
+        out["kind"], out["key"], out["cards"] = self.kinds, self.keys, self.cards
+        return out
+
+    def __repr__(self) -> str:
+        return f"<MoveList of {len(self)} moves at level {self.level}>"
+
+
+def as_last_move(last: Any, level: int) -> Move:
+    """The move to beat: None or PASS (leading), a Move, or a platform triple."""
+    if last is None:
+        return PASS
+    if isinstance(last, Move):
+        if last.kind is not MoveType.PASS and last.level != level:
+            raise ValueError(f"the last move was made at level {last.level}, not at level {level}")
+        return last
+    return Move.from_platform(last, level)
+
+
+def legal_moves(
+    hand: Any,
+    level: int | str,
+    last: Any = None,
+    *,
+    strongest: bool = False,
+    backend: Optional[Backend] = None,
+) -> MoveList:
+    """Every legal move of ``hand`` at ``level``: leading, or beating ``last``.
+
+    ``hand`` is a :class:`Hand`, a card string (``"S2 H2 SB"``) or an iterable of card
+    strings; ``last`` is None (leading), a :class:`Move` or a platform triple. The list is
+    complete (every reading, RULES.md §4) unless ``strongest`` keeps one per (type, cards).
+    Passing is always allowed to a follower and is not listed.
+    """
+    hand = as_hand(hand)
+    level = parse_level(level)
+    last_move = as_last_move(last, level)
+    if resolve_backend(backend) == "reference":
+        return MoveList.from_moves(reference.legal_moves(hand, level, last_move, strongest=strongest), level)
+    kinds, keys, cards = native_module().generate(
+        hand.once, hand.twice, level, int(last_move.kind), last_move.key, len(last_move.cards), bool(strongest)
+    )
+    return MoveList(kinds, keys, cards, level)
+
+
+def classify(cards: Any, level: int | str, *, backend: Optional[Backend] = None) -> list[Move]:
+    """Every legal reading of exactly ``cards`` at ``level`` (empty when they form none)."""
+    hand = as_hand(cards)
+    level = parse_level(level)
+    if resolve_backend(backend) == "reference":
+        return reference.classify(hand, level)
+    kinds, keys, planes = native_module().classify(hand.once, hand.twice, level)
+    return sorted(MoveList(kinds, keys, planes, level), key=reference.sort_key)
