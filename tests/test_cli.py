@@ -1,0 +1,50 @@
+"""The ``guandan-fast moves`` command."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from guandan_fast.cli import main
+
+
+def test_moves_json_lines_are_platform_triples(capsys: pytest.CaptureFixture[str], backend: str) -> None:
+    assert main(["moves", "S3 S4 S5 S6 H2", "--level", "2", "--json", "--backend", backend]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert len(lines) == 13
+    assert ["Straight", "3", ["S3", "S4", "S5", "S6", "H2"]] in lines
+
+
+def test_moves_grouped_by_type_with_following_and_strongest(capsys: pytest.CaptureFixture[str]) -> None:
+    last = json.dumps(["Pair", "K", ["SK", "DK"]])
+    assert main(["moves", "SA DA H2 S2 SB SB S3", "--level", "2", "--last", last, "--strongest"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("3 moves for 7 cards at level 2, following")
+    assert "Pair (3)" in out and "B: SB SB" in out and "Single" not in out
+
+
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (["moves", "S3 Q9"], "unknown card 'Q9'"),
+        (["moves", "S3", "--level", "1"], "bad level"),
+        (["moves", "S3", "--last", "[1, 2"], "Expecting"),
+        (["moves", "S4", "--last", '["Pair", "3", ["S3", "S4"]]'], "do not read as Pair"),
+    ],
+)
+def test_bad_input_is_an_error_message_not_a_traceback(capsys: pytest.CaptureFixture[str], argv: list[str], words: str) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("guandan-fast: error:") and words in err
+
+
+def test_console_script_is_installed() -> None:
+    script = shutil.which("guandan-fast", path=str(Path(sys.executable).parent))
+    assert script is not None, "the guandan-fast console script is not installed beside this Python"
+    run = subprocess.run([script, "moves", "SB SB HR HR", "--json"], capture_output=True, text=True, check=True)
+    assert '["Bomb", "JOKER", ["SB", "SB", "HR", "HR"]]' in run.stdout.splitlines()
