@@ -17,7 +17,7 @@ def test_moves_json_lines_are_platform_triples(capsys: pytest.CaptureFixture[str
     assert main(["moves", "S3 S4 S5 S6 H2", "--level", "2", "--json", "--backend", backend]) == 0
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert len(lines) == 13
-    assert ["Straight", "3", ["S3", "S4", "S5", "S6", "H2"]] in lines
+    assert ["Straight", "3", ["H2", "S3", "S4", "S5", "S6"]] in lines
 
 
 def test_moves_grouped_by_type_with_following_and_strongest(capsys: pytest.CaptureFixture[str]) -> None:

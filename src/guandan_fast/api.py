@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from types import ModuleType
-from typing import Any, Literal, Optional, Union, overload
+from typing import Any, Literal, overload
 
 import numpy as np
 
@@ -36,7 +36,7 @@ if os.environ.get("GUANDAN_FAST_BACKEND"):
     _default_backend = os.environ["GUANDAN_FAST_BACKEND"]  # type: ignore[assignment]
 
 
-def resolve_backend(backend: Optional[str] = None) -> Backend:
+def resolve_backend(backend: str | None = None) -> Backend:
     """Which backend a call uses: the argument, else the default (native when built)."""
     choice = _default_backend if backend is None else backend
     if choice == "reference":
@@ -73,14 +73,14 @@ class MoveList:
     only on iteration or indexing, so bulk users pay nothing per move.
     """
 
-    __slots__ = ("kinds", "keys", "cards", "level", "_lookup")
+    __slots__ = ("_lookup", "cards", "keys", "kinds", "level")
 
     def __init__(self, kinds: np.ndarray, keys: np.ndarray, cards: np.ndarray, level: int) -> None:
         self.kinds = kinds
         self.keys = keys
         self.cards = cards
         self.level = level
-        self._lookup: Optional[set[tuple[int, int, int, int]]] = None
+        self._lookup: set[tuple[int, int, int, int]] | None = None
 
     @classmethod
     def from_moves(cls, moves: list[Move], level: int) -> MoveList:
@@ -101,7 +101,7 @@ class MoveList:
     @overload
     def __getitem__(self, index: slice) -> list[Move]: ...
 
-    def __getitem__(self, index: Union[int, slice]) -> Union[Move, list[Move]]:
+    def __getitem__(self, index: int | slice) -> Move | list[Move]:
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
         once, twice = self.cards[index]
@@ -153,7 +153,7 @@ def legal_moves(
     last: Any = None,
     *,
     strongest: bool = False,
-    backend: Optional[Backend] = None,
+    backend: Backend | None = None,
 ) -> MoveList:
     """Every legal move of ``hand`` at ``level``: leading, or beating ``last``.
 
@@ -173,7 +173,7 @@ def legal_moves(
     return MoveList(kinds, keys, cards, level)
 
 
-def classify(cards: Any, level: int | str, *, backend: Optional[Backend] = None) -> list[Move]:
+def classify(cards: Any, level: int | str, *, backend: Backend | None = None) -> list[Move]:
     """Every legal reading of exactly ``cards`` at ``level`` (empty when they form none)."""
     hand = as_hand(cards)
     level = parse_level(level)

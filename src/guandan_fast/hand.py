@@ -31,15 +31,18 @@ CardsLike = Union["Hand", str, Iterable[str]]
 
 def check_planes(once: object, twice: object) -> tuple[int, int]:
     """Validate two bit planes; ValueError for bits that are no card or a third copy."""
+    planes = []
     for name, plane in (("once", once), ("twice", twice)):
         if isinstance(plane, bool) or not isinstance(plane, (int, np.integer)):
             raise TypeError(f"hand plane {name!r} must be an integer, not {type(plane).__name__}")
-    once, twice = int(once), int(twice)  # type: ignore[call-overload]
-    if once < 0 or twice < 0 or once > FULL_PLANE or twice > FULL_PLANE:
-        raise ValueError("hand planes may only use bits 0..53 (one per card)")
-    if twice & ~once:
+        value = int(plane)
+        if not 0 <= value <= FULL_PLANE:
+            raise ValueError("hand planes may only use bits 0..53 (one per card)")
+        planes.append(value)
+    once_bits, twice_bits = planes
+    if twice_bits & ~once_bits:
         raise ValueError("bad hand planes: a card marked 'twice' must also be marked 'once'")
-    return once, twice
+    return once_bits, twice_bits
 
 
 class Hand:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import IntEnum
-from typing import Any, Final, Optional
+from typing import Any, Final
 
 from .cards import (
     BIG_JOKER_POWER,
@@ -118,7 +118,7 @@ class Move:
     wildcard stood for what is not part of a move.
     """
 
-    __slots__ = ("kind", "key", "cards", "level")
+    __slots__ = ("cards", "key", "kind", "level")
 
     kind: MoveType
     key: int
@@ -214,7 +214,7 @@ class Move:
     def is_bomb(self) -> bool:
         return self.tier >= 0
 
-    def beats(self, other: Optional[Move]) -> bool:
+    def beats(self, other: Move | None) -> bool:
         """Whether this move may be played on ``other`` (``None`` or PASS: leading)."""
         if other is None:
             other = PASS

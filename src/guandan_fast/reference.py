@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from itertools import product
-from typing import Any, Optional
+from typing import Any
 
 from .cards import (
     BIG_JOKER,
@@ -146,7 +146,7 @@ def classify(cards: Any, level: int | str) -> list[Move]:
 
 
 def legal_moves(
-    hand: Any, level: int | str, last: Optional[Move] = None, *, strongest: bool = False
+    hand: Any, level: int | str, last: Move | None = None, *, strongest: bool = False
 ) -> list[Move]:
     """Every legal move of ``hand`` (leading when ``last`` is None or PASS, else following).
 
