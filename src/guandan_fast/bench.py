@@ -1,0 +1,548 @@
+"""Speed measurement: one fixed workload and one way of timing it, for every front end.
+
+Both ``benchmarks/`` (pytest-benchmark) and ``guandan-fast bench`` use what is here:
+
+* :func:`make_workload` deals seeded random 27-card hands (a shuffled 108-card double
+  deck cut into four hands, again and again), each deal at a random level, and gives
+  every hand a move to follow drawn from the next seat's legal moves (a mix of types);
+* :func:`worst_hand` is the hand with the most moves we know of (both wildcards and
+  all eight copies of six consecutive ranks);
+* :func:`make_pass` turns a *case* (:data:`CASES`) into a callable that makes one pass
+  over the workload through the public API, and :func:`measure` times such passes;
+* :func:`compare` measures every case on both backends in one run, and
+  :func:`format_table` / :func:`comparison_json` report it.
+
+A time "per hand" is the median over timed passes of (pass time / hands in the pass),
+so it includes the Python call of the public API, as a user pays it.
+"""
+
+from __future__ import annotations
+
+import gc
+import platform
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+import numpy as np
+
+from . import api
+from .cards import NUM_CARDS, RANKS, level_char, wildcard
+from .hand import Hand
+from .moves import Move, MoveType
+
+#: Every case, in report order: the name used in JSON and test ids, and a title.
+CASES: dict[str, str] = {
+    "lead": "leading, complete",
+    "lead_strongest": "leading, strongest",
+    "follow": "following",
+    "batch": "batch (per hand)",
+    "worst": "worst hand",
+}
+BACKENDS = ("native", "reference")
+
+DEFAULT_SEED = 20240503
+DEFAULT_HANDS = 1000
+DEFAULT_REFERENCE_HANDS = 40
+HAND_SIZE = 27
+SEATS = 4
+
+#: How often each type is drawn as the move to follow (a type the next seat cannot play
+#: falls back to a single, which every non-empty hand has).
+FOLLOW_MIX: dict[MoveType, int] = {
+    MoveType.SINGLE: 4,
+    MoveType.PAIR: 3,
+    MoveType.TRIPS: 1,
+    MoveType.THREE_WITH_TWO: 1,
+    MoveType.STRAIGHT: 2,
+    MoveType.THREE_PAIR: 1,
+    MoveType.TWO_TRIPS: 1,
+    MoveType.BOMB: 2,
+    MoveType.STRAIGHT_FLUSH: 1,
+}
+
+
+# -- the workload -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Workload:
+    """Hands to time, each with its level and the move it follows in the ``follow`` case."""
+
+    seed: int
+    hands: tuple[Hand, ...]
+    levels: tuple[int, ...]
+    lasts: tuple[Move, ...]
+
+    def __len__(self) -> int:
+        return len(self.hands)
+
+    def head(self, n: int) -> Workload:
+        """The first ``n`` hands (the reference backend is timed on fewer)."""
+        return Workload(self.seed, self.hands[:n], self.levels[:n], self.lasts[:n])
+
+
+def deal_hands(n: int, seed: int) -> tuple[list[Hand], list[int]]:
+    """``n`` random 27-card hands and their levels, the same for the same ``seed``.
+
+    Each deal shuffles the 108-card double deck with ``random.Random(seed)`` and cuts it
+    into four hands of 27; the four hands of a deal share one random level 2..14.
+    """
+    if n < 0:
+        raise ValueError("the number of hands cannot be negative")
+    rng = random.Random(seed)
+    deck = [index for index in range(NUM_CARDS) for _ in range(2)]
+    hands: list[Hand] = []
+    levels: list[int] = []
+    while len(hands) < n:
+        rng.shuffle(deck)
+        level = rng.randint(2, 14)
+        for seat in range(SEATS):
+            hands.append(Hand.from_indices(deck[seat * HAND_SIZE : (seat + 1) * HAND_SIZE]))
+            levels.append(level)
+    return hands[:n], levels[:n]
+
+
+def _move_to_follow(rng: random.Random, moves: api.MoveList) -> Move:
+    """A move of ``moves`` of a type drawn from :data:`FOLLOW_MIX` (a single if it has none)."""
+    kinds = list(FOLLOW_MIX)
+    kind = rng.choices(kinds, weights=[FOLLOW_MIX[k] for k in kinds])[0]
+    rows = np.flatnonzero(moves.kinds == int(kind))
+    if len(rows) == 0:
+        rows = np.flatnonzero(moves.kinds == int(MoveType.SINGLE))
+    # Sorted, so that the choice does not depend on the order a backend lists moves in.
+    candidates = sorted((moves[int(i)] for i in rows), key=lambda m: (m.kind, m.key, m.cards.once, m.cards.twice))
+    return rng.choice(candidates)
+
+
+def make_workload(
+    n_hands: int = DEFAULT_HANDS, seed: int = DEFAULT_SEED, *, backend: api.Backend | None = None
+) -> Workload:
+    """The fixed workload: :func:`deal_hands`, and for hand ``i`` a move to follow taken
+    from the legal leading moves of the next seat of its deal (seat ``i + 1`` mod 4).
+
+    ``backend`` only lists those moves; any correct backend gives the same workload.
+    """
+    # Whole deals, so that every hand has a next seat; cut to n_hands afterwards.
+    hands, levels = deal_hands(-(-n_hands // SEATS) * SEATS, seed)
+    rng = random.Random(f"{seed}/follow")
+    lasts = []
+    for i in range(n_hands):
+        nxt = i - i % SEATS + (i + 1) % SEATS
+        lasts.append(_move_to_follow(rng, api.legal_moves(hands[nxt], levels[nxt], backend=backend)))
+    return Workload(seed, tuple(hands[:n_hands]), tuple(levels[:n_hands]), tuple(lasts))
+
+
+WORST_LEVEL = 2
+WORST_LOW = 3
+
+
+def worst_hand(level: int = WORST_LEVEL, low: int = WORST_LOW) -> tuple[Hand, int]:
+    """Both wildcards of ``level`` and all eight copies of the six ranks ``low .. low+5``.
+
+    At level 2 with ranks 3..8 (50 cards) this hand has over 37,000 complete moves.
+    """
+    if not 2 <= low <= 9:
+        raise ValueError("the six ranks must lie within 2..A")
+    if level in range(low, low + 6):
+        raise ValueError("the level rank must not be one of the six ranks")
+    indices = [wildcard(level)] * 2
+    indices += [4 * (rank - 2) + suit for rank in range(low, low + 6) for suit in range(4) for _ in range(2)]
+    return Hand.from_indices(indices), level
+
+
+WORST_HAND_LABEL = (
+    f"worst hand: both wildcards and all 8 copies of {RANKS[WORST_LOW - 2]}..{RANKS[WORST_LOW + 3]} "
+    f"at level {level_char(WORST_LEVEL)} ({len(worst_hand()[0])} cards)"
+)
+
+
+# -- one pass per case ----------------------------------------------------------------------
+
+
+def case_hands(case: str, workload: Workload) -> int:
+    """How many hands one pass of ``case`` covers (the worst-hand case is one hand)."""
+    return 1 if case == "worst" else len(workload)
+
+
+def make_pass(
+    case: str, workload: Workload, backend: str, *, tick: Callable[[], None] | None = None
+) -> Callable[[], int]:
+    """A callable that makes one pass of ``case`` over ``workload`` on ``backend`` and
+    returns the number of moves it produced. ``tick`` (if given) is called after each hand."""
+    if case not in CASES:
+        raise ValueError(f"unknown case {case!r}: one of {', '.join(CASES)}")
+    api.resolve_backend(backend)  # fail now, with advice, rather than inside the timing
+    legal_moves = api.legal_moves
+    hands, levels, lasts = workload.hands, workload.levels, workload.lasts
+
+    if case == "worst":
+        hand, level = worst_hand()
+
+        def run_worst() -> int:
+            n = len(legal_moves(hand, level, backend=backend))  # type: ignore[arg-type]
+            if tick is not None:
+                tick()
+            return n
+
+        return run_worst
+
+    if case == "batch":
+        return _batch_pass(workload, backend, tick)
+
+    strongest = case == "lead_strongest"
+    follows = lasts if case == "follow" else (None,) * len(hands)
+
+    if tick is None:
+
+        def run() -> int:
+            n = 0
+            for hand, level, last in zip(hands, levels, follows):
+                n += len(legal_moves(hand, level, last, strongest=strongest, backend=backend))  # type: ignore[arg-type]
+            return n
+
+        return run
+
+    def run_ticking() -> int:
+        n = 0
+        for hand, level, last in zip(hands, levels, follows):
+            n += len(legal_moves(hand, level, last, strongest=strongest, backend=backend))  # type: ignore[arg-type]
+            tick()
+        return n
+
+    return run_ticking
+
+
+def _batch_pass(workload: Workload, backend: str, tick: Callable[[], None] | None) -> Callable[[], int]:
+    """One ``legal_moves_batch`` call per level over the workload's hands of that level."""
+    groups: dict[int, list[Hand]] = {}
+    for hand, level in zip(workload.hands, workload.levels):
+        groups.setdefault(level, []).append(hand)
+    batches = list(groups.items())
+    batch = _batch_function(backend)
+
+    def run() -> int:
+        n = 0
+        for level, group in batches:
+            n += _count_moves(batch(group, level))
+            if tick is not None:
+                for _ in group:
+                    tick()
+        return n
+
+    return run
+
+
+def _batch_function(backend: str) -> Callable[[list[Hand], int], Any]:
+    """``legal_moves_batch`` for the native backend; for the reference backend, which has no
+    batch entry, a plain loop of single calls (the same work, so the ratio stays meaningful)."""
+    if backend == "native":
+        return api.legal_moves_batch  # type: ignore[attr-defined,no-any-return]
+
+    def reference_batch(group: list[Hand], level: int) -> list[api.MoveList]:
+        return [api.legal_moves(hand, level, backend="reference") for hand in group]
+
+    return reference_batch
+
+
+def _count_moves(result: Any) -> int:
+    """Moves in a batch result: a sequence of move lists (one per hand)."""
+    return sum(len(moves) for moves in result)
+
+
+# -- timing ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Measurement:
+    """Timed passes of one case on one backend."""
+
+    case: str
+    backend: str
+    hands: int  # hands per pass
+    moves: int  # moves produced per pass
+    seconds: list[float] = field(default_factory=list)  # one per timed pass
+
+    @property
+    def median_seconds(self) -> float:
+        return statistics.median(self.seconds)
+
+    @property
+    def us_per_hand(self) -> float:
+        """Median µs per hand: the median pass time divided by the hands in a pass."""
+        return self.median_seconds / self.hands * 1e6
+
+    @property
+    def moves_per_second(self) -> float:
+        return self.moves / self.median_seconds
+
+    @property
+    def moves_per_hand(self) -> float:
+        return self.moves / self.hands
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "us_per_hand": self.us_per_hand,
+            "moves_per_second": self.moves_per_second,
+            "moves_per_hand": self.moves_per_hand,
+            "hands": self.hands,
+            "rounds": len(self.seconds),
+            "min_us_per_hand": min(self.seconds) / self.hands * 1e6,
+        }
+
+
+def measure(
+    run: Callable[[], int],
+    *,
+    min_rounds: int = 5,
+    min_time: float = 0.2,
+    max_rounds: int = 10_000,
+    warmup: int = 1,
+) -> tuple[int, list[float]]:
+    """Time passes of ``run`` until ``min_rounds`` passes and ``min_time`` seconds are
+    done (at most ``max_rounds``); returns (moves of a pass, seconds of each pass)."""
+    moves = 0
+    for _ in range(warmup):
+        moves = run()
+    seconds: list[float] = []
+    clock = time.perf_counter
+    gc.collect()
+    start = clock()
+    while len(seconds) < max_rounds and (len(seconds) < min_rounds or clock() - start < min_time):
+        t0 = clock()
+        moves = run()
+        seconds.append(clock() - t0)
+    return moves, seconds
+
+
+def measure_case(
+    case: str,
+    workload: Workload,
+    backend: str,
+    *,
+    min_rounds: int = 5,
+    min_time: float = 0.2,
+    max_rounds: int = 10_000,
+    warmup: int = 1,
+    tick: Callable[[], None] | None = None,
+) -> Measurement:
+    """Time ``case`` over ``workload`` on ``backend`` (see :func:`measure`)."""
+    run = make_pass(case, workload, backend, tick=tick)
+    moves, seconds = measure(run, min_rounds=min_rounds, min_time=min_time, max_rounds=max_rounds, warmup=warmup)
+    return Measurement(case, backend, case_hands(case, workload), moves, seconds)
+
+
+# -- the comparison -------------------------------------------------------------------------
+
+
+@dataclass
+class Row:
+    case: str
+    native: Measurement | None
+    reference: Measurement | None
+
+    @property
+    def ratio(self) -> float | None:
+        """How many times faster native is than reference (same run)."""
+        if self.native is None or self.reference is None:
+            return None
+        return self.reference.us_per_hand / self.native.us_per_hand
+
+
+@dataclass
+class Comparison:
+    seed: int
+    hands: int
+    reference_hands: int
+    rows: list[Row]
+
+    def row(self, case: str) -> Row:
+        return next(r for r in self.rows if r.case == case)
+
+    @property
+    def batch_speedup(self) -> float | None:
+        """Native single-call leading time per hand over native batch time per hand."""
+        lead, batch = self.row("lead").native, self.row("batch").native
+        if lead is None or batch is None:
+            return None
+        return lead.us_per_hand / batch.us_per_hand
+
+
+class ProgressBar:
+    """A one-line text progress bar on a stream (stderr by default), redrawn in place."""
+
+    def __init__(self, total: int, stream: TextIO | None = None, width: int = 30) -> None:
+        self.total = max(total, 1)
+        self.done = 0
+        self.stream = sys.stderr if stream is None else stream
+        self.width = width
+        self.label = ""
+        self._interactive = bool(getattr(self.stream, "isatty", lambda: False)())
+        self._last_draw = 0.0
+
+    def set_label(self, label: str) -> None:
+        self.label = label
+        if not self._interactive:
+            self.stream.write(f"{label} ...\n")
+            self.stream.flush()
+        self._draw(force=True)
+
+    def tick(self, n: int = 1) -> None:
+        self.done += n
+        self._draw()
+
+    def _draw(self, force: bool = False) -> None:
+        if not self._interactive:
+            return
+        now = time.monotonic()
+        if not force and now - self._last_draw < 0.05 and self.done < self.total:
+            return
+        self._last_draw = now
+        filled = min(self.width, self.width * self.done // self.total)
+        percent = min(100, 100 * self.done // self.total)
+        bar = "#" * filled + "-" * (self.width - filled)
+        self.stream.write(f"\r[{bar}] {percent:3d}%  {self.label:<40}")
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self._interactive:
+            self._draw(force=True)
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def compare(
+    hands: int = DEFAULT_HANDS,
+    seed: int = DEFAULT_SEED,
+    *,
+    reference_hands: int = DEFAULT_REFERENCE_HANDS,
+    reference_rounds: int = 3,
+    min_time: float = 0.3,
+    cases: Sequence[str] = tuple(CASES),
+    progress: TextIO | None = None,
+    show_progress: bool = True,
+) -> Comparison:
+    """Every case on both backends in one run: native on ``hands`` hands (passes until
+    ``min_time`` seconds), reference on the first ``reference_hands`` of them
+    (``reference_rounds`` timed passes after one untimed, with a progress bar)."""
+    if hands < 1 or reference_hands < 0 or reference_rounds < 1:
+        raise ValueError("need at least one hand, and at least one reference round")
+    reference_hands = min(reference_hands, hands)
+    workload = make_workload(hands, seed)
+    reference_workload = workload.head(reference_hands)
+
+    native: dict[str, Measurement] = {}
+    if api.NATIVE_AVAILABLE:
+        for case in cases:
+            native[case] = measure_case(case, workload, "native", min_time=min_time)
+
+    reference: dict[str, Measurement] = {}
+    if reference_hands:
+        passes = reference_rounds + 1  # the untimed warm-up pass is shown too
+        total = sum(case_hands(case, reference_workload) * passes for case in cases)
+        bar = ProgressBar(total, progress) if show_progress else None
+        for case in cases:
+            if bar is not None:
+                bar.set_label(f"reference: {CASES[case]}")
+            reference[case] = measure_case(
+                case,
+                reference_workload,
+                "reference",
+                min_rounds=reference_rounds,
+                max_rounds=reference_rounds,
+                min_time=0.0,
+                tick=bar.tick if bar is not None else None,
+            )
+        if bar is not None:
+            bar.close()
+
+    rows = [Row(case, native.get(case), reference.get(case)) for case in cases]
+    return Comparison(seed, hands, reference_hands, rows)
+
+
+def _number(value: float | None, digits: int = 1) -> str:
+    if value is None:
+        return "-"
+    return f"{value:,.{digits}f}"
+
+
+def format_table(comparison: Comparison) -> str:
+    """The summary table: case, native and reference median µs per hand, ratio, moves/s."""
+    header = ("case", "native µs/hand", "reference µs/hand", "ratio", "native moves/s", "reference moves/s")
+    lines = [header]
+    for row in comparison.rows:
+        n, r = row.native, row.reference
+        lines.append(
+            (
+                CASES[row.case],
+                _number(n.us_per_hand if n else None, 2),
+                _number(r.us_per_hand if r else None, 0),
+                f"{row.ratio:,.0f}x" if row.ratio is not None else "-",
+                _number(n.moves_per_second if n else None, 0),
+                _number(r.moves_per_second if r else None, 0),
+            )
+        )
+    widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
+    text = [
+        "  ".join(cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in enumerate(zip(line, widths)))
+        for line in lines
+    ]
+    text.insert(1, "  ".join("-" * w for w in widths))
+    notes = [
+        (
+            f"{comparison.hands} hands (seed {comparison.seed}); reference on the first "
+            f"{comparison.reference_hands}; {WORST_HAND_LABEL}."
+        ),
+    ]
+    if comparison.batch_speedup is not None:
+        notes.append(f"native batch vs single calls: {comparison.batch_speedup:.2f}x faster per hand.")
+    if not api.NATIVE_AVAILABLE:
+        notes.append("the native core is not built: only the reference backend was timed.")
+    return "\n".join(text + [""] + notes)
+
+
+def comparison_json(comparison: Comparison) -> dict[str, Any]:
+    """The comparison as a JSON-ready document."""
+    return {
+        "seed": comparison.seed,
+        "hands": comparison.hands,
+        "reference_hands": comparison.reference_hands,
+        "native_available": api.NATIVE_AVAILABLE,
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "batch_speedup": comparison.batch_speedup,
+        "cases": [
+            {
+                "case": row.case,
+                "title": CASES[row.case],
+                "native": row.native.as_dict() if row.native else None,
+                "reference": row.reference.as_dict() if row.reference else None,
+                "ratio": row.ratio,
+            }
+            for row in comparison.rows
+        ],
+    }
+
+
+__all__ = [
+    "BACKENDS",
+    "CASES",
+    "Comparison",
+    "Measurement",
+    "ProgressBar",
+    "Row",
+    "Workload",
+    "compare",
+    "comparison_json",
+    "deal_hands",
+    "format_table",
+    "make_pass",
+    "make_workload",
+    "measure",
+    "measure_case",
+    "worst_hand",
+]
