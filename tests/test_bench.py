@@ -1,0 +1,191 @@
+"""The speed-measurement machinery (:mod:`guandan_fast.bench`, ``guandan-fast bench``) on
+tiny workloads: what it times and reports, never how fast it is."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from guandan_fast import api, bench
+from guandan_fast.api import legal_moves
+from guandan_fast.cli import main
+from guandan_fast.hand import Hand
+from guandan_fast.moves import PASS, MoveType
+
+# Case fields of the JSON document that must be positive numbers.
+TIMED_FIELDS = ("us_per_hand", "moves_per_second", "moves_per_hand", "hands", "rounds", "min_us_per_hand")
+
+
+def test_deal_is_deterministic_per_seed_and_deals_whole_decks() -> None:
+    hands, levels = bench.deal_hands(12, seed=7)
+    assert (hands, levels) == bench.deal_hands(12, seed=7)
+    assert hands != bench.deal_hands(12, seed=8)[0]
+    assert all(len(hand) == 27 and Hand.from_bits(hand.once, hand.twice) == hand for hand in hands)
+    for deal in range(3):
+        seats = hands[4 * deal : 4 * deal + 4]
+        # The four hands of a deal are the whole double deck, each card twice.
+        assert Counter(i for hand in seats for i in hand.indices()) == Counter({i: 2 for i in range(54)})
+        assert len(set(levels[4 * deal : 4 * deal + 4])) == 1
+        assert 2 <= levels[4 * deal] <= 14
+    # A shorter deal is a prefix of a longer one with the same seed.
+    assert bench.deal_hands(5, seed=7) == (hands[:5], levels[:5])
+
+
+def test_workload_follows_moves_of_the_next_seat() -> None:
+    workload = bench.make_workload(8, seed=3, backend="reference")
+    assert workload == bench.make_workload(8, seed=3, backend="reference")
+    assert len(workload) == 8 and workload.head(3).hands == workload.hands[:3]
+    for i, last in enumerate(workload.lasts):
+        nxt = workload.hands[i - i % 4 + (i + 1) % 4]
+        assert last is not PASS and last.level == workload.levels[i]
+        assert nxt.contains(last.cards)
+        assert last in legal_moves(nxt, workload.levels[i], backend="reference")
+
+
+def test_workload_follows_a_mix_of_types() -> None:
+    hands, levels = bench.deal_hands(4, seed=1)
+    moves = legal_moves(hands[1], levels[1], backend="reference")
+    rng = random.Random(0)
+    kinds = {bench._move_to_follow(rng, moves).kind for _ in range(200)}
+    assert {MoveType.SINGLE, MoveType.PAIR, MoveType.STRAIGHT, MoveType.BOMB} <= kinds
+
+
+def test_workload_does_not_depend_on_the_backend() -> None:
+    if not api.NATIVE_AVAILABLE:
+        pytest.skip("the native core is not built")
+    assert bench.make_workload(8, seed=5, backend="native") == bench.make_workload(8, seed=5, backend="reference")
+
+
+def test_worst_hand_has_over_17000_moves() -> None:
+    hand, level = bench.worst_hand()
+    assert level == 2 and len(hand) == 50
+    assert hand.count("H2") == 2 and all(hand.count(s + r) == 2 for s in "SHCD" for r in "345678")
+    assert len(legal_moves(hand, level)) > 17_000  # the default backend
+    with pytest.raises(ValueError):
+        bench.worst_hand(level=5)  # the level rank inside the six ranks
+
+
+@pytest.mark.parametrize("case", list(bench.CASES))
+def test_a_pass_counts_the_moves_of_every_hand(case: str) -> None:
+    workload = bench.make_workload(3, seed=2, backend="reference")
+    run = bench.make_pass(case, workload, "reference")
+    if case == "worst":
+        hand, level = bench.worst_hand()
+        expected = len(legal_moves(hand, level, backend="reference"))
+    else:
+        lasts = workload.lasts if case == "follow" else (None,) * 3
+        expected = sum(
+            len(legal_moves(h, lv, last, strongest=case == "lead_strongest", backend="reference"))
+            for h, lv, last in zip(workload.hands, workload.levels, lasts)
+        )
+    ticks: list[int] = []
+    assert run() == expected
+    assert bench.make_pass(case, workload, "reference", tick=lambda: ticks.append(1))() == expected
+    assert len(ticks) == bench.case_hands(case, workload)
+
+
+def test_unknown_case_and_backend_are_refused() -> None:
+    workload = bench.make_workload(1, seed=2, backend="reference")
+    with pytest.raises(ValueError, match="unknown case"):
+        bench.make_pass("nope", workload, "reference")
+    with pytest.raises(ValueError, match="unknown backend"):
+        bench.make_pass("lead", workload, "fast")
+
+
+def test_measure_times_the_asked_rounds() -> None:
+    calls: list[int] = []
+
+    def run() -> int:
+        calls.append(1)
+        return 42
+
+    moves, seconds = bench.measure(run, min_rounds=4, max_rounds=4, min_time=10.0, warmup=2)
+    assert moves == 42 and len(seconds) == 4 and len(calls) == 6
+    assert all(s >= 0 for s in seconds)
+
+
+def test_measurement_reports_per_hand_and_per_second() -> None:
+    m = bench.Measurement("lead", "native", hands=10, moves=2000, seconds=[0.004, 0.001, 0.002])
+    assert m.us_per_hand == pytest.approx(200.0)
+    assert m.moves_per_second == pytest.approx(1_000_000.0)
+    assert m.moves_per_hand == 200
+    assert m.as_dict()["min_us_per_hand"] == pytest.approx(100.0)
+    row = bench.Row("lead", m, bench.Measurement("lead", "reference", 2, 400, [0.02]))
+    assert row.ratio == pytest.approx(50.0)
+    assert bench.Row("lead", m, None).ratio is None
+
+
+def test_progress_bar_draws_in_place_on_a_terminal() -> None:
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    stream = Terminal()
+    bar = bench.ProgressBar(4, stream, width=8)
+    bar.set_label("reference: leading")
+    for _ in range(4):
+        bar.tick()
+    bar.close()
+    text = stream.getvalue()
+    assert "\r[--------]   0%  reference: leading" in text
+    assert "\r[########] 100%" in text and text.endswith("\n")
+
+    log = io.StringIO()  # not a terminal: one line per label, no redrawing
+    bar = bench.ProgressBar(4, log)
+    bar.set_label("reference: following")
+    bar.tick(4)
+    bar.close()
+    assert log.getvalue() == "reference: following ...\n"
+
+
+def _bench_json(capsys: pytest.CaptureFixture[str], *extra: str) -> tuple[dict[str, Any], str]:
+    argv = ["bench", "--hands", "4", "--reference-hands", "2", "--rounds", "1", "--min-time", "0", "--json"]
+    assert main([*argv, *extra]) == 0
+    captured = capsys.readouterr()
+    return json.loads(captured.out), captured.err
+
+
+def test_bench_json_has_every_case_with_positive_numbers(capsys: pytest.CaptureFixture[str]) -> None:
+    document, err = _bench_json(capsys)
+    assert document["hands"] == 4 and document["reference_hands"] == 2
+    assert [case["case"] for case in document["cases"]] == list(bench.CASES)
+    assert "reference: worst hand" in err  # the progress of the reference run, on stderr
+    backends = ["reference"] + (["native"] if api.NATIVE_AVAILABLE else [])
+    for case in document["cases"]:
+        for backend in backends:
+            assert all(case[backend][name] > 0 for name in TIMED_FIELDS), (case["case"], backend)
+        assert case["reference"]["hands"] == (1 if case["case"] == "worst" else 2)
+        if api.NATIVE_AVAILABLE:
+            assert case["native"]["hands"] == (1 if case["case"] == "worst" else 4)
+            assert case["ratio"] > 0
+    worst = document["cases"][-1]
+    assert worst["reference"]["moves_per_hand"] > 17_000
+
+
+def test_bench_without_reference_and_quiet(capsys: pytest.CaptureFixture[str]) -> None:
+    document, err = _bench_json(capsys, "--reference-hands", "0", "--quiet")
+    assert err == ""
+    assert all(case["reference"] is None and case["ratio"] is None for case in document["cases"])
+
+
+def test_bench_table(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--hands", "4", "--reference-hands", "1", "--rounds", "1", "--min-time", "0"]) == 0
+    out = capsys.readouterr().out
+    header, _rule, *rows = out.splitlines()
+    assert header.split()[:3] == ["case", "native", "µs/hand"]
+    for title in bench.CASES.values():
+        assert any(row.startswith(title) for row in rows)
+    assert "4 hands (seed" in out
+
+
+@pytest.mark.parametrize("argv", [["--hands", "0"], ["--reference-hands", "-1"], ["--rounds", "x"]])
+def test_bench_bad_options(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["bench", *argv])
+    assert exit_.value.code == 2
+    assert "bench" in capsys.readouterr().err
