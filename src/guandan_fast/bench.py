@@ -26,6 +26,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, TextIO
 
 import numpy as np
@@ -48,6 +49,8 @@ BACKENDS = ("native", "reference")
 DEFAULT_SEED = 20240503
 DEFAULT_HANDS = 1000
 DEFAULT_REFERENCE_HANDS = 40
+#: Reference time of the worst hand in dealt hands (about 40x one), for the progress bar.
+WORST_PROGRESS_WEIGHT = 40
 HAND_SIZE = 27
 SEATS = 4
 
@@ -442,12 +445,16 @@ def compare(
 
     reference: dict[str, Measurement] = {}
     if reference_hands:
+        # The bar counts hands, the worst hand as the dealt hands it takes as long as.
+        weight = {case: WORST_PROGRESS_WEIGHT if case == "worst" else 1 for case in cases}
         passes = reference_rounds + 1  # the untimed warm-up pass is shown too
-        total = sum(case_hands(case, reference_workload) * passes for case in cases)
+        total = sum(case_hands(case, reference_workload) * passes * weight[case] for case in cases)
         bar = ProgressBar(total, progress) if show_progress else None
         for case in cases:
+            tick = None
             if bar is not None:
                 bar.set_label(f"reference: {CASES[case]}")
+                tick = partial(bar.tick, weight[case])
             reference[case] = measure_case(
                 case,
                 reference_workload,
@@ -455,7 +462,7 @@ def compare(
                 min_rounds=reference_rounds,
                 max_rounds=reference_rounds,
                 min_time=0.0,
-                tick=bar.tick if bar is not None else None,
+                tick=tick,
             )
         if bar is not None:
             bar.close()
