@@ -9,27 +9,31 @@
 #   4. from a directory outside the source tree, it imports guandan_fast, checks that the
 #      native core is the compiled module from that venv, calls it, and runs the CLI.
 #
-# Usage: scripts/check_wheel.sh [--ref REV] [--tests] [--keep]
-#   --ref REV  build a clean export of git revision REV (e.g. HEAD) instead of the
-#              working tree, whose uncommitted and untracked files the build would take
-#   --tests    also run the sdist's test suite against the installed wheel
-#   --keep     keep the work directory (printed at the end) instead of deleting it
+# Usage: scripts/check_wheel.sh [--ref REV] [--tests] [--outdir DIR] [--keep]
+#   --ref REV     build a clean export of git revision REV (e.g. HEAD) instead of the
+#                 working tree, whose uncommitted and untracked files the build would take
+#   --tests       also run the sdist's test suite against the installed wheel
+#   --outdir DIR  copy the checked sdist and wheel to DIR (created if needed)
+#   --keep        keep the work directory (printed at the end) instead of deleting it
 # Environment: PYTHON (default python3) is the interpreter of the venvs; TMPDIR as usual.
 set -euo pipefail
 
 run_tests=0
 keep=0
 ref=
+outdir=
 while [ $# -gt 0 ]; do
     case "$1" in
         --ref) ref=${2:?--ref needs a git revision}; shift ;;
         --tests) run_tests=1 ;;
+        --outdir) outdir=${2:?--outdir needs a directory}; shift ;;
         --keep) keep=1 ;;
-        -h | --help) sed -n '2,18p' "$0"; exit 0 ;;
+        -h | --help) sed -n '2,19p' "$0"; exit 0 ;;
         *) echo "check_wheel: unknown argument $1" >&2; exit 2 ;;
     esac
     shift
 done
+case "$outdir" in "" | /*) ;; *) outdir=$PWD/$outdir ;; esac
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 python=${PYTHON:-python3}
@@ -65,8 +69,10 @@ say "python -m build: sdist, then the wheel from the sdist"
 "$tools" -m build --outdir "$work/dist" "$tree"
 sdists=("$work"/dist/*.tar.gz)
 wheels=("$work"/dist/*.whl)
-[ "${#sdists[@]}" = 1 ] && [ -f "${sdists[0]}" ] || { echo "expected one sdist in $work/dist" >&2; exit 1; }
-[ "${#wheels[@]}" = 1 ] && [ -f "${wheels[0]}" ] || { echo "expected one wheel in $work/dist" >&2; exit 1; }
+if [ "${#sdists[@]}" != 1 ] || [ ! -f "${sdists[0]}" ] || [ "${#wheels[@]}" != 1 ] || [ ! -f "${wheels[0]}" ]; then
+    echo "check_wheel: expected one sdist and one wheel in $work/dist" >&2
+    exit 1
+fi
 sdist=${sdists[0]}
 wheel=${wheels[0]}
 
@@ -111,6 +117,10 @@ if problems:
 print(f"sdist: {len(in_sdist)} files, the Cython sources {pyx}, tests and benchmarks included")
 print(f"wheel: {len(in_wheel)} files, py.typed and a compiled module for each of {pyx}")
 PY
+
+for file in "$sdist" "$wheel"; do
+    printf '%10d bytes  %s\n' "$(wc -c < "$file")" "$(basename "$file")"
+done
 
 say "fresh venv outside the source tree, the wheel installed"
 "$python" -m venv "$work/venv"
@@ -160,14 +170,17 @@ echo "console script: $cli --help ok"
 
 if [ "$run_tests" = 1 ]; then
     say "the sdist's test suite against the installed wheel"
-    "$venv" -m pip install --quiet "$wheel[test]"
+    "$venv" -m pip install --quiet "${wheel}[test]"
     mkdir "$work/sdist" && tar -xzf "$sdist" -C "$work/sdist"
-    # Only tests/ and pyproject.toml are copied: no src/ next to them, so the wheel is imported.
+    # tests/, pyproject.toml and README.md only: no src/ beside them, so the wheel is imported.
     mkdir "$work/suite"
     cp -R "$work"/sdist/*/tests "$work"/sdist/*/pyproject.toml "$work"/sdist/*/README.md "$work/suite/"
     (cd "$work/suite" && "$venv" -m pytest -q -p no:cacheprovider)
 fi
 
-say "sizes"
-ls -l "$sdist" "$wheel" | awk '{ printf "%10d  %s\n", $5, $NF }'
+if [ -n "$outdir" ]; then
+    mkdir -p "$outdir"
+    cp "$sdist" "$wheel" "$outdir/"
+    echo "check_wheel: copied $(basename "$sdist") and $(basename "$wheel") to $outdir"
+fi
 echo "check_wheel: OK"
