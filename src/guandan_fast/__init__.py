@@ -7,11 +7,17 @@ chosen by :mod:`.api`.
 
 from .api import NATIVE_AVAILABLE, MoveList, classify, legal_moves, resolve_backend, set_default_backend
 from .cards import parse_card, parse_level
+from .game import Deal, DealScore, Match, Rules, score_deal
 from .hand import Hand
 from .moves import PASS, Move, MoveType
 
 __all__ = [
     "NATIVE_AVAILABLE",
+    "Deal",
+    "DealScore",
+    "Match",
+    "Rules",
+    "score_deal",
     "PASS",
     "Hand",
     "Move",

@@ -75,6 +75,30 @@ def _add_bench_parser(commands: argparse._SubParsersAction) -> None:  # type: ig
     bench.set_defaults(run=_bench_command)
 
 
+def _play_command(args: argparse.Namespace) -> int:
+    from .game import Rules, play_log
+
+    rules = Rules(
+        fail_at_a_limit=args.fail_at_a, fail_at_a_level=args.fail_at_a_level,
+        no_tribute_between_partners=args.no_partner_tribute,
+    )
+    for line in play_log(args.seed, deals=None if args.match else args.deals, rules=rules):
+        print(line)
+    return 0
+
+
+def _add_play_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    play = commands.add_parser("play", help="play deals or a whole match by random legal actions and print the log")
+    play.add_argument("--seed", type=int, default=None, help="seed of the cards and of the random players")
+    length = play.add_mutually_exclusive_group()
+    length.add_argument("--deals", type=_positive, default=1, help="number of deals to play (default 1)")
+    length.add_argument("--match", action="store_true", help="play until a team wins the match")
+    play.add_argument("--fail-at-a", type=_positive, default=None, metavar="N", help="option: N failures at A send a team back")
+    play.add_argument("--fail-at-a-level", default="2", metavar="LEVEL", help="where --fail-at-a sends a team (default 2)")
+    play.add_argument("--no-partner-tribute", action="store_true", help="option: no tribute between partners (1-4 finish)")
+    play.set_defaults(run=_play_command)
+
+
 def _positive(text: str) -> int:
     value = int(text)
     if value < 1:
@@ -102,6 +126,7 @@ def build_parser() -> argparse.ArgumentParser:
     moves.add_argument("--backend", choices=["native", "reference"], help="default: native when built")
     moves.set_defaults(run=_moves_command)
     _add_bench_parser(commands)
+    _add_play_parser(commands)
     return parser
 
 

@@ -1,0 +1,1099 @@
+"""The whole game: one deal (:class:`Deal`), a match of deals (:class:`Match`) and the
+rule options (:class:`Rules`), as RULES.md §7-10 describe them.
+
+A deal moves through four phases:
+
+``"tribute"``
+    the losers of the previous deal pay their highest card (``["tribute", "tribute", [card]]``);
+``"return"``
+    each receiver gives one card back (``["back", "back", [card]]``);
+``"play"``
+    the tricks: moves as platform triples, and ``["PASS", "PASS", "PASS"]`` when following;
+``"done"``
+    the finishing order is known.
+
+Every decision is an action of the seat in :attr:`Deal.to_act`; :meth:`Deal.legal_actions`
+lists them all (the complete move list of :func:`~guandan_fast.api.legal_moves`, after a
+pass when following), and :meth:`Deal.step` takes one of them as a platform triple, a
+:class:`~guandan_fast.moves.Move` or an index into that list. An illegal action raises
+ValueError (TypeError for something that is no action at all) and changes nothing.
+
+Where RULES.md is silent, this module does what an expert player would expect; each such
+choice is written down where it is implemented and summarised here:
+
+* a deal's two losers in a double down (双下) both count as last; :attr:`Deal.finish_order`
+  lists them after the winners in turn order, starting with the next seat after the
+  second finisher;
+* in a single down the "paying side" of anti-tribute (抗贡) is the one payer: it needs both
+  ``HR`` in that one hand; in a double down the two payers' hands together;
+* the two payers of a double tribute choose one after the other, the loser sitting after
+  the first player first; the two receivers return in finishing order;
+* a card received as tribute may be returned if it qualifies;
+* a team "plays at A" when its own level is A and the deal is played at A; only such a
+  deal can win the match, and (with :attr:`Rules.fail_at_a_limit`) only such a deal can be
+  a failure at A. Failures count from the moment the team reached A;
+* hands of any size are accepted so that endgames can be set up; an empty hand is a seat
+  already out (``finished`` gives their order when more than one hand is empty).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Union
+
+from .api import MoveList, legal_moves
+from .cards import (
+    BIG_JOKER,
+    CARD_NAMES,
+    NUM_CARDS,
+    card_power,
+    level_char,
+    parse_card,
+    parse_level,
+    position_char,
+    power_char,
+    wildcard,
+)
+from .hand import Hand, as_hand
+from .moves import PASS, PLATFORM_NAMES, SEQUENCE_TYPES, Move, MoveType, _key_from_rank
+
+__all__ = ["PHASES", "Deal", "DealScore", "Match", "Rules", "deal_cards", "score_deal"]
+
+PHASES = ("tribute", "return", "play", "done")
+PASS_ACTION = ("PASS", "PASS", "PASS")
+ACE = 14
+
+#: Platform type names read back into move types (the aliases of RULES.md §6 included).
+_KINDS_BY_NAME = {
+    name: kind for kind, name in PLATFORM_NAMES.items() if kind not in (MoveType.PASS, MoveType.FOUR_JOKERS)
+}
+
+Action = Union[Sequence[Any], Move, int]  # noqa: UP007 - a runtime alias, kept 3.9-readable
+
+
+def _partner(seat: int) -> int:
+    return seat ^ 2
+
+
+def _team(seat: int) -> int:
+    return seat & 1
+
+
+def _check_seat(seat: object, what: str) -> int:
+    if isinstance(seat, bool) or not isinstance(seat, int):
+        raise TypeError(f"{what} must be a seat number 0-3, not {type(seat).__name__}")
+    if not 0 <= seat <= 3:
+        raise ValueError(f"{what} must be a seat number 0-3, not {seat}")
+    return seat
+
+
+# ---------------------------------------------------------------------------------------------
+# Rule options
+# ---------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Rules:
+    """Rule options for regional variants (RULES.md §10); every option is off by default.
+
+    ``fail_at_a_limit``
+        ``None`` (national rules: a team may fail at A forever) or N ≥ 1: after N failed
+        deals at A — the team played at A and either did not finish first, or finished
+        first with its partner last — the team's level goes back to ``fail_at_a_level``.
+    ``fail_at_a_level``
+        the level a team falls back to (2 in one seed text, J in another); a rank
+        character or an integer 2-14. Only used with ``fail_at_a_limit``.
+    ``no_tribute_between_partners``
+        in a 1-4 finish (the last player is the first player's partner) there is no
+        tribute and the first player leads. Off: the partner pays, as in the national rules.
+    """
+
+    fail_at_a_limit: int | None = None
+    fail_at_a_level: int | str = 2
+    no_tribute_between_partners: bool = False
+
+    def __post_init__(self) -> None:
+        limit = self.fail_at_a_limit
+        if limit is not None:
+            if isinstance(limit, bool) or not isinstance(limit, int):
+                raise TypeError(f"Rules.fail_at_a_limit must be None or a positive integer, not {type(limit).__name__}")
+            if limit < 1:
+                raise ValueError(f"Rules.fail_at_a_limit must be None or a positive integer, not {limit}")
+        object.__setattr__(self, "fail_at_a_level", parse_level(self.fail_at_a_level))
+        if not isinstance(self.no_tribute_between_partners, bool):
+            raise TypeError("Rules.no_tribute_between_partners must be a bool")
+
+
+_DEFAULT_RULES = Rules()
+
+
+def _check_rules(rules: object) -> Rules:
+    if rules is None:
+        return _DEFAULT_RULES
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a guandan_fast.Rules, not {type(rules).__name__}")
+    return rules
+
+
+# ---------------------------------------------------------------------------------------------
+# Card helpers
+# ---------------------------------------------------------------------------------------------
+def deal_cards(rng: random.Random) -> list[Hand]:
+    """Shuffle the 108 cards with ``rng`` and give each seat 27."""
+    deck = [index for index in range(NUM_CARDS) for _ in range(2)]
+    rng.shuffle(deck)
+    return [Hand.from_indices(deck[27 * seat : 27 * seat + 27]) for seat in range(4)]
+
+
+def _distinct(hand: Hand) -> list[int]:
+    """The distinct card indices of a hand, ascending."""
+    once, out = hand.once, []
+    while once:
+        low = once & -once
+        out.append(low.bit_length() - 1)
+        once ^= low
+    return out
+
+
+def _tribute_choices(hand: Hand, level: int) -> list[int]:
+    """Cards the payer may give: the highest power among the non-wildcards (RULES.md §9)."""
+    wild = wildcard(level)
+    cards = [c for c in _distinct(hand) if c != wild]
+    if not cards:
+        return []
+    top = max(card_power(c, level) for c in cards)
+    return [c for c in cards if card_power(c, level) == top]
+
+
+def _return_choices(hand: Hand, level: int) -> list[int]:
+    """Cards a receiver may give back: natural rank 2-10 (wildcards and level cards
+    included, RULES.md §9 Choice), else any card of the lowest power."""
+    cards = _distinct(hand)
+    low = [c for c in cards if c < 36]  # indices 0..35 are the ranks 2..10
+    if low:
+        return low
+    bottom = min(card_power(c, level) for c in cards)
+    return [c for c in cards if card_power(c, level) == bottom]
+
+
+def _card_triple(kind: str, card: int) -> list[Any]:
+    return [kind, kind, [CARD_NAMES[card]]]
+
+
+def _cards_of(once: int, twice: int) -> list[str]:
+    names = []
+    while once:
+        low = once & -once
+        name = CARD_NAMES[low.bit_length() - 1]
+        names.append(name)
+        if twice & low:
+            names.append(name)
+        once ^= low
+    return names
+
+
+_TYPE_NAMES = {int(kind): name for kind, name in PLATFORM_NAMES.items()}
+_SEQUENCE_CODES = frozenset(int(kind) for kind in SEQUENCE_TYPES)
+
+
+def _move_triple(kind: int, key: int, once: int, twice: int, level: int) -> list[Any]:
+    """The platform triple of a generated move (what ``Move.to_platform`` gives, faster)."""
+    if kind == MoveType.FOUR_JOKERS:
+        rank = "JOKER"
+    elif kind in _SEQUENCE_CODES:
+        rank = position_char(key)
+    else:
+        rank = power_char(key, level)
+    return [_TYPE_NAMES[kind], rank, _cards_of(once, twice)]
+
+
+# ---------------------------------------------------------------------------------------------
+# One deal
+# ---------------------------------------------------------------------------------------------
+class Deal:
+    """One deal of Guandan: tribute and return, the tricks, and the finishing order.
+
+    Build one with :meth:`start` (given hands) or :meth:`random` (shuffled hands). Seats
+    0-3; partners sit opposite (0 & 2 are team 0, 1 & 3 team 1); play goes to seat
+    ``(s + 1) % 4``, skipping the players who are out.
+    """
+
+    __slots__ = (
+        "_actions",
+        "_finish",
+        "_greater",
+        "_hands",
+        "_history",
+        "_index",
+        "_last",
+        "_last_action",
+        "_last_actor",
+        "_moves",
+        "_passes",
+        "_pending",
+        "_phase",
+        "_to_act",
+        "_tribute",
+        "_trick",
+        "level",
+        "rules",
+        "team_levels",
+    )
+
+    level: int
+    rules: Rules
+    team_levels: tuple[int, int]
+    _hands: list[Hand]
+    _phase: str
+    _to_act: int | None
+    _last: Move
+    _greater: int
+    _passes: int
+    _finish: list[int]
+    _history: list[tuple[int, list[Any]]]
+    _trick: list[list[Any] | None]
+    _tribute: dict[str, Any]
+    _pending: list[int]
+    _moves: MoveList | None
+    _actions: list[list[Any]] | None
+    _index: dict[tuple[int, int, int, int], int] | None
+    _last_actor: int
+    _last_action: list[Any] | None
+
+    # -- construction -----------------------------------------------------------------------
+    @classmethod
+    def start(
+        cls,
+        hands: Sequence[Any],
+        level: int | str,
+        *,
+        leader: int | None = None,
+        previous_finish: Sequence[int] | None = None,
+        rules: Rules | None = None,
+        seed: Any = None,
+        team_levels: Sequence[int | str] | None = None,
+        finished: Sequence[int] | None = None,
+    ) -> Deal:
+        """A deal from four hands at ``level``.
+
+        ``hands``: four Hands, card strings or iterables of card strings, of any sizes
+        (endgames may be set up) but never more than two copies of a card across the
+        table. ``leader``: the seat that leads, random from ``seed`` when None.
+        ``previous_finish``: the previous deal's finishing order (seats, first to last;
+        for a double down the two winners are enough) — then the deal starts with the
+        tribute (RULES.md §9) and the rules decide who leads, so ``leader`` must be None.
+        ``team_levels``: the two teams' levels, shown in observations (default: both at
+        ``level``). ``finished``: seats already out, in order — the seats whose hands are
+        empty (needed only when more than one is).
+        """
+        deal = cls.__new__(cls)
+        deal.level = parse_level(level)
+        deal.rules = _check_rules(rules)
+        deal.team_levels = _check_team_levels(team_levels, deal.level)
+        deal._hands = _check_hands(hands)
+        deal._finish = _check_finished(finished, deal._hands)
+        deal._history = []
+        deal._trick = [None, None, None, None]
+        deal._last = PASS
+        deal._greater = -1
+        deal._passes = 0
+        deal._tribute = {"kind": "none", "payments": [], "returns": []}
+        deal._pending = []
+        deal._last_actor = -1
+        deal._last_action = None
+        deal._clear_cache()
+        active = [s for s in range(4) if s not in deal._finish]
+        if len(active) < 2 or (len(deal._finish) >= 2 and deal._finish[1] == _partner(deal._finish[0])):
+            raise ValueError("the deal is already over: at most two seats may be out, and not a whole team")
+        if previous_finish is not None:
+            if leader is not None:
+                raise ValueError("with previous_finish the tribute rules decide who leads: leave leader as None")
+            deal._setup_tribute(_check_previous_finish(previous_finish))
+            return deal
+        if leader is None:
+            leader = random.Random(seed).choice(active)
+        leader = _check_seat(leader, "leader")
+        if leader not in active:
+            raise ValueError(f"the leader, seat {leader}, holds no cards")
+        deal._phase = "play"
+        deal._to_act = leader
+        return deal
+
+    @classmethod
+    def random(
+        cls,
+        seed: Any = None,
+        level: int | str = 2,
+        *,
+        leader: int | None = None,
+        previous_finish: Sequence[int] | None = None,
+        rules: Rules | None = None,
+    ) -> Deal:
+        """A deal of 27 shuffled cards per seat; hands and leader drawn from ``seed``."""
+        rng = random.Random(seed)
+        hands = deal_cards(rng)
+        if previous_finish is None and leader is None:
+            leader = rng.randrange(4)
+        return cls.start(hands, level, leader=leader, previous_finish=previous_finish, rules=rules)
+
+    def _setup_tribute(self, finish: list[int]) -> None:
+        """Decide tribute, anti-tribute or none from the previous finish (RULES.md §9-10)."""
+        first, second = finish[0], finish[1]
+        hands = self._hands
+        if second == _partner(first):
+            # Double down: both losers pay; the one sitting after the first player pays first.
+            payers = [(first + 1) % 4, (first + 3) % 4]
+            kind = "double"
+        else:
+            payers = [finish[3]]
+            kind = "single"
+            if payers[0] == _partner(first) and self.rules.no_tribute_between_partners:
+                self._tribute = {
+                    "kind": "waived",
+                    "payers": payers,
+                    "receivers": [first],
+                    "payments": [],
+                    "returns": [],
+                }
+                self._begin_play(first)
+                return
+        receivers = [first] if kind == "single" else [first, second]
+        if sum(hands[p].count(BIG_JOKER) for p in payers) == 2:
+            self._tribute = {"kind": "anti", "payers": payers, "receivers": receivers, "payments": [], "returns": []}
+            self._begin_play(first)
+            return
+        for payer in payers:
+            if not _tribute_choices(hands[payer], self.level):
+                raise ValueError(f"seat {payer} must pay tribute but holds no card other than wildcards")
+        self._tribute = {"kind": kind, "payers": payers, "receivers": receivers, "payments": [], "returns": []}
+        self._phase = "tribute"
+        self._pending = list(payers)
+        self._to_act = payers[0]
+
+    def _begin_play(self, leader: int) -> None:
+        self._phase = "play"
+        self._pending = []
+        self._to_act = leader if self._hands[leader] else self._next_active(leader)
+
+    # -- state ------------------------------------------------------------------------------
+    @property
+    def phase(self) -> str:
+        """``"tribute"``, ``"return"``, ``"play"`` or ``"done"``."""
+        return self._phase
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat whose action is awaited (None once the deal is done)."""
+        return self._to_act
+
+    @property
+    def hands(self) -> tuple[Hand, Hand, Hand, Hand]:
+        return tuple(self._hands)  # type: ignore[return-value]
+
+    @property
+    def finish_order(self) -> list[int]:
+        """Seats that are out, first to last; all four once the deal is done (a double
+        down's two losers both count as last and are listed in turn order)."""
+        return list(self._finish)
+
+    @property
+    def history(self) -> list[tuple[int, list[Any]]]:
+        """Every action so far as ``(seat, platform triple)``, tributes and returns included."""
+        return list(self._history)
+
+    @property
+    def last_move(self) -> Move | None:
+        """The move to beat (None when the seat to act leads)."""
+        return None if self._last is PASS else self._last
+
+    @property
+    def last_seat(self) -> int:
+        """The seat that made :attr:`last_move` (-1 when the seat to act leads)."""
+        return self._greater
+
+    @property
+    def tribute(self) -> dict[str, Any]:
+        """What happened before play: ``kind`` is ``"none"`` (first deal), ``"single"``,
+        ``"double"``, ``"anti"`` (抗贡) or ``"waived"`` (no tribute between partners);
+        ``payments`` and ``returns`` list ``(from_seat, to_seat, card)``."""
+        info = {key: value for key, value in self._tribute.items() if not key.startswith("_")}
+        info["payments"] = list(info["payments"])
+        info["returns"] = list(info["returns"])
+        return info
+
+    @property
+    def done(self) -> bool:
+        return self._phase == "done"
+
+    @property
+    def outcome(self) -> tuple[int, int] | None:
+        """``(winning team, levels up)`` once the deal is done: the team that finished
+        first goes up 3, 2 or 1 as its partner was second, third or last (RULES.md §8)."""
+        if self._phase != "done":
+            return None
+        first = self._finish[0]
+        return _team(first), 4 - self._finish.index(_partner(first))
+
+    def cards_left(self) -> list[int]:
+        return [len(hand) for hand in self._hands]
+
+    def clone(self) -> Deal:
+        """An independent copy (hands and moves are immutable, so this is cheap)."""
+        other = Deal.__new__(Deal)
+        for name in Deal.__slots__:
+            setattr(other, name, getattr(self, name))
+        other._hands = list(self._hands)
+        other._finish = list(self._finish)
+        other._history = list(self._history)
+        other._trick = list(self._trick)
+        other._pending = list(self._pending)
+        other._tribute = dict(self._tribute)
+        return other
+
+    # -- actions ----------------------------------------------------------------------------
+    def _clear_cache(self) -> None:
+        self._moves: MoveList | None = None
+        self._actions: list[list[Any]] | None = None
+        self._index: dict[tuple[int, int, int, int], int] | None = None
+
+    def legal_moves(self) -> MoveList:
+        """The moves of the seat to act in the play phase: exactly ``legal_moves(hand,
+        level, last)``. A follower may also pass, which this list (like ``legal_moves``)
+        does not hold; :meth:`legal_actions` does."""
+        if self._phase != "play":
+            raise ValueError(f"there are no moves to play in the {self._phase} phase")
+        if self._moves is None:
+            self._moves = legal_moves(self._hands[self._to_act], self.level, self._last)  # type: ignore[index]
+        return self._moves
+
+    @property
+    def following(self) -> bool:
+        """Whether the seat to act follows (may pass) rather than leads."""
+        return self._phase == "play" and self._last is not PASS
+
+    def legal_actions(self) -> list[list[Any]]:
+        """Every legal action of :attr:`to_act` as a platform triple.
+
+        In play: ``["PASS", "PASS", "PASS"]`` first when following, then the complete move
+        list in :func:`~guandan_fast.api.legal_moves` order. In the tribute phase
+        ``["tribute", "tribute", [card]]`` and in the return phase ``["back", "back",
+        [card]]``, one per distinct card allowed. Empty once the deal is done.
+        """
+        if self._actions is None:
+            phase = self._phase
+            if phase == "play":
+                moves = self.legal_moves()
+                level = self.level
+                actions = [list(PASS_ACTION)] if self._last is not PASS else []
+                actions.extend(
+                    _move_triple(k, y, o, t, level)
+                    for k, y, o, t in zip(
+                        moves.kinds.tolist(),
+                        moves.keys.tolist(),
+                        moves.cards[:, 0].tolist(),
+                        moves.cards[:, 1].tolist(),
+                    )
+                )
+            elif phase == "tribute":
+                actions = [_card_triple("tribute", c) for c in _tribute_choices(self._hands[self._to_act], self.level)]  # type: ignore[index]
+            elif phase == "return":
+                actions = [_card_triple("back", c) for c in _return_choices(self._hands[self._to_act], self.level)]  # type: ignore[index]
+            else:
+                actions = []
+            self._actions = actions
+        return [list(action) for action in self._actions]
+
+    def step(self, action: Action) -> None:
+        """Make the seat to act take ``action``: a platform triple, a :class:`Move` (or
+        :data:`~guandan_fast.PASS`), or an index into :meth:`legal_actions`.
+
+        An illegal action raises ValueError (TypeError when it is no action at all) and
+        leaves the deal unchanged.
+        """
+        if self._phase == "done":
+            raise ValueError("the deal is over: no more actions")
+        if isinstance(action, bool):
+            raise TypeError("an action is a platform triple, a Move or an index, not a bool")
+        if isinstance(action, int):
+            actions = self.legal_actions()
+            if not 0 <= action < len(actions):
+                raise ValueError(
+                    f"action index {action} is out of range: seat {self._to_act} has {len(actions)} legal actions"
+                )
+            action = actions[action]
+        if self._phase == "play":
+            move = self._resolve_move(action)
+            if move is PASS:
+                self._do_pass()
+            else:
+                self._do_play(move)
+        else:
+            self._do_card_action(action)
+
+    def _resolve_move(self, action: Action) -> Move:
+        """The legal move (or PASS) an action names; ValueError/TypeError otherwise."""
+        seat = self._to_act
+        if isinstance(action, Move):
+            if action.kind is MoveType.PASS:
+                return self._check_pass()
+            moves = self.legal_moves()
+            if action.level != self.level:
+                raise ValueError(
+                    f"the move {action!r} is made at level {level_char(action.level)}, the deal is played at {level_char(self.level)}"
+                )
+            if action not in moves:
+                raise ValueError(f"illegal move for seat {seat}: {action!r} is not among its {len(moves)} legal moves")
+            return action
+        if isinstance(action, (str, bytes)) or not isinstance(action, Sequence):
+            raise TypeError(
+                f"an action is a platform triple [type, rank, cards], a Move or an index, not {type(action).__name__}"
+            )
+        if len(action) != 3:
+            raise ValueError(f"a platform action has 3 fields [type, rank, cards], not {len(action)}")
+        type_name, rank, cards = action
+        if type_name == "PASS":
+            if rank != "PASS" or cards not in ("PASS", [], ()):
+                raise ValueError(f"malformed pass {list(action)!r}: expected ['PASS', 'PASS', 'PASS']")
+            return self._check_pass()
+        if not isinstance(type_name, str) or not isinstance(rank, str):
+            raise TypeError("the type and rank of a platform action must be strings")
+        if type_name in ("tribute", "back"):
+            raise ValueError(f"a {type_name} action is not allowed in the play phase")
+        if isinstance(cards, str) or not isinstance(cards, Iterable):
+            raise TypeError("the cards of a platform action must be a list of card strings")
+        hand = Hand(cards)
+        if type_name == "FourKings" or (type_name == "Bomb" and rank.strip().upper() in ("JOKER", "R")):
+            kind, key = MoveType.FOUR_JOKERS, 0
+        elif type_name in _KINDS_BY_NAME:
+            kind = _KINDS_BY_NAME[type_name]
+            key = _key_from_rank(kind, rank, self.level)
+        else:
+            raise ValueError(f"unknown action type {type_name!r}")
+        index = self._move_index().get((int(kind), key, hand.once, hand.twice))
+        if index is None:
+            raise ValueError(
+                f"illegal action for seat {seat}: {list(action)!r} is not among its {len(self.legal_moves())} legal moves"
+                + (" (or a pass)" if self._last is not PASS else " (it leads and may not pass)")
+            )
+        return self.legal_moves()[index]
+
+    def _move_index(self) -> dict[tuple[int, int, int, int], int]:
+        if self._index is None:
+            moves = self.legal_moves()
+            self._index = {
+                entry: i
+                for i, entry in enumerate(
+                    zip(
+                        moves.kinds.tolist(),
+                        moves.keys.tolist(),
+                        moves.cards[:, 0].tolist(),
+                        moves.cards[:, 1].tolist(),
+                    )
+                )
+            }
+        return self._index
+
+    def _check_pass(self) -> Move:
+        if self._last is PASS:
+            raise ValueError(f"seat {self._to_act} leads and may not pass")
+        return PASS
+
+    def _next_active(self, seat: int) -> int:
+        hands = self._hands
+        for step in (1, 2, 3):
+            other = (seat + step) & 3
+            if hands[other]:
+                return other
+        return seat
+
+    def _record(self, seat: int, triple: list[Any]) -> None:
+        self._history.append((seat, triple))
+        self._last_actor = seat
+        self._last_action = triple
+        self._clear_cache()
+
+    def _do_play(self, move: Move) -> None:
+        seat: int = self._to_act  # type: ignore[assignment]
+        hand = self._hands[seat].remove(move.cards)
+        self._hands[seat] = hand
+        triple = move.to_platform()
+        self._record(seat, triple)
+        self._trick[seat] = triple
+        self._last = move
+        self._greater = seat
+        self._passes = 0
+        if not hand:
+            self._finish.append(seat)
+            if self._check_end():
+                return
+        self._to_act = self._next_active(seat)
+
+    def _do_pass(self) -> None:
+        seat: int = self._to_act  # type: ignore[assignment]
+        self._record(seat, list(PASS_ACTION))
+        self._trick[seat] = list(PASS_ACTION)
+        self._passes += 1
+        greater = self._greater
+        # The trick ends once every other player still holding cards has passed.
+        others = sum(1 for s in range(4) if s != greater and self._hands[s])
+        if self._passes < others:
+            self._to_act = self._next_active(seat)
+            return
+        self._last = PASS
+        self._greater = -1
+        self._passes = 0
+        self._trick = [None, None, None, None]
+        if self._hands[greater]:
+            self._to_act = greater
+        else:
+            # 接风: the partner of a player who went out with an unbeaten play leads;
+            # if the partner is out too, the next active seat after the partner.
+            partner = _partner(greater)
+            self._to_act = partner if self._hands[partner] else self._next_active(partner)
+
+    def _check_end(self) -> bool:
+        """End the deal on a 1-2 finish (双下) or when three players are out (RULES.md §7)."""
+        finish = self._finish
+        if len(finish) >= 2 and finish[1] == _partner(finish[0]):
+            # Both losers count as last; listed in turn order after the second finisher.
+            after = finish[1]
+            while len(finish) < 4:
+                after = self._next_active(after)
+                finish.append(after)
+        elif len(finish) == 3:
+            finish.append(next(s for s in range(4) if s not in finish))
+        else:
+            return False
+        self._phase = "done"
+        self._to_act = None
+        self._last = PASS
+        self._greater = -1
+        return True
+
+    def _do_card_action(self, action: Action) -> None:
+        """A tribute or return action (RULES.md §9)."""
+        kind = "tribute" if self._phase == "tribute" else "back"
+        if isinstance(action, Move):
+            raise ValueError(  # noqa: TRY004 - a Move is an action, just not one allowed now
+                f"seat {self._to_act} must {'pay tribute' if kind == 'tribute' else 'return a card'} now, not play a move"
+            )
+        if isinstance(action, (str, bytes)) or not isinstance(action, Sequence):
+            raise TypeError(f"a {kind} action is [{kind!r}, {kind!r}, [card]], not {type(action).__name__}")
+        if len(action) != 3:
+            raise ValueError(f"a {kind} action has 3 fields [{kind!r}, {kind!r}, [card]], not {len(action)}")
+        name, rank, cards = action
+        if name != kind or rank != kind:
+            raise ValueError(
+                f"seat {self._to_act} must act [{kind!r}, {kind!r}, [card]] in the {self._phase} phase, not {list(action)!r}"
+            )
+        if isinstance(cards, str) or not isinstance(cards, Sequence) or len(cards) != 1:
+            raise ValueError(f"a {kind} action names exactly one card, e.g. [{kind!r}, {kind!r}, ['S3']]")
+        card = parse_card(cards[0])
+        seat: int = self._to_act  # type: ignore[assignment]
+        allowed = (
+            _tribute_choices(self._hands[seat], self.level)
+            if kind == "tribute"
+            else _return_choices(self._hands[seat], self.level)
+        )
+        if card not in allowed:
+            rule = (
+                "the highest card by power, never a wildcard"
+                if kind == "tribute"
+                else "a card of rank 2-10, or of the lowest power when there is none"
+            )
+            raise ValueError(
+                f"seat {seat} may not {'pay' if kind == 'tribute' else 'return'} {CARD_NAMES[card]}: it must be {rule} "
+                f"({' '.join(CARD_NAMES[c] for c in allowed)})"
+            )
+        self._record(seat, _card_triple(kind, card))
+        self._pending.pop(0)
+        if kind == "tribute":
+            self._after_tribute(seat, card)
+        else:
+            self._after_return(seat, card)
+
+    def _after_tribute(self, seat: int, card: int) -> None:
+        # The cards change hands once every payer has chosen (a double tribute is paid at once).
+        info = self._tribute
+        info["_paid"] = info.get("_paid", []) + [(seat, card)]
+        if self._pending:
+            self._to_act = self._pending[0]
+            self._clear_cache()
+            return
+        receivers = info["receivers"]
+        paid = info.pop("_paid")
+        if len(paid) == 2:
+            # Double tribute: the higher card to the first player, the lower to the second;
+            # on a tie the loser sitting after the first player (who paid first) pays the first.
+            (a, card_a), (b, card_b) = paid
+            if card_power(card_b, self.level) > card_power(card_a, self.level):
+                paid = [(b, card_b), (a, card_a)]
+        payments = [(payer, receiver, given) for (payer, given), receiver in zip(paid, receivers)]
+        for payer, receiver, given in payments:
+            self._hands[payer] = self._hands[payer].remove([CARD_NAMES[given]])
+            self._hands[receiver] = self._hands[receiver].add([CARD_NAMES[given]])
+        info["payments"] = payments
+        self._phase = "return"
+        self._pending = list(receivers)
+        self._to_act = receivers[0]
+        self._clear_cache()
+
+    def _after_return(self, seat: int, card: int) -> None:
+        info = self._tribute
+        payer = next(p for p, r, _ in info["payments"] if r == seat)
+        self._hands[seat] = self._hands[seat].remove([CARD_NAMES[card]])
+        self._hands[payer] = self._hands[payer].add([CARD_NAMES[card]])
+        info["returns"] = info["returns"] + [(seat, payer, card)]
+        if self._pending:
+            self._to_act = self._pending[0]
+            self._clear_cache()
+            return
+        # Who leads: after a single tribute the payer; after a double, the one who paid the first player.
+        self._begin_play(info["payments"][0][0])
+        self._clear_cache()
+
+    # -- observation ------------------------------------------------------------------------
+    def observation(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` may see, as a dict.
+
+        Own fields: ``seat``, ``phase``, ``to_act``, ``hand`` (own cards), ``cards_left``
+        (per seat), ``last_move`` / ``last_seat`` (the move to beat and who made it; None
+        and -1 when leading), ``history`` (public ``[seat, triple]`` list, tributes and
+        returns included), ``finish_order``, ``level``, ``team_levels``,
+        ``legal_actions`` (empty unless ``seat`` is to act).
+
+        Plus the competition platform's act-message fields: ``type`` (``"act"``),
+        ``stage`` (``"tribute"``, ``"back"``, ``"play"``, ``"done"``), ``myPos``,
+        ``handCards``, ``publicInfo`` (per seat ``{"rest": cards left, "playArea": its
+        last action in the current trick or None}``), ``selfRank``, ``oppoRank``,
+        ``curRank`` (rank characters), ``curPos`` / ``curAction`` (the latest action and
+        its seat; -1 / None at the start), ``greaterPos`` / ``greaterAction`` (the move to
+        beat; -1 / None when leading), ``actionList`` and ``indexRange`` (its last index).
+        """
+        seat = _check_seat(seat, "seat")
+        hand = self._hands[seat].to_platform()
+        left = self.cards_left()
+        actions = self.legal_actions() if seat == self._to_act else []
+        last = None if self._last is PASS else self._last.to_platform()
+        stage = "back" if self._phase == "return" else self._phase
+        own, other = self.team_levels[_team(seat)], self.team_levels[1 - _team(seat)]
+        return {
+            "seat": seat,
+            "phase": self._phase,
+            "to_act": self._to_act,
+            "hand": hand,
+            "cards_left": left,
+            "last_move": last,
+            "last_seat": self._greater,
+            "history": [[s, list(a)] for s, a in self._history],
+            "finish_order": list(self._finish),
+            "level": self.level,
+            "team_levels": list(self.team_levels),
+            "legal_actions": actions,
+            "type": "act",
+            "stage": stage,
+            "myPos": seat,
+            "handCards": list(hand),
+            "publicInfo": [{"rest": left[s], "playArea": self._trick[s]} for s in range(4)],
+            "selfRank": level_char(own),
+            "oppoRank": level_char(other),
+            "curRank": level_char(self.level),
+            "curPos": self._last_actor,
+            "curAction": None if self._last_action is None else list(self._last_action),
+            "greaterPos": self._greater,
+            "greaterAction": last,
+            "actionList": [list(a) for a in actions],
+            "indexRange": len(actions) - 1,
+        }
+
+    def __repr__(self) -> str:
+        where = f"seat {self._to_act} to act" if self._to_act is not None else f"finish {self._finish}"
+        return f"<Deal at level {level_char(self.level)}, {self._phase}, {where}, cards left {self.cards_left()}>"
+
+
+# -- validation helpers ------------------------------------------------------------------------
+def _check_hands(hands: object) -> list[Hand]:
+    if isinstance(hands, (str, bytes, Hand)) or not isinstance(hands, Sequence):
+        raise TypeError(f"hands must be a sequence of four hands, not {type(hands).__name__}")
+    if len(hands) != 4:
+        raise ValueError(f"a deal needs exactly four hands, not {len(hands)}")
+    out = []
+    for seat, cards in enumerate(hands):
+        try:
+            out.append(as_hand(cards))
+        except (TypeError, ValueError) as error:
+            raise type(error)(f"hand of seat {seat}: {error}") from None
+    table = Hand()
+    for seat, hand in enumerate(out):
+        try:
+            table = table.add(hand)
+        except ValueError:
+            clash = next(c for c in _distinct(hand) if table.count(c) + hand.count(c) > 2)
+            raise ValueError(
+                f"card {CARD_NAMES[clash]} appears more than twice across the table (the deck has two)"
+            ) from None
+    return out
+
+
+def _check_finished(finished: Sequence[int] | None, hands: list[Hand]) -> list[int]:
+    empty = [seat for seat in range(4) if not hands[seat]]
+    if finished is None:
+        if len(empty) > 1:
+            raise ValueError(f"seats {empty} hold no cards: pass finished=[...] to say in which order they went out")
+        return empty
+    if isinstance(finished, (str, bytes)) or not isinstance(finished, Sequence):
+        raise TypeError(f"finished must be a list of seats, not {type(finished).__name__}")
+    order = [_check_seat(s, "a finished seat") for s in finished]
+    if len(set(order)) != len(order):
+        raise ValueError(f"finished lists a seat twice: {order}")
+    if sorted(order) != empty:
+        raise ValueError(f"finished must list exactly the seats with empty hands ({empty}), not {order}")
+    return order
+
+
+def _check_previous_finish(previous: object) -> list[int]:
+    if isinstance(previous, (str, bytes)) or not isinstance(previous, Sequence):
+        raise TypeError(f"previous_finish must be a list of seats, first to last, not {type(previous).__name__}")
+    order = [_check_seat(s, "a seat of previous_finish") for s in previous]
+    if len(set(order)) != len(order):
+        raise ValueError(f"previous_finish lists a seat twice: {order}")
+    if len(order) == 2 and order[1] == _partner(order[0]):
+        order += [(order[0] + 1) % 4, (order[0] + 3) % 4]
+    elif len(order) == 3:
+        order += [next(s for s in range(4) if s not in order)]
+    if len(order) != 4:
+        raise ValueError(f"previous_finish must list the four seats first to last, not {order}")
+    return order
+
+
+def _check_team_levels(levels: object, level: int) -> tuple[int, int]:
+    if levels is None:
+        return (level, level)
+    if isinstance(levels, (str, bytes)) or not isinstance(levels, Sequence) or len(levels) != 2:
+        raise ValueError("team_levels must be two levels (team 0, team 1)")
+    return (parse_level(levels[0]), parse_level(levels[1]))
+
+
+# ---------------------------------------------------------------------------------------------
+# Scoring
+# ---------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class DealScore:
+    """What a finished deal does to the match (see :func:`score_deal`)."""
+
+    team: int  #: the team that finished first
+    up: int  #: 3, 2 or 1: its partner was second, third or last
+    levels: tuple[int, int]  #: both teams' levels after the deal
+    failures: tuple[int, int]  #: failed deals at A counted so far (for Rules.fail_at_a_limit)
+    winner: int | None  #: the team that won the match with this deal, else None
+
+
+def score_deal(
+    levels: Sequence[int],
+    level: int | str,
+    finish_order: Sequence[int],
+    *,
+    rules: Rules | None = None,
+    failures: Sequence[int] = (0, 0),
+) -> DealScore:
+    """Score one deal (RULES.md §8, §10): ``levels`` are the teams' levels before the deal,
+    ``level`` the deal's level and ``finish_order`` its finishing order (the first two
+    seats are enough for a double down).
+
+    Only the team that finished first goes up (+3/+2/+1 as its partner was second, third
+    or last), never past A. A team *plays at A* when its level is A and the deal is played
+    at A; it wins the match by finishing first with its partner not last. With
+    ``rules.fail_at_a_limit`` = N, every deal a team plays at A without winning the match
+    counts as a failure, and the N-th sends it back to ``rules.fail_at_a_level``
+    (failures count from the moment the team reached A and restart after the fall).
+    """
+    rules = _check_rules(rules)
+    before = [parse_level(levels[0]), parse_level(levels[1])]
+    level = parse_level(level)
+    finish = _check_previous_finish(finish_order)
+    first = finish[0]
+    team, up = _team(first), 4 - finish.index(_partner(first))
+    partner_last = up == 1
+    at_a = [level == ACE and before[t] == ACE for t in (0, 1)]
+    after = list(before)
+    counts = [int(failures[0]), int(failures[1])]
+    winner = None
+    if at_a[team] and not partner_last:
+        winner = team
+    else:
+        after[team] = min(ACE, before[team] + up)
+        limit = rules.fail_at_a_limit
+        if limit is not None:
+            for t in (0, 1):
+                if at_a[t] and (t != team or partner_last):
+                    counts[t] += 1
+                    if counts[t] >= limit:
+                        after[t] = int(rules.fail_at_a_level)
+                        counts[t] = 0
+    return DealScore(team, up, (after[0], after[1]), (counts[0], counts[1]), winner)
+
+
+# ---------------------------------------------------------------------------------------------
+# A match
+# ---------------------------------------------------------------------------------------------
+@dataclass
+class _DealRecord:
+    level: int
+    finish_order: list[int]
+    levels_after: tuple[int, int]
+    tribute: dict[str, Any] = field(default_factory=dict)
+
+
+class Match:
+    """A match: deals from level 2 until a team wins at A (RULES.md §7-8).
+
+    Team 0 is seats 0 and 2, team 1 seats 1 and 3. The first deal is played at level 2
+    with a random leader; each later deal at the level of the team that finished first in
+    the previous one, beginning with the tribute. Hands and first leader come from
+    ``seed``. :meth:`step` plays one action of the current deal and starts the next deal
+    when it ends.
+    """
+
+    def __init__(self, seed: Any = None, rules: Rules | None = None) -> None:
+        self.rules = _check_rules(rules)
+        self._rng = random.Random(seed)
+        self._levels = [2, 2]
+        self._failures = [0, 0]
+        self.winner: int | None = None
+        self.deals_played = 0
+        self.records: list[_DealRecord] = []
+        hands = deal_cards(self._rng)
+        self.deal = Deal.start(hands, 2, leader=self._rng.randrange(4), rules=self.rules, team_levels=(2, 2))
+
+    @property
+    def levels(self) -> tuple[int, int]:
+        """The two teams' levels (2..14, 14 = A)."""
+        return (self._levels[0], self._levels[1])
+
+    @property
+    def over(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def to_act(self) -> int | None:
+        return None if self.over else self.deal.to_act
+
+    def legal_actions(self) -> list[list[Any]]:
+        return [] if self.over else self.deal.legal_actions()
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        return self.deal.observation(seat)
+
+    def step(self, action: Action) -> None:
+        """Play ``action`` in the current deal; when the deal ends, score it and deal the next."""
+        if self.over:
+            raise ValueError(f"the match is over: team {self.winner} won")
+        self.deal.step(action)
+        if self.deal.phase == "done":
+            self._score(self.deal)
+
+    def _score(self, deal: Deal) -> None:
+        finish = deal.finish_order
+        result = score_deal(self.levels, deal.level, finish, rules=self.rules, failures=self._failures)
+        self._levels = list(result.levels)
+        self._failures = list(result.failures)
+        self.winner = result.winner
+        self.deals_played += 1
+        self.records.append(_DealRecord(deal.level, finish, self.levels, deal.tribute))
+        if self.winner is not None:
+            return
+        self.deal = Deal.start(
+            deal_cards(self._rng),
+            self._levels[result.team],
+            previous_finish=finish,
+            rules=self.rules,
+            team_levels=self.levels,
+        )
+
+    def __repr__(self) -> str:
+        state = f"won by team {self.winner}" if self.over else f"deal {self.deals_played + 1} {self.deal.phase}"
+        return f"<Match levels {level_char(self._levels[0])}/{level_char(self._levels[1])}, {state}>"
+
+
+# ---------------------------------------------------------------------------------------------
+# A readable log of random play (the ``guandan-fast play`` command)
+# ---------------------------------------------------------------------------------------------
+_PLACES = ("1st", "2nd", "3rd", "4th")
+
+
+def _describe(triple: Sequence[Any]) -> str:
+    kind, rank, cards = triple
+    if kind == "PASS":
+        return "pass"
+    name = "FourJokers" if rank == "JOKER" else kind
+    return f"{name} {rank}: {' '.join(cards)}" if rank != "JOKER" else f"{name}: {' '.join(cards)}"
+
+
+def play_log(seed: Any = None, *, deals: int | None = 1, rules: Rules | None = None) -> Iterable[str]:
+    """Lines of a readable log of a match played by uniformly random legal actions.
+
+    Plays ``deals`` deals (None: until the match is won), showing each deal's hands, the
+    tribute, every play, the finishing order and the levels. The match (hands, first
+    leader) and the random policy both follow from ``seed``.
+    """
+    if deals is not None and (isinstance(deals, bool) or not isinstance(deals, int) or deals < 1):
+        raise ValueError(f"deals must be a positive number, not {deals!r}")
+    match = Match(seed, rules)
+    policy = random.Random(f"guandan_fast play policy {seed!r}")
+    yield f"Match, seed {seed!r}: team 0 = seats 0 and 2, team 1 = seats 1 and 3"
+    while not match.over and (deals is None or match.deals_played < deals):
+        deal = match.deal
+        number = match.deals_played + 1
+        yield ""
+        yield (
+            f"Deal {number} at level {level_char(deal.level)} "
+            f"(team 0 at {level_char(match.levels[0])}, team 1 at {level_char(match.levels[1])})"
+        )
+        for seat, hand in enumerate(deal.hands):
+            yield f"  seat {seat} ({len(hand)}): {hand}"
+        info = deal.tribute
+        if info["kind"] == "anti":
+            yield f"  anti-tribute (抗贡): seats {' and '.join(map(str, info['payers']))} hold both big jokers"
+        elif info["kind"] == "waived":
+            yield f"  no tribute between partners: seat {info['payers'][0]} pays nothing"
+        announced_play = False
+        last_player: int | None = None
+        while True:
+            if deal.phase == "play" and not announced_play:
+                if info["kind"] in ("single", "double"):
+                    info = deal.tribute
+                    for payer, receiver, card in info["payments"]:
+                        yield f"  tribute: seat {payer} pays {CARD_NAMES[card]} to seat {receiver}"
+                    for receiver, payer, card in info["returns"]:
+                        yield f"  return: seat {receiver} gives {CARD_NAMES[card]} back to seat {payer}"
+                announced_play = True
+            if deal.phase == "done":
+                break
+            seat = int(deal.to_act)  # type: ignore[arg-type]
+            leading = deal.phase == "play" and not deal.following
+            if leading:
+                went_out = last_player is not None and last_player != seat and not deal.hands[last_player]
+                note = f" (接风 for seat {last_player}, who went out)" if went_out else ""
+                yield f"  -- seat {seat} leads{note}"
+            out_before = len(deal.finish_order)
+            actions = deal.legal_actions()
+            action = actions[policy.randrange(len(actions))]
+            match.step(action)
+            if action[0] in ("tribute", "back"):
+                continue
+            yield f"  seat {seat}: {_describe(action)}"
+            if action[0] != "PASS":
+                last_player = seat
+            finish = deal.finish_order
+            if len(finish) > out_before and seat in finish:
+                yield f"  seat {seat} is out ({_PLACES[finish.index(seat)]})"
+        finish = deal.finish_order
+        team, up = deal.outcome  # type: ignore[misc]
+        yield f"  finishing order: {' '.join(f'seat {s}' for s in finish)}"
+        yield f"  team {team} finished first and goes up {up}"
+        yield f"  levels: team 0 at {level_char(match.levels[0])}, team 1 at {level_char(match.levels[1])}"
+    yield ""
+    if match.over:
+        yield f"Team {match.winner} wins the match after {match.deals_played} deals"
+    else:
+        yield f"Stopped after {match.deals_played} deals; next deal at level {level_char(match.deal.level)}"

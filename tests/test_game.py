@@ -1,0 +1,637 @@
+"""The game rules (RULES.md §7-10), one test per rule, from concrete hands."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from guandan_fast import PASS, Hand, legal_moves
+from guandan_fast.cli import main as cli_main
+from guandan_fast.game import Deal, Match, Rules, score_deal
+
+PASS_TRIPLE = ["PASS", "PASS", "PASS"]
+
+
+def single(card: str) -> list[Any]:
+    return ["Single", card[1], [card]]
+
+
+def snapshot(deal: Deal) -> tuple[Any, ...]:
+    """Everything observable about a deal, to check that a failed step changed nothing."""
+    return (
+        deal.phase,
+        deal.to_act,
+        deal.hands,
+        deal.history,
+        deal.finish_order,
+        deal.last_move,
+        deal.last_seat,
+        deal.tribute,
+        deal.legal_actions(),
+        [deal.observation(seat) for seat in range(4)],
+    )
+
+
+def four(a: str, b: str, c: str, d: str, *, level: Any = 2, **kwargs: Any) -> Deal:
+    return Deal.start([a, b, c, d], level, **kwargs)
+
+
+# ---------------------------------------------------------------------------------------------
+# §7 turn order, tricks, 接风, end of a deal
+# ---------------------------------------------------------------------------------------------
+def test_play_goes_to_the_next_seat() -> None:
+    deal = four("S3 S4", "S5 S6", "S7 S8", "S9 ST", leader=1)
+    assert (deal.phase, deal.to_act) == ("play", 1)
+    deal.step(single("S5"))
+    assert deal.to_act == 2
+    deal.step(single("S7"))
+    assert deal.to_act == 3
+    deal.step(PASS_TRIPLE)
+    assert deal.to_act == 0
+    assert deal.last_move is not None and deal.last_seat == 2
+
+
+def test_leader_may_not_pass() -> None:
+    deal = four("S3 S4", "S5 S6", "S7 S8", "S9 ST", leader=0)
+    assert PASS_TRIPLE not in deal.legal_actions()
+    before = snapshot(deal)
+    with pytest.raises(ValueError, match="leads and may not pass"):
+        deal.step(PASS_TRIPLE)
+    with pytest.raises(ValueError, match="leads and may not pass"):
+        deal.step(PASS)
+    assert snapshot(deal) == before
+
+
+def test_follower_may_pass_and_pass_is_listed_first() -> None:
+    deal = four("S3 S4", "S5 S6", "S7 S8", "S9 ST", leader=0)
+    deal.step(single("S3"))
+    actions = deal.legal_actions()
+    assert actions[0] == PASS_TRIPLE
+    assert actions[1:] == legal_moves(deal.hands[1], 2, single("S3")).to_platform()
+
+
+def test_trick_ends_when_all_others_pass_and_the_last_player_leads() -> None:
+    deal = four("S3 S4", "S5 S6", "S7 S8", "S9 ST", leader=0)
+    deal.step(single("S4"))
+    deal.step(single("S6"))
+    for _ in range(3):
+        deal.step(PASS_TRIPLE)
+    assert deal.to_act == 1 and not deal.following
+    assert deal.last_move is None and deal.last_seat == -1
+    assert PASS_TRIPLE not in deal.legal_actions()
+
+
+def test_players_who_are_out_are_skipped() -> None:
+    deal = four("S3", "S5 S6", "S7 S8", "S9 ST", leader=0)
+    deal.step(single("S3"))  # seat 0 is out
+    assert deal.finish_order == [0]
+    deal.step(single("S5"))
+    deal.step(single("S7"))
+    deal.step(PASS_TRIPLE)
+    assert deal.to_act == 1  # seat 0 skipped
+    deal.step(PASS_TRIPLE)
+    # seats 3 and 1 passed: seat 2 leads (seat 0 is out and does not count)
+    assert deal.to_act == 2 and not deal.following
+
+
+def test_jiefeng_partner_leads_after_an_unbeaten_last_play() -> None:
+    deal = four("S3", "S5 S6", "S7 S8", "S9 ST", leader=0)
+    deal.step(single("S3"))
+    for seat in (1, 2, 3):
+        assert deal.to_act == seat
+        deal.step(PASS_TRIPLE)
+    assert deal.to_act == 2 and not deal.following  # the partner of seat 0 leads
+
+
+def test_jiefeng_does_not_apply_when_the_last_play_is_beaten() -> None:
+    deal = four("S3", "S5 S6", "S7 S8", "S9 ST", leader=0)
+    deal.step(single("S3"))
+    deal.step(single("S5"))
+    deal.step(PASS_TRIPLE)
+    deal.step(PASS_TRIPLE)
+    assert deal.to_act == 1 and not deal.following
+
+
+def test_jiefeng_after_the_partner_of_a_finisher_passed_everyone_must_pass() -> None:
+    # seat 2 goes out; the opponents and seat 0 pass; seat 0 leads.
+    deal = four("S3 S4", "S5 S6", "S7", "S9 ST", leader=2)
+    deal.step(single("S7"))
+    assert deal.finish_order == [2]
+    deal.step(PASS_TRIPLE)  # 3
+    deal.step(PASS_TRIPLE)  # 0
+    assert deal.to_act == 1
+    deal.step(PASS_TRIPLE)  # 1
+    assert deal.to_act == 0 and not deal.following
+
+
+def test_deal_ends_on_a_double_down() -> None:
+    deal = four("S3", "S9 ST", "S4", "S7 S8", leader=0)
+    deal.step(single("S3"))
+    deal.step(PASS_TRIPLE)
+    deal.step(single("S4"))
+    assert deal.phase == "done" and deal.to_act is None
+    # both losers count as last, listed in turn order after the second finisher
+    assert deal.finish_order == [0, 2, 3, 1]
+    assert deal.outcome == (0, 3)
+    assert deal.legal_actions() == []
+    with pytest.raises(ValueError, match="over"):
+        deal.step(PASS_TRIPLE)
+
+
+def test_deal_ends_when_three_are_out() -> None:
+    deal = four("S3", "S4", "S5", "S6 S7", leader=0)
+    deal.step(single("S3"))
+    deal.step(single("S4"))
+    assert deal.phase == "play"
+    deal.step(single("S5"))
+    assert deal.phase == "done"
+    assert deal.finish_order == [0, 1, 2, 3]
+    assert deal.outcome == (0, 2)
+
+
+def test_partner_last_is_one_level() -> None:
+    deal = four("S3", "S4", "S6 S7", "SA", leader=0)
+    deal.step(single("S3"))
+    deal.step(single("S4"))
+    deal.step(PASS_TRIPLE)
+    deal.step(single("SA"))
+    assert deal.finish_order == [0, 1, 3, 2]
+    assert deal.outcome == (0, 1)
+
+
+def test_leader_is_random_from_the_seed() -> None:
+    hands = ["S3", "S4", "S5", "S6"]
+    leaders = {Deal.start(hands, 2, seed=seed).to_act for seed in range(40)}
+    assert leaders == {0, 1, 2, 3}
+    assert Deal.start(hands, 2, seed=5).to_act == Deal.start(hands, 2, seed=5).to_act
+
+
+def test_endgame_with_a_seat_already_out() -> None:
+    deal = Deal.start(["", "S5 S6", "S7 S8", "S9 ST"], "5", leader=1)
+    assert deal.finish_order == [0]
+    deal2 = Deal.start(["", "S5 S6", "S7", ""], 9, leader=1, finished=[3, 0])
+    assert deal2.finish_order == [3, 0]
+    deal2.step(single("S5"))
+    deal2.step(single("S7"))
+    assert deal2.finish_order == [3, 0, 2, 1] and deal2.outcome == (1, 1)
+    with pytest.raises(ValueError, match="finished"):
+        Deal.start(["", "S5 S6", "", "S9 ST"], 5, leader=1)
+    with pytest.raises(ValueError, match="already over"):
+        Deal.start(["", "S5 S6", "", "S9 ST"], 5, leader=1, finished=[0, 2])
+    with pytest.raises(ValueError, match="holds no cards"):
+        Deal.start(["", "S5 S6", "S7", "S9 ST"], 5, leader=0)
+
+
+def test_move_list_is_the_complete_legal_moves_list() -> None:
+    hands = ["H2 H2 S3 S4 S5 S6 C7 C7 D7", "SA HA CA DA", "S9 S9 D9", "SB SB HR HR"]
+    deal = Deal.start(hands, 2, leader=0)
+    expected = legal_moves(hands[0], 2)
+    assert deal.legal_actions() == expected.to_platform()
+    assert deal.legal_moves().to_platform() == expected.to_platform()
+    straight = next(a for a in deal.legal_actions() if a[0] == "Straight")
+    deal.step(straight)
+    assert deal.legal_actions()[1:] == legal_moves(hands[1], 2, straight).to_platform()
+
+
+def test_step_accepts_triples_moves_and_indices_alike() -> None:
+    hands = ["S3 S4 D4", "S5 S6", "S7 S8", "S9 ST"]
+    by_triple, by_move, by_index = (Deal.start(hands, 2, leader=0) for _ in range(3))
+    by_triple.step(["Pair", "4", ["s4", "D4"]])  # lower-case cards are read too
+    by_move.step(next(m for m in by_move.legal_moves() if m.kind.name == "PAIR"))
+    by_index.step(by_index.legal_actions().index(["Pair", "4", ["S4", "D4"]]))
+    assert snapshot(by_triple) == snapshot(by_move) == snapshot(by_index)
+    deal = Deal.start(["ST", "S5", "S7", "S9"], 2, leader=0)
+    deal.step(["Single", "10", ["S10"]])  # RULES §1: "10" for T
+    assert deal.history == [(0, ["Single", "T", ["ST"]])]
+
+
+def test_four_jokers_aliases() -> None:
+    for triple in (
+        ["Bomb", "JOKER", ["SB", "SB", "HR", "HR"]],
+        ["FourKings", "JOKER", ["SB", "SB", "HR", "HR"]],
+        ["Bomb", "R", ["SB", "SB", "HR", "HR"]],
+    ):
+        deal = Deal.start(["SB SB HR HR S3", "S5", "S7", "S9"], 2, leader=0)
+        deal.step(triple)
+        assert deal.history[-1] == (0, ["Bomb", "JOKER", ["SB", "SB", "HR", "HR"]])
+
+
+def test_clone_is_independent() -> None:
+    deal = four("S3 S4", "S5 S6", "S7 S8", "S9 ST", leader=0)
+    before = snapshot(deal)
+    copy = deal.clone()
+    copy.step(single("S3"))
+    copy.step(PASS_TRIPLE)
+    assert snapshot(deal) == before
+    assert copy.hands[0] == Hand("S4") and len(copy.history) == 2
+
+
+# ---------------------------------------------------------------------------------------------
+# §8 levels and the match
+# ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("finish", "up"), [([0, 2, 1, 3], 3), ([0, 1, 2, 3], 2), ([0, 3, 2, 1], 2), ([0, 1, 3, 2], 1), ([1, 3], 3)]
+)
+def test_only_the_first_team_goes_up_by_3_2_1(finish: list[int], up: int) -> None:
+    result = score_deal((4, 6), 4, finish)
+    team = finish[0] % 2
+    assert (result.team, result.up) == (team, up)
+    expected = [4, 6]
+    expected[team] += up
+    assert result.levels == tuple(expected) and result.winner is None
+
+
+def test_levels_stop_at_a() -> None:
+    assert score_deal((12, 2), 12, [0, 2, 1, 3]).levels == (14, 2)
+    assert score_deal((13, 2), 13, [0, 1, 2, 3]).levels == (14, 2)
+    assert score_deal((2, 14), 2, [0, 1, 2, 3]).levels == (4, 14)
+
+
+def test_winning_at_a_needs_first_place_and_partner_not_last() -> None:
+    assert score_deal((14, 9), 14, [0, 2, 1, 3]).winner == 0
+    assert score_deal((14, 9), 14, [0, 1, 2, 3]).winner == 0
+    not_yet = score_deal((14, 9), 14, [0, 1, 3, 2])
+    assert not_yet.winner is None and not_yet.levels == (14, 9)
+    lost = score_deal((14, 9), 14, [1, 0, 3, 2])
+    assert lost.winner is None and lost.levels == (14, 11)
+
+
+def test_a_team_at_a_wins_only_in_a_deal_played_at_a() -> None:
+    # team 0 is at A, but the deal is played at team 1's level 9: it must still play its A.
+    result = score_deal((14, 9), 9, [0, 2, 1, 3])
+    assert result.winner is None and result.levels == (14, 9)
+
+
+def test_failing_at_a_is_off_by_default() -> None:
+    result = score_deal((14, 9), 14, [0, 1, 3, 2], failures=(99, 0))
+    assert result.levels == (14, 9)
+
+
+def test_failing_at_a_option_sends_a_team_back() -> None:
+    rules = Rules(fail_at_a_limit=3, fail_at_a_level="J")
+    first = score_deal((14, 9), 14, [1, 0, 3, 2], rules=rules)  # team 0 did not finish first
+    assert first.failures == (1, 0) and first.levels == (14, 11)
+    second = score_deal((14, 9), 14, [0, 1, 3, 2], rules=rules, failures=first.failures)  # partner last
+    assert second.failures == (2, 0) and second.levels == (14, 9)
+    third = score_deal((14, 9), 14, [1, 2, 0, 3], rules=rules, failures=second.failures)
+    assert third.failures == (0, 0) and third.levels == (11, 10)
+    # a deal at another level is no attempt at A
+    assert score_deal((14, 9), 9, [1, 0, 3, 2], rules=rules, failures=(2, 0)).failures == (2, 0)
+    assert Rules(fail_at_a_limit=1).fail_at_a_level == 2
+
+
+def test_a_match_starts_at_level_2_and_follows_the_first_team() -> None:
+    import random
+
+    match = Match(seed=3)
+    assert match.levels == (2, 2) and match.deal.level == 2 and match.deal.tribute["kind"] == "none"
+    assert all(len(hand) == 27 for hand in match.deal.hands)
+    rng = random.Random(3)
+    while match.deals_played < 2:
+        match.step(rng.choice(match.legal_actions()))
+    first, second = match.records
+    team = first.finish_order[0] % 2
+    assert second.level == first.levels_after[team]
+    assert match.deal.level == second.levels_after[second.finish_order[0] % 2]
+    assert match.deal.team_levels == match.levels
+    assert match.deal.tribute["kind"] in ("single", "double", "anti")
+
+
+def test_match_is_deterministic_per_seed() -> None:
+    import random
+
+    logs = []
+    for _ in range(2):
+        match, rng = Match(seed=11), random.Random(1)
+        while match.deals_played < 2:
+            match.step(rng.choice(match.legal_actions()))
+        logs.append([(r.level, r.finish_order, r.levels_after) for r in match.records])
+    assert logs[0] == logs[1]
+
+
+# ---------------------------------------------------------------------------------------------
+# §9 tribute, return, anti-tribute
+# ---------------------------------------------------------------------------------------------
+def tribute_deal(hands: list[str], previous: list[int], *, level: Any = 2, rules: Rules | None = None) -> Deal:
+    return Deal.start(hands, level, previous_finish=previous, rules=rules)
+
+
+def test_single_tribute_highest_card_never_a_wildcard() -> None:
+    # level 2: H2 is the wildcard; S2 (a level card) is the highest card that may be paid.
+    deal = tribute_deal(["S3 ST SJ HK", "S4", "S5", "H2 H2 S2 SA D5"], [0, 1, 2, 3])
+    assert (deal.phase, deal.to_act) == ("tribute", 3)
+    assert deal.legal_actions() == [["tribute", "tribute", ["S2"]]]
+    before = snapshot(deal)
+    with pytest.raises(ValueError, match="highest card"):
+        deal.step(["tribute", "tribute", ["SA"]])
+    with pytest.raises(ValueError, match="highest card"):
+        deal.step(["tribute", "tribute", ["H2"]])
+    assert snapshot(deal) == before
+    deal.step(["tribute", "tribute", ["S2"]])
+    assert deal.hands[0] == Hand("S2 S3 ST SJ HK") and deal.hands[3] == Hand("H2 H2 SA D5")
+    assert (deal.phase, deal.to_act) == ("return", 0)
+
+
+def test_any_card_of_the_top_power_may_be_paid() -> None:
+    deal = tribute_deal(["S3", "S4", "S5", "H2 H2 SA CA CA D5"], [0, 1, 2, 3])
+    assert deal.legal_actions() == [["tribute", "tribute", ["SA"]], ["tribute", "tribute", ["CA"]]]
+    jokers = tribute_deal(["S3", "S4", "S5", "SB S2 HR"], [0, 1, 2, 3])
+    assert jokers.legal_actions() == [["tribute", "tribute", ["HR"]]]
+
+
+def test_return_rank_2_to_10_then_the_payer_leads() -> None:
+    deal = tribute_deal(["S3 ST SJ HK", "S4", "S5", "SA D5"], [0, 1, 2, 3])
+    deal.step(["tribute", "tribute", ["SA"]])
+    assert deal.legal_actions() == [["back", "back", ["S3"]], ["back", "back", ["ST"]]]
+    before = snapshot(deal)
+    with pytest.raises(ValueError, match="rank 2-10"):
+        deal.step(["back", "back", ["SJ"]])
+    with pytest.raises(ValueError, match="in the return phase"):
+        deal.step(["tribute", "tribute", ["S3"]])
+    assert snapshot(deal) == before
+    deal.step(["back", "back", ["ST"]])
+    assert deal.hands[0] == Hand("S3 SJ HK SA") and deal.hands[3] == Hand("ST D5")
+    assert (deal.phase, deal.to_act) == ("play", 3)  # after a single tribute the payer leads
+    info = deal.tribute
+    assert info["kind"] == "single"
+    assert info["payments"] == [(3, 0, 48)] and info["returns"] == [(0, 3, 32)]
+    assert deal.history == [(3, ["tribute", "tribute", ["SA"]]), (0, ["back", "back", ["ST"]])]
+
+
+def test_return_may_be_a_level_card_or_wildcard_of_rank_2_to_10() -> None:
+    deal = tribute_deal(["H5 S5 SJ SQ", "S4", "S6", "SA D7"], [0, 1, 2, 3], level=5)
+    deal.step(["tribute", "tribute", ["SA"]])
+    assert deal.legal_actions() == [["back", "back", ["S5"]], ["back", "back", ["H5"]]]
+
+
+def test_return_falls_back_to_the_lowest_power() -> None:
+    deal = tribute_deal(["SJ CJ SQ HK", "S4", "S6", "SA D7"], [0, 1, 2, 3])
+    deal.step(["tribute", "tribute", ["SA"]])
+    assert deal.legal_actions() == [["back", "back", ["SJ"]], ["back", "back", ["CJ"]]]
+    # at level J the jacks rank above A, so the queen is the lowest card
+    deal = tribute_deal(["SJ CJ SQ HK", "S4", "S6", "SA D7"], [0, 1, 2, 3], level="J")
+    deal.step(["tribute", "tribute", ["SA"]])
+    assert deal.legal_actions() == [["back", "back", ["SQ"]]]
+
+
+def test_the_received_card_may_be_returned() -> None:
+    deal = tribute_deal(["SJ", "S4", "S6", "S9 D7"], [0, 1, 2, 3])
+    deal.step(["tribute", "tribute", ["S9"]])
+    assert deal.legal_actions() == [["back", "back", ["S9"]]]
+
+
+def test_partner_pays_in_a_1_4_finish() -> None:
+    deal = tribute_deal(["S3 S4", "S5", "SA D6", "S7"], [0, 1, 3, 2])
+    assert (deal.phase, deal.to_act) == ("tribute", 2)
+    deal.step(["tribute", "tribute", ["SA"]])
+    deal.step(["back", "back", ["S3"]])
+    assert (deal.phase, deal.to_act) == ("play", 2)
+    assert deal.hands[0] == Hand("S4 SA") and deal.hands[2] == Hand("S3 D6")
+
+
+def test_option_no_tribute_between_partners() -> None:
+    rules = Rules(no_tribute_between_partners=True)
+    deal = tribute_deal(["S3 S4", "S5", "SA D6", "S7"], [0, 1, 3, 2], rules=rules)
+    assert (deal.phase, deal.to_act) == ("play", 0)
+    assert deal.tribute["kind"] == "waived"
+    # a 1-3 finish still pays
+    deal = tribute_deal(["S3 S4", "S5", "SA D6", "S7"], [0, 1, 2, 3], rules=rules)
+    assert (deal.phase, deal.to_act) == ("tribute", 3)
+
+
+def test_double_tribute_higher_card_to_first_and_its_payer_leads() -> None:
+    # team 0 finished 1-2 (seat 0 first); seat 1 sits after seat 0 and pays first.
+    deal = tribute_deal(["S3 S4", "SB S9", "S5 S6", "HR S8"], [0, 2, 3, 1])
+    assert (deal.phase, deal.to_act) == ("tribute", 1)
+    deal.step(["tribute", "tribute", ["SB"]])
+    assert (deal.phase, deal.to_act) == ("tribute", 3)
+    deal.step(["tribute", "tribute", ["HR"]])
+    assert (deal.phase, deal.to_act) == ("return", 0)
+    assert deal.hands[0] == Hand("S3 S4 HR") and deal.hands[2] == Hand("S5 S6 SB")
+    deal.step(["back", "back", ["S4"]])  # seat 0 returns to seat 3, who paid it
+    assert (deal.phase, deal.to_act) == ("return", 2)
+    deal.step(["back", "back", ["S6"]])  # seat 2 returns to seat 1
+    assert deal.hands[3] == Hand("S4 S8") and deal.hands[1] == Hand("S6 S9")
+    assert (deal.phase, deal.to_act) == ("play", 3)
+    assert deal.tribute["payments"] == [(3, 0, 53), (1, 2, 52)]
+
+
+def test_double_tribute_tie_the_loser_after_the_first_pays_the_first() -> None:
+    deal = tribute_deal(["S3", "SA S9", "S5", "HA S8"], [0, 2, 1, 3])
+    deal.step(["tribute", "tribute", ["SA"]])
+    deal.step(["tribute", "tribute", ["HA"]])
+    assert deal.hands[0] == Hand("S3 SA") and deal.hands[2] == Hand("S5 HA")
+    deal.step(["back", "back", ["S3"]])
+    deal.step(["back", "back", ["S5"]])
+    assert (deal.phase, deal.to_act) == ("play", 1)
+    # with seat 1 first (team 1 finished 1-2) the loser after it is seat 2
+    deal = tribute_deal(["CK S3", "S4", "DK S9", "S5"], [1, 3, 0, 2])
+    assert deal.to_act == 2
+    deal.step(["tribute", "tribute", ["DK"]])
+    deal.step(["tribute", "tribute", ["CK"]])
+    assert deal.hands[1] == Hand("S4 DK") and deal.hands[3] == Hand("S5 CK")
+
+
+def test_anti_tribute_single_down_payer_holds_both_big_jokers() -> None:
+    deal = tribute_deal(["S3", "S4", "S5", "HR HR S6"], [0, 1, 2, 3])
+    assert (deal.phase, deal.to_act) == ("play", 0)  # no tribute, the first player leads
+    assert deal.tribute["kind"] == "anti"
+    assert deal.history == []
+    # the payer's partner's big joker does not count in a single down
+    deal = tribute_deal(["S3", "HR S4", "S5", "HR S6"], [0, 1, 2, 3])
+    assert deal.phase == "tribute" and deal.legal_actions() == [["tribute", "tribute", ["HR"]]]
+
+
+def test_anti_tribute_double_down_between_the_two_payers() -> None:
+    deal = tribute_deal(["S3", "HR S4", "S5", "HR S6"], [2, 0, 1, 3])
+    assert (deal.phase, deal.to_act) == ("play", 2)
+    deal = tribute_deal(["S3", "S4", "S5", "HR HR S6"], [0, 2, 1, 3])
+    assert (deal.phase, deal.to_act) == ("play", 0)
+    assert deal.tribute["kind"] == "anti"
+
+
+def test_tribute_input_errors() -> None:
+    with pytest.raises(ValueError, match="leave leader"):
+        Deal.start(["S3", "S4", "S5", "S6"], 2, previous_finish=[0, 1, 2, 3], leader=0)
+    with pytest.raises(ValueError, match="other than wildcards"):
+        Deal.start(["S3", "S4", "S5", "H2"], 2, previous_finish=[0, 1, 2, 3])
+    with pytest.raises(ValueError, match="twice"):
+        Deal.start(["S3", "S4", "S5", "S6"], 2, previous_finish=[0, 1, 1, 3])
+    with pytest.raises(ValueError, match="0-3"):
+        Deal.start(["S3", "S4", "S5", "S6"], 2, previous_finish=[0, 1, 2, 4])
+    with pytest.raises(TypeError):
+        Deal.start(["S3", "S4", "S5", "S6"], 2, previous_finish="0123")  # type: ignore[arg-type]
+    deal = tribute_deal(["S3", "S4", "S5", "SA S6"], [0, 1, 2, 3])
+    before = snapshot(deal)
+    for bad, error in (
+        (single("S6"), ValueError),
+        (PASS_TRIPLE, ValueError),
+        (["tribute", "tribute", ["SA", "S6"]], ValueError),
+        (["tribute", "tribute", ["ZZ"]], ValueError),
+        (["tribute", "tribute", "SA"], ValueError),
+        (["tribute", "tribute", [5]], TypeError),
+        ("tribute", TypeError),
+        (PASS, ValueError),
+        (3, ValueError),
+    ):
+        with pytest.raises(error):
+            deal.step(bad)  # type: ignore[arg-type]
+    assert snapshot(deal) == before
+
+
+# ---------------------------------------------------------------------------------------------
+# Bad input
+# ---------------------------------------------------------------------------------------------
+def test_more_than_two_copies_across_the_table() -> None:
+    with pytest.raises(ValueError, match="S3 appears more than twice"):
+        Deal.start(["S3 S3", "S4", "S3", "S6"], 2, leader=0)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "message"),
+    [
+        ({"hands": ["S3", "S4", "S5"]}, ValueError, "four hands"),
+        ({"hands": "S3 S4 S5 S6"}, TypeError, "four hands"),
+        ({"hands": ["S3", "S4", "S5", 7]}, TypeError, "seat 3"),
+        ({"hands": ["S3", "S4", "XX", "S6"]}, ValueError, "seat 2"),
+        ({"level": 15}, ValueError, "level"),
+        ({"level": None}, TypeError, "level"),
+        ({"leader": 4}, ValueError, "leader"),
+        ({"leader": "0"}, TypeError, "leader"),
+        ({"leader": True}, TypeError, "leader"),
+        ({"rules": {"no_tribute_between_partners": True}}, TypeError, "Rules"),
+        ({"team_levels": (2,)}, ValueError, "team_levels"),
+    ],
+)
+def test_bad_deal_input(kwargs: dict[str, Any], error: type[Exception], message: str) -> None:
+    args: dict[str, Any] = {"hands": ["S3", "S4", "S5", "S6"], "level": 2, "leader": 0}
+    args.update(kwargs)
+    hands, level = args.pop("hands"), args.pop("level")
+    with pytest.raises(error, match=message):
+        Deal.start(hands, level, **args)
+
+
+def test_bad_actions_change_nothing() -> None:
+    deal = four("S3 S4 H2", "S5 S6", "S7 S8", "S9 ST", leader=0)
+    deal.step(single("S4"))
+    before = snapshot(deal)
+    for bad, error in (
+        (single("S3"), ValueError),  # not in the hand
+        (["Single", "5", ["S6"]], ValueError),  # wrong rank for the cards
+        (["Pair", "5", ["S5", "S6"]], ValueError),
+        (["Nonsense", "5", ["S5"]], ValueError),
+        (["Single", "5"], ValueError),
+        (["Single", 5, ["S5"]], TypeError),
+        (["Single", "5", "S5"], TypeError),
+        (["Single", "5", ["Q5"]], ValueError),
+        (["tribute", "tribute", ["S5"]], ValueError),
+        (["back", "back", ["S5"]], ValueError),
+        (["PASS", "PASS", ["S5"]], ValueError),
+        ("S5", TypeError),
+        (5.0, TypeError),
+        (None, TypeError),
+        (True, TypeError),
+        (99, ValueError),
+        (-1, ValueError),
+    ):
+        with pytest.raises(error):
+            deal.step(bad)  # type: ignore[arg-type]
+        assert snapshot(deal) == before, bad
+    wrong_level = legal_moves("S5", 3)[0]
+    with pytest.raises(ValueError, match="level"):
+        deal.step(wrong_level)
+    with pytest.raises(ValueError, match="illegal move"):
+        deal.step(legal_moves("S9", 2)[0])  # seat 1 does not hold S9
+    assert snapshot(deal) == before
+
+
+def test_bad_rules() -> None:
+    with pytest.raises(ValueError):
+        Rules(fail_at_a_limit=0)
+    with pytest.raises(TypeError):
+        Rules(fail_at_a_limit="3")  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        Rules(fail_at_a_level="Z")
+    with pytest.raises(TypeError):
+        Rules(no_tribute_between_partners=1)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        Match(rules="strict")  # type: ignore[arg-type]
+
+
+def test_match_refuses_actions_after_the_end() -> None:
+    import random
+
+    match, rng = Match(seed=5), random.Random(5)
+    while not match.over:
+        match.step(rng.choice(match.legal_actions()))
+    assert match.winner in (0, 1) and match.levels[match.winner] == 14
+    assert match.legal_actions() == [] and match.to_act is None
+    with pytest.raises(ValueError, match="over"):
+        match.step(PASS_TRIPLE)
+
+
+def test_bad_observation_seat() -> None:
+    deal = four("S3", "S4", "S5", "S6", leader=0)
+    with pytest.raises(ValueError):
+        deal.observation(4)
+    with pytest.raises(TypeError):
+        deal.observation("0")  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------------------------------------
+# Observations
+# ---------------------------------------------------------------------------------------------
+def test_observation_and_platform_fields() -> None:
+    deal = Deal.start(["S3 S4", "S5 S6", "S7 S8", "S9 ST"], 3, leader=0, team_levels=("3", 7))
+    obs = deal.observation(0)
+    assert obs["hand"] == obs["handCards"] == ["S3", "S4"]
+    assert obs["cards_left"] == [2, 2, 2, 2]
+    assert obs["last_move"] is None and obs["last_seat"] == -1
+    assert obs["greaterPos"] == -1 and obs["greaterAction"] is None
+    assert obs["curPos"] == -1 and obs["curAction"] is None
+    assert (obs["selfRank"], obs["oppoRank"], obs["curRank"]) == ("3", "7", "3")
+    assert obs["actionList"] == deal.legal_actions() and obs["indexRange"] == len(obs["actionList"]) - 1
+    assert obs["stage"] == "play" and obs["type"] == "act" and obs["myPos"] == 0
+    deal.step(single("S4"))
+    obs = deal.observation(1)
+    assert (obs["selfRank"], obs["oppoRank"]) == ("7", "3")
+    assert obs["greaterPos"] == 0 and obs["greaterAction"] == single("S4")
+    assert obs["curPos"] == 0 and obs["curAction"] == single("S4")
+    assert obs["actionList"][0] == PASS_TRIPLE
+    assert obs["publicInfo"][0] == {"rest": 1, "playArea": single("S4")}
+    assert obs["history"] == [[0, single("S4")]]
+    deal.step(PASS_TRIPLE)
+    obs = deal.observation(3)
+    assert obs["actionList"] == [] and obs["indexRange"] == -1  # seat 3 is not to act
+    assert obs["curPos"] == 1 and obs["curAction"] == PASS_TRIPLE
+    assert obs["greaterPos"] == 0
+    assert obs["publicInfo"][1]["playArea"] == PASS_TRIPLE
+    assert "S5" not in str(obs["hand"])  # only its own hand
+
+
+def test_observation_in_tribute_stages() -> None:
+    deal = tribute_deal(["S3 ST", "S4", "S5", "SA D5"], [0, 1, 2, 3])
+    assert deal.observation(3)["stage"] == "tribute"
+    deal.step(["tribute", "tribute", ["SA"]])
+    obs = deal.observation(0)
+    assert obs["stage"] == "back" and obs["actionList"] == [["back", "back", ["S3"]], ["back", "back", ["ST"]]]
+
+
+# ---------------------------------------------------------------------------------------------
+# CLI
+# ---------------------------------------------------------------------------------------------
+def test_cli_play(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli_main(["play", "--seed", "7", "--deals", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "Deal 1 at level 2" in out and "Deal 2 at level" in out
+    assert "seat 0 (27):" in out and "finishing order:" in out and "levels: team 0 at" in out
+    assert "tribute" in out or "anti-tribute" in out
+    assert cli_main(["play", "--seed", "7", "--deals", "2"]) == 0
+    assert capsys.readouterr().out == out  # deterministic per seed
+
+
+def test_cli_play_match(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli_main(["play", "--seed", "1", "--match", "--fail-at-a", "2", "--no-partner-tribute"]) == 0
+    out = capsys.readouterr().out
+    assert "wins the match" in out
