@@ -1,13 +1,897 @@
-# cython: boundscheck=False, wraparound=False, cdivision=True
-"""Native core: bitmask kernels over hands laid out as in guandan_fast.hand (placeholder)."""
-from libc.stdint cimport uint64_t
-from guandan_fast._bitops cimport gf_popcount64
+# cython: language_level=3, cdivision=True
+"""Native core: legal-move generation over bitmask hands (see guandan_fast.hand).
 
-cdef uint64_t FULL_PLANE = (1ULL << 54) - 1
+The kernels (every ``noexcept nogil`` function below) work on plain C integers and
+arrays; the Python entry points at the bottom validate their arguments, run a kernel
+into a growable C buffer and copy the result into fresh numpy arrays.
+
+How a hand is seen by the kernels (``Ctx``):
+
+* the two wildcards (hearts of the level rank) are taken out and counted (``W``);
+* every rank r (rank index 0..12 = 2..A) keeps a *pattern* byte: the 4-bit suit mask of
+  its natural cards held at least once (low nibble) and held twice (high nibble);
+* a static table lists, for each of the 81 possible patterns, the distinct
+  sub-multisets of that rank's cards grouped by size (``SUB_OFF`` / ``SUB_DATA``), so a
+  demand "k natural cards of rank r" is a slice of that table and "n cards of rank r"
+  is the slices k = n - W .. n, with n - k wildcards making up the rest.
+
+Every combination type is then a cross product of such slices (written straight into
+the output), which by construction never produces the same (kind, key, cards) twice,
+except for a full house whose pair is the two wildcards: its cards do not depend on
+the pair's rank, so it is written once. The ``strongest`` lists drop the readings that
+another reading of the same cards beats; the rules for that are at each generator.
+"""
+
+cimport cython
+from cpython.long cimport PyLong_AsLongLongAndOverflow
+from cpython.number cimport PyNumber_Index
+from libc.stdint cimport uint8_t, uint16_t, uint64_t, int64_t
+from libc.stdlib cimport malloc, realloc, free
+from libc.string cimport memcpy
+
+cimport numpy as cnp
+
+from guandan_fast._bitops cimport gf_popcount64, gf_ctz64
+
+cnp.import_array()
+
+import numpy as np
+
+# --------------------------------------------------------------------------------------
+# Constants and read-only tables
+# --------------------------------------------------------------------------------------
+
+cdef uint64_t FULL_PLANE = (<uint64_t>1 << 54) - 1
+cdef uint64_t SB_BIT = <uint64_t>1 << 52
+cdef uint64_t HR_BIT = <uint64_t>1 << 53
+
+cdef enum:
+    K_PASS = 0
+    K_SINGLE = 1
+    K_PAIR = 2
+    K_TRIPS = 3
+    K_THREE_TWO = 4
+    K_STRAIGHT = 5
+    K_THREE_PAIR = 6
+    K_TWO_TRIPS = 7
+    K_STRAIGHT_FLUSH = 8
+    K_BOMB = 9
+    K_FOUR_JOKERS = 10
+    LEVEL_POWER = 15
+    SB_POWER = 16
+    HR_POWER = 17
+    SF_TIER = 2
+    FJ_TIER = 8
+
+# Sub-multisets of one rank's natural cards, for each pattern byte ``o | t << 4``
+# (o: suits held at least once, t: suits held twice, t a subset of o): the entries of
+# size k are SUB_DATA[SUB_OFF[p][k] : SUB_OFF[p][k + 1]], each a pattern byte itself.
+# Patterns with t not a subset of o have no entries. Filled once at import; read-only.
+cdef uint8_t SUB_DATA[1296]
+cdef uint16_t SUB_OFF[256][10]
+# Number of cards in each pattern byte (the popcount of the byte).
+cdef uint8_t PAT_CNT[256]
+# Number of bits set in each 5-bit value.
+cdef uint8_t POP5[32]
 
 
-def hand_size(uint64_t once, uint64_t twice):
-    """Number of cards in a hand given as two validated planes."""
-    if (once | twice) & ~FULL_PLANE or twice & ~once:
-        raise ValueError("bad hand planes: bits above 53 or a 'twice' card without 'once'")
-    return gf_popcount64(once) + gf_popcount64(twice)
+cdef void _build_tables() noexcept:
+    cdef int p, o, t, s, k, combo, rest, take, size, sub_o, sub_t, pos = 0
+    cdef int counts[4]
+    for p in range(32):
+        POP5[p] = <uint8_t>((p & 1) + (p >> 1 & 1) + (p >> 2 & 1) + (p >> 3 & 1) + (p >> 4 & 1))
+    for p in range(256):
+        PAT_CNT[p] = <uint8_t>((p & 1) + (p >> 1 & 1) + (p >> 2 & 1) + (p >> 3 & 1) + (p >> 4 & 1)
+                               + (p >> 5 & 1) + (p >> 6 & 1) + (p >> 7 & 1))
+        o = p & 15
+        t = p >> 4
+        if t & ~o:
+            for k in range(10):
+                SUB_OFF[p][k] = pos
+            continue
+        for s in range(4):
+            counts[s] = ((o >> s) & 1) + ((t >> s) & 1)
+        for k in range(10):
+            SUB_OFF[p][k] = pos
+            if k == 9:
+                break
+            # every choice of 0..counts[s] copies per suit, in base 3
+            for combo in range(81):
+                rest = combo
+                size = 0
+                sub_o = 0
+                sub_t = 0
+                for s in range(4):
+                    take = rest % 3
+                    rest = rest // 3
+                    if take > counts[s]:
+                        size = -1
+                        break
+                    size += take
+                    if take >= 1:
+                        sub_o |= 1 << s
+                    if take == 2:
+                        sub_t |= 1 << s
+                if size == k:
+                    SUB_DATA[pos] = <uint8_t>(sub_o | (sub_t << 4))
+                    pos += 1
+
+
+_build_tables()
+
+
+# --------------------------------------------------------------------------------------
+# The move buffer
+# --------------------------------------------------------------------------------------
+
+cdef int _grow(MoveBuffer* b) noexcept nogil:
+    """Double the buffer; 0 on success, -1 (and ``failed`` set) when it cannot grow."""
+    cdef Py_ssize_t cap
+    cdef uint8_t* kinds
+    cdef uint8_t* keys
+    cdef uint64_t* cards
+    if b.failed or b.fixed or b.cap <= 0 or b.cap > (<Py_ssize_t>1 << 40):
+        b.failed = 1
+        return -1
+    cap = b.cap * 2
+    kinds = <uint8_t*>realloc(b.kinds, <size_t>cap)
+    if kinds == NULL:
+        b.failed = 1
+        return -1
+    b.kinds = kinds
+    keys = <uint8_t*>realloc(b.keys, <size_t>cap)
+    if keys == NULL:
+        b.failed = 1
+        return -1
+    b.keys = keys
+    cards = <uint64_t*>realloc(b.cards, <size_t>cap * 2 * sizeof(uint64_t))
+    if cards == NULL:
+        b.failed = 1
+        return -1
+    b.cards = cards
+    b.cap = cap
+    return 0
+
+
+cdef inline void _emit(MoveBuffer* b, int kind, int key, uint64_t once, uint64_t twice) noexcept nogil:
+    cdef Py_ssize_t n = b.n
+    if n >= b.cap:
+        if _grow(b) != 0:
+            return
+    b.kinds[n] = <uint8_t>kind
+    b.keys[n] = <uint8_t>key
+    b.cards[2 * n] = once
+    b.cards[2 * n + 1] = twice
+    b.n = n + 1
+
+
+# --------------------------------------------------------------------------------------
+# Kernels
+# --------------------------------------------------------------------------------------
+
+cdef struct Ctx:
+    uint64_t once
+    uint64_t twice
+    int level_index         # rank index of the level (level - 2)
+    int W                   # wildcards held, 0..2
+    uint64_t wo[3]          # planes of w wildcards, w = 0..2
+    uint64_t wt[3]
+    uint8_t pat[13]         # pattern byte of the natural cards of each rank
+    int cnt[13]             # natural cards of each rank
+    int pw[13]              # power of each rank
+    int max_cnt             # most natural cards of one rank
+    int sbc                 # small jokers held
+    int hrc                 # big jokers held
+    bint strongest
+    MoveBuffer* out
+
+
+cdef struct Window:
+    # one sequence (straight, tube, plate, straight flush) being enumerated
+    int kind
+    int key
+    int nslots
+    int need                # cards per slot
+    int shift[5]            # 4 * rank index of each slot
+    uint8_t pat[5]          # pattern of each slot (one suit only for a straight flush)
+    int suffix_missing[6]   # wildcards needed at least by slots i.. (natural cards short)
+    bint no_wild_first      # strongest list: the first slot may not be all wildcards
+
+
+cdef inline int _min(int a, int b) noexcept nogil:
+    return a if a < b else b
+
+
+cdef inline int _max(int a, int b) noexcept nogil:
+    return a if a > b else b
+
+
+cdef inline int _rank_at(int position) noexcept nogil:
+    """Rank index standing at a sequence position 1..14 (1 and 14 are both A)."""
+    if position == 1 or position == 14:
+        return 12
+    return position - 2
+
+
+cdef inline int _bomb_tier(int kind, int size) noexcept nogil:
+    if kind == K_BOMB:
+        return size - 4 if size <= 5 else size - 3
+    if kind == K_STRAIGHT_FLUSH:
+        return SF_TIER
+    if kind == K_FOUR_JOKERS:
+        return FJ_TIER
+    return -1
+
+
+cdef inline void _setup(Ctx* c, uint64_t once, uint64_t twice, int level, bint strongest,
+                        MoveBuffer* out) noexcept nogil:
+    cdef int r, li = level - 2
+    cdef uint64_t wbit = <uint64_t>1 << (4 * li + 1)
+    cdef uint64_t no = once & ~wbit
+    cdef uint64_t nt = twice & ~wbit
+    cdef uint8_t p
+    c.once = once
+    c.twice = twice
+    c.level_index = li
+    c.W = (1 if once & wbit else 0) + (1 if twice & wbit else 0)
+    c.wo[0] = 0
+    c.wo[1] = wbit
+    c.wo[2] = wbit
+    c.wt[0] = 0
+    c.wt[1] = 0
+    c.wt[2] = wbit
+    for r in range(13):
+        p = <uint8_t>(((no >> (4 * r)) & 15) | (((nt >> (4 * r)) & 15) << 4))
+        c.pat[r] = p
+        c.cnt[r] = PAT_CNT[p]
+        c.pw[r] = r + 2
+    c.pw[li] = LEVEL_POWER
+    c.max_cnt = 0
+    for r in range(13):
+        if c.cnt[r] > c.max_cnt:
+            c.max_cnt = c.cnt[r]
+    c.sbc = (1 if once & SB_BIT else 0) + (1 if twice & SB_BIT else 0)
+    c.hrc = (1 if once & HR_BIT else 0) + (1 if twice & HR_BIT else 0)
+    c.strongest = strongest
+    c.out = out
+
+
+cdef void _singles(Ctx* c, int min_key) noexcept nogil:
+    """Every distinct card alone; a wildcard alone is only a level card (power 15)."""
+    cdef uint64_t m = c.once
+    cdef int i, key
+    while m:
+        i = gf_ctz64(m)
+        m &= m - 1
+        if i == 52:
+            key = SB_POWER
+        elif i == 53:
+            key = HR_POWER
+        else:
+            key = c.pw[i >> 2]
+        if key > min_key:
+            _emit(c.out, K_SINGLE, key, <uint64_t>1 << i, 0)
+
+
+cdef void _same_rank(Ctx* c, int kind, int need, int min_key) noexcept nogil:
+    """Pairs (need 2), trips (3) or bombs of ``need`` cards (4..10) of one rank.
+
+    The two wildcards are a pair of every rank in the complete list; in the strongest
+    list only of the level rank, their highest reading (no other cards of this family
+    have two readings).
+    """
+    cdef int r, k, kmin, kmax, w, sh, j, key
+    cdef uint8_t p, b
+    cdef MoveBuffer* out = c.out
+    for r in range(13):
+        key = c.pw[r]
+        if key <= min_key or c.cnt[r] + c.W < need:
+            continue
+        kmin = _max(need - c.W, 0)
+        kmax = _min(need, c.cnt[r])
+        if kmin == 0 and c.strongest and r != c.level_index:
+            kmin = 1
+        p = c.pat[r]
+        sh = 4 * r
+        for k in range(kmin, kmax + 1):
+            w = need - k
+            for j in range(SUB_OFF[p][k], SUB_OFF[p][k + 1]):
+                b = SUB_DATA[j]
+                _emit(out, kind, key, (<uint64_t>(b & 15) << sh) | c.wo[w],
+                      (<uint64_t>(b >> 4) << sh) | c.wt[w])
+        if out.failed:
+            return
+    if need == 2:
+        if c.sbc == 2 and SB_POWER > min_key:
+            _emit(out, K_PAIR, SB_POWER, SB_BIT, SB_BIT)
+        if c.hrc == 2 and HR_POWER > min_key:
+            _emit(out, K_PAIR, HR_POWER, HR_BIT, HR_BIT)
+
+
+cdef void _three_with_two(Ctx* c, int min_key) noexcept nogil:
+    """A triple of rank r and a pair of another rank o (or of jokers); key: the triple's.
+
+    The same cards come from different (r, o) only when the pair is the two wildcards
+    (then o is free): that move is written once. Cards with natural cards of both
+    ranks and at most two of r (``kr <= 2``, ``ko >= 1``) also read as a triple of o
+    and a pair of r: the strongest list keeps the reading of higher power.
+    """
+    cdef int r, o, kr, ko, wr, budget, key, w, j, jj, sh, n_opt, i
+    cdef uint8_t b
+    cdef uint64_t to, tt
+    cdef MoveBuffer* out = c.out
+    cdef int W = c.W
+    # the pair options of every rank: (once, twice, natural cards used), two naturals first
+    cdef uint64_t opt_o[13][14]
+    cdef uint64_t opt_t[13][14]
+    cdef int opt_k[13][14]
+    cdef int n_opts[13]
+    cdef uint8_t p
+    for o in range(13):
+        n_opt = 0
+        p = c.pat[o]
+        sh = 4 * o
+        for ko in range(2, 0, -1):
+            for j in range(SUB_OFF[p][ko], SUB_OFF[p][ko + 1]):
+                b = SUB_DATA[j]
+                opt_o[o][n_opt] = <uint64_t>(b & 15) << sh
+                opt_t[o][n_opt] = <uint64_t>(b >> 4) << sh
+                opt_k[o][n_opt] = ko
+                n_opt += 1
+        n_opts[o] = n_opt
+    for r in range(13):
+        key = c.pw[r]
+        if key <= min_key:
+            continue
+        p = c.pat[r]
+        sh = 4 * r
+        for kr in range(_max(3 - W, 1), _min(3, c.cnt[r]) + 1):
+            wr = 3 - kr
+            budget = W - wr
+            for j in range(SUB_OFF[p][kr], SUB_OFF[p][kr + 1]):
+                b = SUB_DATA[j]
+                to = (<uint64_t>(b & 15) << sh)
+                tt = (<uint64_t>(b >> 4) << sh)
+                for o in range(13):
+                    if o == r:
+                        continue
+                    if c.strongest and kr <= 2 and c.pw[o] > key:
+                        continue  # the same cards read as a triple of o: a higher key
+                    for i in range(n_opts[o]):
+                        ko = opt_k[o][i]
+                        if 2 - ko > budget:
+                            break
+                        w = wr + 2 - ko
+                        _emit(out, K_THREE_TWO, key, to | opt_o[o][i] | c.wo[w],
+                              tt | opt_t[o][i] | c.wt[w])
+                if kr == 3 and W == 2:
+                    _emit(out, K_THREE_TWO, key, to | c.wo[2], tt | c.wt[2])
+                if c.sbc == 2:
+                    _emit(out, K_THREE_TWO, key, to | c.wo[wr] | SB_BIT, tt | c.wt[wr] | SB_BIT)
+                if c.hrc == 2:
+                    _emit(out, K_THREE_TWO, key, to | c.wo[wr] | HR_BIT, tt | c.wt[wr] | HR_BIT)
+        if out.failed:
+            return
+
+
+cdef void _window_fill(Ctx* c, Window* win, int slot, uint64_t o, uint64_t t, int wleft) noexcept nogil:
+    """Cross product of the slots' options from ``slot`` on, with ``wleft`` wildcards left."""
+    cdef int need = win.need
+    cdef uint8_t p = win.pat[slot]
+    cdef int sh = win.shift[slot]
+    cdef int k, j, cost, kmin, kmax, w
+    cdef uint8_t b
+    cdef uint64_t so, st
+    cdef MoveBuffer* out = c.out
+    cdef bint last = slot == win.nslots - 1
+    kmax = _min(need, PAT_CNT[p])
+    kmin = need - (wleft - win.suffix_missing[slot + 1])
+    if kmin < 0:
+        kmin = 0
+    if slot == 0 and win.no_wild_first and kmin == 0:
+        kmin = 1
+    for k in range(kmax, kmin - 1, -1):
+        cost = need - k
+        if last:
+            w = c.W - wleft + cost
+            so = o | c.wo[w]
+            st = t | c.wt[w]
+            for j in range(SUB_OFF[p][k], SUB_OFF[p][k + 1]):
+                b = SUB_DATA[j]
+                _emit(out, win.kind, win.key, so | (<uint64_t>(b & 15) << sh), st | (<uint64_t>(b >> 4) << sh))
+        else:
+            for j in range(SUB_OFF[p][k], SUB_OFF[p][k + 1]):
+                b = SUB_DATA[j]
+                _window_fill(c, win, slot + 1, o | (<uint64_t>(b & 15) << sh),
+                             t | (<uint64_t>(b >> 4) << sh), wleft - cost)
+
+
+cdef void _sequences(Ctx* c, int kind, int nslots, int need, int max_key, int min_key,
+                     uint8_t suit_mask) noexcept nogil:
+    """Sequences of ``nslots`` consecutive ranks with ``need`` cards each, lowest
+    position key = min_key + 1 .. max_key; ``suit_mask`` keeps only some suits' cards.
+
+    Readings: the same cards read at a higher position exactly when the lowest slot is
+    all wildcards (they then fill one more slot at the top; A low and A high never meet
+    in one card set), so the strongest list drops those windows below ``max_key``.
+    """
+    cdef Window win
+    cdef int key, i, r, miss
+    win.kind = kind
+    win.nslots = nslots
+    win.need = need
+    for key in range(_max(min_key + 1, 1), max_key + 1):
+        win.key = key
+        for i in range(nslots):
+            r = _rank_at(key + i)
+            win.shift[i] = 4 * r
+            win.pat[i] = c.pat[r] & suit_mask
+        win.suffix_missing[nslots] = 0
+        for i in range(nslots - 1, -1, -1):
+            miss = need - PAT_CNT[win.pat[i]]
+            win.suffix_missing[i] = win.suffix_missing[i + 1] + (miss if miss > 0 else 0)
+        if win.suffix_missing[0] > c.W:
+            continue
+        win.no_wild_first = c.strongest and key < max_key
+        _window_fill(c, &win, 0, 0, 0, c.W)
+        if c.out.failed:
+            return
+
+
+cdef void _straight_flushes(Ctx* c, int min_key) noexcept nogil:
+    cdef int s, r, key, best
+    cdef uint64_t no = c.once & ~c.wo[1]
+    cdef unsigned int positions
+    for s in range(4):
+        # positions 1..14 of the suit's natural cards (A at 1 and 14): a quick test of
+        # whether some window of five is short by at most W cards
+        positions = 0
+        for r in range(13):
+            if (no >> (4 * r + s)) & 1:
+                positions |= 1u << (r + 2)
+        if positions & (1u << 14):
+            positions |= 2u
+        best = 0
+        for key in range(_max(min_key + 1, 1), 11):
+            best = _max(best, POP5[(positions >> key) & 31])
+        if best + c.W < 5:
+            continue
+        _sequences(c, K_STRAIGHT_FLUSH, 5, 1, 10, min_key, <uint8_t>(0x11 << s))
+
+
+cdef void _bombs(Ctx* c, int last_tier, int last_key) noexcept nogil:
+    """Every bomb above (last_tier, last_key) on the ladder (last_tier -1: every bomb)."""
+    cdef int size, tier
+    for size in range(4, _min(10, c.max_cnt + c.W) + 1):
+        tier = _bomb_tier(K_BOMB, size)
+        if tier > last_tier:
+            _same_rank(c, K_BOMB, size, -1)
+        elif tier == last_tier:
+            _same_rank(c, K_BOMB, size, last_key)
+    if SF_TIER > last_tier:
+        _straight_flushes(c, -1)
+    elif SF_TIER == last_tier:
+        _straight_flushes(c, last_key)
+    if FJ_TIER > last_tier and c.sbc == 2 and c.hrc == 2:
+        _emit(c.out, K_FOUR_JOKERS, 0, SB_BIT | HR_BIT, SB_BIT | HR_BIT)
+
+
+cdef void _of_kind(Ctx* c, int kind, int min_key) noexcept nogil:
+    """Every move of one non-bomb kind with a key above ``min_key``."""
+    if kind == K_SINGLE:
+        _singles(c, min_key)
+    elif kind == K_PAIR:
+        _same_rank(c, K_PAIR, 2, min_key)
+    elif kind == K_TRIPS:
+        _same_rank(c, K_TRIPS, 3, min_key)
+    elif kind == K_THREE_TWO:
+        _three_with_two(c, min_key)
+    elif kind == K_STRAIGHT:
+        _sequences(c, K_STRAIGHT, 5, 1, 10, min_key, 0xFF)
+    elif kind == K_THREE_PAIR:
+        _sequences(c, K_THREE_PAIR, 3, 2, 12, min_key, 0xFF)
+    elif kind == K_TWO_TRIPS:
+        _sequences(c, K_TWO_TRIPS, 2, 3, 13, min_key, 0xFF)
+
+
+cdef inline int _kind_size(int kind) noexcept nogil:
+    """Cards in a move of a fixed-size kind (0 for PASS, -1 for bombs of 4..10)."""
+    if kind == K_PASS:
+        return 0
+    if kind == K_SINGLE:
+        return 1
+    if kind == K_PAIR:
+        return 2
+    if kind == K_TRIPS:
+        return 3
+    if kind == K_THREE_PAIR or kind == K_TWO_TRIPS:
+        return 6
+    if kind == K_FOUR_JOKERS:
+        return 4
+    if kind == K_BOMB:
+        return -1
+    return 5
+
+
+cdef void _generate(Ctx* c, int last_kind, int last_key, int last_size) noexcept nogil:
+    cdef int kind, last_tier
+    if last_kind == K_PASS:
+        for kind in range(K_SINGLE, K_TWO_TRIPS + 1):
+            _of_kind(c, kind, -1)
+            if c.out.failed:
+                return
+        _bombs(c, -1, -1)
+        return
+    last_tier = _bomb_tier(last_kind, last_size)
+    if last_tier < 0:
+        if last_size == _kind_size(last_kind):
+            _of_kind(c, last_kind, last_key)
+            if c.out.failed:
+                return
+        _bombs(c, -1, -1)
+    else:
+        _bombs(c, last_tier, last_key)
+
+
+cdef int check_args(uint64_t once, uint64_t twice, int level,
+                    int last_kind, int last_key, int last_size) noexcept nogil:
+    cdef int size, lo, hi
+    if (once | twice) & ~FULL_PLANE:
+        return 1
+    if twice & ~once:
+        return 2
+    if level < 2 or level > 14:
+        return 3
+    if last_kind < K_PASS or last_kind > K_FOUR_JOKERS:
+        return 4
+    size = _kind_size(last_kind)
+    if size >= 0:
+        if last_size != size:
+            return 5
+    elif last_size < 4 or last_size > 10:
+        return 5
+    if last_kind == K_PASS or last_kind == K_FOUR_JOKERS:
+        lo = 0
+        hi = 0
+    elif last_kind == K_SINGLE or last_kind == K_PAIR:
+        lo = 2
+        hi = HR_POWER
+    elif last_kind == K_TRIPS or last_kind == K_THREE_TWO or last_kind == K_BOMB:
+        lo = 2
+        hi = LEVEL_POWER
+    elif last_kind == K_THREE_PAIR:
+        lo = 1
+        hi = 12
+    elif last_kind == K_TWO_TRIPS:
+        lo = 1
+        hi = 13
+    else:  # straight, straight flush
+        lo = 1
+        hi = 10
+    if last_key < lo or last_key > hi:
+        return 6
+    return 0
+
+
+cdef Py_ssize_t generate_append(uint64_t once, uint64_t twice, int level,
+                                int last_kind, int last_key, int last_size,
+                                bint strongest, MoveBuffer* out) noexcept nogil:
+    cdef Ctx c
+    cdef Py_ssize_t start = out.n
+    if check_args(once, twice, level, last_kind, last_key, last_size) != 0:
+        return -2
+    if out.failed:
+        return -1
+    _setup(&c, once, twice, level, strongest, out)
+    _generate(&c, last_kind, last_key, last_size)
+    if out.failed:
+        return -1
+    return out.n - start
+
+
+cdef Py_ssize_t generate_into(uint64_t once, uint64_t twice, int level,
+                              int last_kind, int last_key, int last_size,
+                              bint strongest, MoveBuffer* out) noexcept nogil:
+    out.n = 0
+    out.failed = 0
+    return generate_append(once, twice, level, last_kind, last_key, last_size, strongest, out)
+
+
+cdef int has_legal_follow_c(uint64_t once, uint64_t twice, int level,
+                            int last_kind, int last_key, int last_size) noexcept nogil:
+    cdef Ctx c
+    cdef MoveBuffer one
+    cdef uint8_t kind_store[1]
+    cdef uint8_t key_store[1]
+    cdef uint64_t card_store[2]
+    if check_args(once, twice, level, last_kind, last_key, last_size) != 0:
+        return -2
+    if last_kind == K_PASS:
+        return 1 if once else 0
+    # a buffer of one move that never grows: the first move found stops the search
+    one.kinds = kind_store
+    one.keys = key_store
+    one.cards = card_store
+    one.n = 0
+    one.cap = 1
+    one.failed = 0
+    one.fixed = 1
+    _setup(&c, once, twice, level, False, &one)
+    _generate(&c, last_kind, last_key, last_size)
+    return 1 if one.n > 0 else 0
+
+
+cdef Py_ssize_t _classify_append(uint64_t once, uint64_t twice, int level, MoveBuffer* out) noexcept nogil:
+    """Every reading of exactly these cards: the moves of the kinds of that size whose
+    cards are the whole hand."""
+    cdef Ctx c
+    cdef Py_ssize_t start = out.n, i, n
+    cdef int size
+    if check_args(once, twice, level, K_PASS, 0, 0) != 0:
+        return -2
+    size = gf_popcount64(once) + gf_popcount64(twice)
+    _setup(&c, once, twice, level, False, out)
+    if size == 1:
+        _singles(&c, -1)
+    elif size == 2:
+        _same_rank(&c, K_PAIR, 2, -1)
+    elif size == 3:
+        _same_rank(&c, K_TRIPS, 3, -1)
+    elif size == 5:
+        _three_with_two(&c, -1)
+        _of_kind(&c, K_STRAIGHT, -1)
+        _straight_flushes(&c, -1)
+    elif size == 6:
+        _of_kind(&c, K_THREE_PAIR, -1)
+        _of_kind(&c, K_TWO_TRIPS, -1)
+    if size == 4 and c.sbc == 2 and c.hrc == 2:
+        _emit(out, K_FOUR_JOKERS, 0, SB_BIT | HR_BIT, SB_BIT | HR_BIT)
+    if 4 <= size <= 10:
+        _same_rank(&c, K_BOMB, size, -1)
+    if out.failed:
+        return -1
+    n = start
+    for i in range(start, out.n):
+        if out.cards[2 * i] == once and out.cards[2 * i + 1] == twice:
+            out.kinds[n] = out.kinds[i]
+            out.keys[n] = out.keys[i]
+            out.cards[2 * n] = once
+            out.cards[2 * n + 1] = twice
+            n += 1
+    out.n = n
+    return n - start
+
+
+# --------------------------------------------------------------------------------------
+# Python entry points: validate, run a kernel, copy into numpy arrays
+# --------------------------------------------------------------------------------------
+
+cdef long long _as_int(object value, str what) except? -1:
+    """An integer argument (int or anything with __index__, not bool) as a C long long."""
+    cdef int overflow = 0
+    cdef long long result
+    if type(value) is not int:
+        if isinstance(value, bool):
+            raise TypeError(f"{what} must be an integer, not bool")
+        try:
+            value = PyNumber_Index(value)
+        except TypeError:
+            raise TypeError(f"{what} must be an integer, not {type(value).__name__}") from None
+    result = PyLong_AsLongLongAndOverflow(value, &overflow)
+    if overflow:
+        raise ValueError(f"{what} is out of range: {value}")
+    return result
+
+
+cdef uint64_t _as_plane(object value, str what) except? 0xFFFFFFFFFFFFFFFF:
+    cdef long long v = _as_int(value, what)
+    if v < 0 or <uint64_t>v > FULL_PLANE:
+        raise ValueError(f"hand plane {what!r} may only use bits 0..53 (one per card), got {value}")
+    return <uint64_t>v
+
+
+cdef int _as_small(object value, str what) except? -1:
+    cdef long long v = _as_int(value, what)
+    if v < -1000 or v > 1000:
+        raise ValueError(f"{what} is out of range: {value}")
+    return <int>v
+
+
+cdef str _arg_error(int code, int level, int last_kind, int last_key, int last_size):
+    if code == 1:
+        return "hand planes may only use bits 0..53 (one per card)"
+    if code == 2:
+        return "bad hand planes: a card marked 'twice' must also be marked 'once' (a third copy is impossible)"
+    if code == 3:
+        return f"bad level {level}: a level is 2..14 (2..A)"
+    if code == 4:
+        return f"bad last_kind {last_kind}: a move kind is 0..10"
+    if code == 5:
+        return f"bad last_size {last_size} for a move of kind {last_kind}"
+    return f"bad last_key {last_key} for a move of kind {last_kind}"
+
+
+cdef _check(uint64_t once, uint64_t twice, int level, int last_kind, int last_key, int last_size):
+    cdef int code = check_args(once, twice, level, last_kind, last_key, last_size)
+    if code != 0:
+        raise ValueError(_arg_error(code, level, last_kind, last_key, last_size))
+
+
+cdef tuple _to_numpy(MoveBuffer* b, Py_ssize_t start, Py_ssize_t n):
+    """Copies of moves start..start+n-1 as (kinds uint8[n], keys uint8[n], cards uint64[n, 2])."""
+    cdef cnp.npy_intp dims[2]
+    dims[0] = n
+    dims[1] = 2
+    cdef cnp.ndarray kinds = cnp.PyArray_EMPTY(1, dims, cnp.NPY_UINT8, 0)
+    cdef cnp.ndarray keys = cnp.PyArray_EMPTY(1, dims, cnp.NPY_UINT8, 0)
+    cdef cnp.ndarray cards = cnp.PyArray_EMPTY(2, dims, cnp.NPY_UINT64, 0)
+    if n > 0:
+        memcpy(cnp.PyArray_DATA(kinds), b.kinds + start, <size_t>n)
+        memcpy(cnp.PyArray_DATA(keys), b.keys + start, <size_t>n)
+        memcpy(cnp.PyArray_DATA(cards), b.cards + 2 * start, <size_t>n * 2 * sizeof(uint64_t))
+    return kinds, keys, cards
+
+
+cdef enum:
+    INITIAL_CAPACITY = 1024
+
+
+def generate(once, twice, level, last_kind, last_key, last_size, strongest):
+    """generate(once, twice, level, last_kind, last_key, last_size, strongest)
+
+    The legal moves of the hand ``(once, twice)`` at ``level``: leading when
+    ``last_kind`` is 0 (PASS, key 0, size 0), else the moves that beat the move
+    (last_kind, last_key, last_size). Every reading (complete list), or one per
+    (kind, cards) when ``strongest``. Returns ``(kinds uint8[n], keys uint8[n],
+    cards uint64[n, 2])``.
+    """
+    cdef uint64_t o = _as_plane(once, "once")
+    cdef uint64_t t = _as_plane(twice, "twice")
+    cdef int lv = _as_small(level, "level")
+    cdef int lk = _as_small(last_kind, "last_kind")
+    cdef int lkey = _as_small(last_key, "last_key")
+    cdef int lsize = _as_small(last_size, "last_size")
+    cdef bint strong = strongest
+    cdef MoveBuffer buf
+    cdef Py_ssize_t n
+    _check(o, t, lv, lk, lkey, lsize)
+    if movebuf_init(&buf, INITIAL_CAPACITY) != 0:
+        raise MemoryError()
+    try:
+        n = generate_append(o, t, lv, lk, lkey, lsize, strong, &buf)
+        if n < 0:
+            raise MemoryError()
+        return _to_numpy(&buf, 0, n)
+    finally:
+        movebuf_free(&buf)
+
+
+def classify(once, twice, level):
+    """classify(once, twice, level)
+
+    Every legal reading of exactly the cards ``(once, twice)`` at ``level`` (no move
+    when they form no combination), as ``(kinds, keys, cards)`` like :func:`generate`.
+    """
+    cdef uint64_t o = _as_plane(once, "once")
+    cdef uint64_t t = _as_plane(twice, "twice")
+    cdef int lv = _as_small(level, "level")
+    cdef MoveBuffer buf
+    cdef Py_ssize_t n
+    _check(o, t, lv, K_PASS, 0, 0)
+    if movebuf_init(&buf, 64) != 0:
+        raise MemoryError()
+    try:
+        n = _classify_append(o, t, lv, &buf)
+        if n < 0:
+            raise MemoryError()
+        return _to_numpy(&buf, 0, n)
+    finally:
+        movebuf_free(&buf)
+
+
+def has_legal_follow(once, twice, level, last_kind, last_key, last_size):
+    """has_legal_follow(once, twice, level, last_kind, last_key, last_size) -> bool
+
+    Whether the hand has a move that beats (last_kind, last_key, last_size) (a pass
+    does not count); stops at the first one. With last_kind 0 (leading): whether the
+    hand holds any card.
+    """
+    cdef uint64_t o = _as_plane(once, "once")
+    cdef uint64_t t = _as_plane(twice, "twice")
+    cdef int lv = _as_small(level, "level")
+    cdef int lk = _as_small(last_kind, "last_kind")
+    cdef int lkey = _as_small(last_key, "last_key")
+    cdef int lsize = _as_small(last_size, "last_size")
+    cdef int result
+    _check(o, t, lv, lk, lkey, lsize)
+    result = has_legal_follow_c(o, t, lv, lk, lkey, lsize)
+    if result < 0:
+        raise MemoryError()
+    return result == 1
+
+
+def generate_batch(hands, levels, last_kind, last_key, last_size, strongest):
+    """generate_batch(hands, levels, last_kind, last_key, last_size, strongest)
+
+    :func:`generate` over many hands at once, without the GIL: ``hands`` is a
+    C-contiguous ``uint64[n, 2]`` array of (once, twice) rows, ``levels`` one level
+    (int) or a C-contiguous ``uint8[n]`` array. Returns ``(kinds, keys, cards,
+    offsets)`` where hand i's moves are rows ``offsets[i]:offsets[i + 1]`` (``offsets``
+    is ``int64[n + 1]``).
+    """
+    cdef int lk = _as_small(last_kind, "last_kind")
+    cdef int lkey = _as_small(last_key, "last_key")
+    cdef int lsize = _as_small(last_size, "last_size")
+    cdef bint strong = strongest
+    cdef int one_level = 0
+    cdef cnp.ndarray hand_array, level_array
+    cdef const uint64_t* hp
+    cdef const uint8_t* lp = NULL
+    cdef Py_ssize_t n, i, bad = -1
+    cdef int lv
+    cdef int64_t* op
+    cdef MoveBuffer buf
+    cdef Py_ssize_t got = 0
+
+    if not isinstance(hands, np.ndarray):
+        raise TypeError(f"hands must be a numpy uint64 array of shape (n, 2), not {type(hands).__name__}")
+    hand_array = hands
+    if hand_array.dtype != np.uint64:
+        raise TypeError(f"hands must have dtype uint64, not {hand_array.dtype}")
+    if hand_array.ndim != 2 or hand_array.shape[1] != 2:
+        raise ValueError(f"hands must have shape (n, 2), not {hands.shape}")
+    if not cnp.PyArray_IS_C_CONTIGUOUS(hand_array):
+        raise ValueError("hands must be a C-contiguous array (use numpy.ascontiguousarray)")
+    if not cnp.PyArray_ISALIGNED(hand_array) or not cnp.PyArray_ISNOTSWAPPED(hand_array):
+        raise ValueError("hands must be an aligned array in native byte order")
+    n = hand_array.shape[0]
+
+    if isinstance(levels, np.ndarray):
+        level_array = levels
+        if level_array.dtype != np.uint8:
+            raise TypeError(f"levels must have dtype uint8, not {level_array.dtype}")
+        if level_array.ndim != 1 or level_array.shape[0] != n:
+            raise ValueError(f"levels must have shape ({n},), not {levels.shape}")
+        if not cnp.PyArray_IS_C_CONTIGUOUS(level_array):
+            raise ValueError("levels must be a C-contiguous array")
+        lp = <const uint8_t*>cnp.PyArray_DATA(level_array)
+    else:
+        one_level = _as_small(levels, "level")
+        if one_level < 2 or one_level > 14:
+            raise ValueError(f"bad level {one_level}: a level is 2..14 (2..A)")
+
+    hp = <const uint64_t*>cnp.PyArray_DATA(hand_array)
+    _check(0, 0, 2, lk, lkey, lsize)
+    cdef cnp.npy_intp odim = n + 1
+    cdef cnp.ndarray offsets = cnp.PyArray_EMPTY(1, &odim, cnp.NPY_INT64, 0)
+    op = <int64_t*>cnp.PyArray_DATA(offsets)
+    # room for about as many moves as a dealt hand has: memory never touched costs nothing
+    if movebuf_init(&buf, INITIAL_CAPACITY if n < 64 else _min(n, 4096) * 1024) != 0:
+        raise MemoryError()
+    try:
+        with nogil:
+            for i in range(n):
+                op[i] = buf.n
+                lv = lp[i] if lp != NULL else one_level
+                got = generate_append(hp[2 * i], hp[2 * i + 1], lv, lk, lkey, lsize, strong, &buf)
+                if got < 0:
+                    bad = i
+                    break
+            op[n] = buf.n
+        if got == -2:
+            lv = lp[bad] if lp != NULL else one_level
+            raise ValueError(f"hand {bad}: " + _arg_error(
+                check_args(hp[2 * bad], hp[2 * bad + 1], lv, lk, lkey, lsize), lv, lk, lkey, lsize))
+        if got < 0:
+            raise MemoryError()
+        return _to_numpy(&buf, 0, buf.n) + (offsets,)
+    finally:
+        movebuf_free(&buf)
+
+
+def hand_size(once, twice):
+    """Number of cards in a hand given as two planes (validated)."""
+    cdef uint64_t o = _as_plane(once, "once")
+    cdef uint64_t t = _as_plane(twice, "twice")
+    _check(o, t, 2, K_PASS, 0, 0)
+    return gf_popcount64(o) + gf_popcount64(t)

@@ -1,0 +1,115 @@
+# C-level API of the native move generator, for other Cython modules.
+#
+#     from guandan_fast._movegen cimport (
+#         MoveBuffer, movebuf_init, movebuf_free, movebuf_clear, generate_into,
+#     )
+#
+#     cdef MoveBuffer buf
+#     if movebuf_init(&buf, 256) != 0:
+#         raise MemoryError()
+#     try:
+#         with nogil:
+#             n = generate_into(once, twice, level, last_kind, last_key, last_size, strongest, &buf)
+#         # n >= 0: moves 0..n-1 are buf.kinds[i], buf.keys[i], (buf.cards[2*i], buf.cards[2*i+1])
+#         # n == -1: out of memory;  n == -2: invalid arguments (see check_args)
+#     finally:
+#         movebuf_free(&buf)
+#
+# Encoding (the same as the Python API, see guandan_fast.moves and guandan_fast.hand):
+#
+# * a hand or a move's cards are two 54-bit planes: ``once`` (bit i: at least one copy of
+#   card i) and ``twice`` (bit i: both copies), twice a subset of once; card index
+#   i = 4 * (rank - 2) + suit (suits S H C D = 0..3), 52 = SB, 53 = HR;
+# * ``level`` is 2..14 (2..A);
+# * kinds are the MoveType codes 0..10 (0 = PASS) and keys are as in guandan_fast.moves;
+# * the move to beat is (last_kind, last_key, last_size), last_size its number of cards;
+#   last_kind == 0 (PASS, with key 0 and size 0) means the hand leads.
+#
+# Every function here is ``noexcept nogil`` and thread-safe: the only shared state is
+# read-only tables filled once when the module is imported, and a MoveBuffer belongs to
+# one thread at a time.
+
+from libc.stdint cimport uint8_t, uint64_t
+from libc.stdlib cimport malloc, realloc, free
+
+
+cdef struct MoveBuffer:
+    # A growable list of moves, in three parallel C arrays.
+    uint8_t* kinds          # kinds[i]: MoveType code of move i
+    uint8_t* keys           # keys[i]: key of move i
+    uint64_t* cards         # cards[2*i], cards[2*i+1]: once / twice planes of move i
+    Py_ssize_t n            # number of moves held
+    Py_ssize_t cap          # room for this many moves
+    int failed              # set when the buffer could not grow: the result is incomplete
+    int fixed               # nonzero: never grow (a full buffer sets ``failed``); internal
+
+
+cdef inline int movebuf_init(MoveBuffer* b, Py_ssize_t cap) noexcept nogil:
+    """Allocate room for ``cap`` (>= 1) moves; 0 on success, -1 when out of memory
+    (then the buffer holds no memory and movebuf_free is still safe)."""
+    if cap < 1:
+        cap = 1
+    b.n = 0
+    b.failed = 0
+    b.fixed = 0
+    b.kinds = <uint8_t*>malloc(<size_t>cap)
+    b.keys = <uint8_t*>malloc(<size_t>cap)
+    b.cards = <uint64_t*>malloc(<size_t>cap * 2 * sizeof(uint64_t))
+    if b.kinds == NULL or b.keys == NULL or b.cards == NULL:
+        free(b.kinds)
+        free(b.keys)
+        free(b.cards)
+        b.kinds = NULL
+        b.keys = NULL
+        b.cards = NULL
+        b.cap = 0
+        return -1
+    b.cap = cap
+    return 0
+
+
+cdef inline void movebuf_free(MoveBuffer* b) noexcept nogil:
+    """Release the buffer's memory (safe to call twice, or after a failed init)."""
+    free(b.kinds)
+    free(b.keys)
+    free(b.cards)
+    b.kinds = NULL
+    b.keys = NULL
+    b.cards = NULL
+    b.n = 0
+    b.cap = 0
+
+
+cdef inline void movebuf_clear(MoveBuffer* b) noexcept nogil:
+    """Forget the moves held (keeping the memory) and clear the failure flag."""
+    b.n = 0
+    b.failed = 0
+
+
+cdef int check_args(uint64_t once, uint64_t twice, int level,
+                    int last_kind, int last_key, int last_size) noexcept nogil
+    # 0 when the arguments are valid, else a nonzero code: 1 bits outside 0..53, 2 twice not
+    # a subset of once, 3 level outside 2..14, 4 last_kind outside 0..10, 5 last_size not the
+    # size of a move of that kind, 6 last_key outside that kind's range.
+
+cdef Py_ssize_t generate_into(uint64_t once, uint64_t twice, int level,
+                              int last_kind, int last_key, int last_size,
+                              bint strongest, MoveBuffer* out) noexcept nogil
+    # Clear ``out`` and fill it with the legal moves of the hand (leading when last_kind == 0,
+    # else the moves that beat the last one, RULES.md §5): the complete list (every reading)
+    # or, with ``strongest``, one reading per (kind, cards), the one with the highest key.
+    # Returns the number of moves, -1 when the buffer could not grow (out of memory; the
+    # moves held are then an incomplete list) or -2 for invalid arguments (check_args;
+    # ``out`` is then left empty). Never reads or writes outside the buffer.
+
+cdef Py_ssize_t generate_append(uint64_t once, uint64_t twice, int level,
+                                int last_kind, int last_key, int last_size,
+                                bint strongest, MoveBuffer* out) noexcept nogil
+    # As generate_into, but appends to the moves already in ``out`` (returns the number of
+    # moves appended, or -1 / -2 as above).
+
+cdef int has_legal_follow_c(uint64_t once, uint64_t twice, int level,
+                            int last_kind, int last_key, int last_size) noexcept nogil
+    # 1 when the hand has a move that beats (last_kind, last_key, last_size), else 0 (a
+    # leader, last_kind == 0, has one when the hand is not empty); -1 out of memory,
+    # -2 invalid arguments. Stops at the first move found.
