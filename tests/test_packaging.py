@@ -45,7 +45,10 @@ def test_every_cython_module_is_compiled() -> None:
     names = native_modules()
     assert "_movegen" in names
     for name in names:
-        module = importlib.import_module(f"guandan_fast.{name}")
+        try:
+            module = importlib.import_module(f"guandan_fast.{name}")
+        except ImportError as error:
+            pytest.fail(f"{name}.pyx has no importable compiled module (rebuild the package): {error}")
         assert module.__file__ is not None and module.__file__.endswith(EXTENSION_SUFFIXES), module.__file__
         assert Path(module.__file__).resolve().parent == INSTALLED
 
