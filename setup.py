@@ -22,7 +22,7 @@ def extension(name: str) -> Extension:
 
 setup(
     ext_modules=cythonize(
-        [extension("_movegen")],
+        [extension("_movegen"), extension("_playout")],
         compiler_directives={"language_level": "3", "embedsignature": True},
     )
 )

@@ -43,6 +43,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Union
 
+import numpy as np
+
 from .api import MoveList, legal_moves
 from .cards import (
     BIG_JOKER,
@@ -59,9 +61,27 @@ from .cards import (
 from .hand import Hand, as_hand
 from .moves import PASS, PLATFORM_NAMES, SEQUENCE_TYPES, Move, MoveType, _key_from_rank
 
-__all__ = ["PHASES", "Deal", "DealScore", "Match", "Rules", "deal_cards", "score_deal"]
+try:  # the native playouts (phase 2); Deal.playout falls back to Python without them
+    from . import _playout as _native_playout
+except ImportError:  # pragma: no cover - exercised only where the extension is not built
+    _native_playout = None  # type: ignore[assignment]
+
+__all__ = [
+    "NATIVE_PLAYOUT",
+    "PHASES",
+    "Deal",
+    "DealScore",
+    "Match",
+    "Rules",
+    "deal_cards",
+    "random_deals",
+    "score_deal",
+]
 
 PHASES = ("tribute", "return", "play", "done")
+#: Whether :meth:`Deal.playout` runs in native code (the ``_playout`` extension is built).
+NATIVE_PLAYOUT: bool = _native_playout is not None
+_SEED_MASK = (1 << 64) - 1
 PASS_ACTION = ("PASS", "PASS", "PASS")
 ACE = 14
 
@@ -752,6 +772,99 @@ class Deal:
         self._begin_play(info["payments"][0][0])
         self._clear_cache()
 
+    # -- random playouts ----------------------------------------------------------------------
+    def playout(self, seed: int = 0, *, record: bool = False) -> Any:
+        """Play the rest of the deal with uniformly random legal actions; the finishing order.
+
+        Every seat draws uniformly among its :meth:`legal_actions` (the complete move list,
+        and the pass when following) until the deal ends. The deal itself is not changed.
+        Deterministic per ``seed`` (an integer 0 <= seed < 2**64). The play runs in native
+        code, without the GIL, when the ``_playout`` extension is built (else in Python,
+        with another random stream); tribute and return choices, if the deal is still in
+        those phases, are drawn in Python from the same seed.
+
+        Returns the finishing order as a list of the four seats, first to last; with
+        ``record=True``, ``(finish_order, actions)`` where ``actions`` lists every action
+        taken as ``(seat, platform triple)``, which can be replayed through :meth:`step`.
+        """
+        seed = _check_seed(seed)
+        deal, actions = self._through_tribute(seed, record)
+        if deal._phase == "done":
+            finish = list(deal._finish)
+        elif _native_playout is None:
+            finish, played = deal._python_playout(seed, record)
+            actions.extend(played)
+        else:
+            result = _native_playout.playout(*deal._native_state(), seed, record)
+            if record:
+                finish, seats, kinds, keys, cards = result
+                level = deal.level
+                for seat, kind, key, (once, twice) in zip(
+                    seats.tolist(), kinds.tolist(), keys.tolist(), cards.tolist()
+                ):
+                    triple = list(PASS_ACTION) if kind == 0 else _move_triple(kind, key, once, twice, level)
+                    actions.append((seat, triple))
+            else:
+                finish = result
+            finish = list(finish)
+        return (finish, actions) if record else finish
+
+    def playouts(self, n: int, seed: int = 0) -> np.ndarray:
+        """``n`` random playouts of the rest of the deal (see :meth:`playout`): an ``int8``
+        array of shape ``(n, 4)``, row ``i`` the finishing order of ``playout(seed + i)``.
+        In the play phase the whole batch runs in native code without the GIL."""
+        if isinstance(n, bool) or not isinstance(n, int):
+            raise TypeError(f"the number of playouts must be an integer, not {type(n).__name__}")
+        if n < 0:
+            raise ValueError(f"the number of playouts must be >= 0, not {n}")
+        seed = _check_seed(seed)
+        if self._phase == "play" and _native_playout is not None:
+            return np.asarray(_native_playout.playouts(*self._native_state(), seed, n), dtype=np.int8)
+        out = np.empty((n, 4), dtype=np.int8)
+        for i in range(n):
+            out[i] = self.playout((seed + i) & _SEED_MASK)
+        return out
+
+    def _native_state(self) -> tuple[list[int], list[int], int, int, int, int, int, int, int, list[int]]:
+        hands = self._hands
+        last = self._last
+        return (
+            [hand.once for hand in hands],
+            [hand.twice for hand in hands],
+            self.level,
+            int(self._to_act),  # type: ignore[arg-type]
+            int(last.kind),
+            last.key,
+            len(last.cards),
+            self._greater,
+            self._passes,
+            self._finish,
+        )
+
+    def _through_tribute(self, seed: int, record: bool) -> tuple[Deal, list[tuple[int, list[Any]]]]:
+        """This deal, or a copy advanced to the play phase by random tribute and return choices."""
+        if self._phase not in ("tribute", "return"):
+            return self, []
+        deal, rng, actions = self.clone(), random.Random(seed), []
+        while deal._phase in ("tribute", "return"):
+            seat, options = int(deal._to_act), deal.legal_actions()  # type: ignore[arg-type]
+            action = options[rng.randrange(len(options))]
+            deal.step(action)
+            if record:
+                actions.append((seat, action))
+        return deal, actions
+
+    def _python_playout(self, seed: int, record: bool) -> tuple[list[int], list[tuple[int, list[Any]]]]:
+        """The same policy in Python (used when the native extension is not built)."""
+        deal, rng = self.clone(), random.Random(seed)
+        start = len(deal._history)
+        while deal._phase != "done":
+            moves = deal.legal_moves()
+            following = deal._last is not PASS
+            pick = rng.randrange(len(moves) + following)
+            deal.step(PASS if following and pick == 0 else moves[pick - following])
+        return list(deal._finish), (deal._history[start:] if record else [])
+
     # -- observation ------------------------------------------------------------------------
     def observation(self, seat: int) -> dict[str, Any]:
         """What ``seat`` may see, as a dict.
@@ -809,6 +922,28 @@ class Deal:
     def __repr__(self) -> str:
         where = f"seat {self._to_act} to act" if self._to_act is not None else f"finish {self._finish}"
         return f"<Deal at level {level_char(self.level)}, {self._phase}, {where}, cards left {self.cards_left()}>"
+
+
+def random_deals(n: int, seed: int = 0, level: int | str = 2) -> np.ndarray:
+    """``n`` complete random deals played by uniformly random legal actions, entirely in
+    native code (shuffle, random leader, play; no tribute): the finishing orders as an
+    ``int8`` array of shape ``(n, 4)``. Deal ``i`` uses the random stream ``seed + i``.
+    Needs the native ``_playout`` extension (RuntimeError otherwise)."""
+    if _native_playout is None:
+        raise RuntimeError("random_deals needs the native _playout extension, which is not built")
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise TypeError(f"the number of deals must be an integer, not {type(n).__name__}")
+    if n < 0:
+        raise ValueError(f"the number of deals must be >= 0, not {n}")
+    return np.asarray(_native_playout.random_deals(n, _check_seed(seed), parse_level(level)), dtype=np.int8)
+
+
+def _check_seed(seed: object) -> int:
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(f"a playout seed must be an integer, not {type(seed).__name__}")
+    if not 0 <= seed <= _SEED_MASK:
+        raise ValueError(f"a playout seed must be an integer 0 <= seed < 2**64, not {seed}")
+    return int(seed)
 
 
 # -- validation helpers ------------------------------------------------------------------------

@@ -1,0 +1,120 @@
+"""Game speed: native random playouts, and one turn of a deal driven from Python.
+
+Run ``pytest benchmarks/bench_playout.py``. Each benchmark puts its headline figure in
+``extra_info`` (shown with ``--benchmark-json`` or ``--benchmark-columns``) and in the
+closing summary:
+
+* ``random_deals``: complete random deals (shuffle, play) entirely in C, per second;
+* ``deal.playouts``: the rest of a fresh 27-card deal, a batch from Python, per second;
+* ``deal.playout``: one playout per Python call (the per-call overhead included);
+* ``turn``: ``legal_actions()`` + ``step(action)`` from Python, µs per turn, over whole
+  random deals (and the same with ``legal_moves()`` + ``step(index)``).
+
+All on one core (the playouts run in one thread).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from guandan_fast.game import NATIVE_PLAYOUT, Deal, random_deals
+
+BATCH = 200
+SUMMARY: dict[str, str] = {}
+
+native = pytest.mark.skipif(not NATIVE_PLAYOUT, reason="the native _playout extension is not built")
+
+
+def _per_second(benchmark: Any, count: int, label: str) -> None:
+    if benchmark.stats is None:  # --benchmark-disable
+        return
+    median = benchmark.stats.stats.median
+    rate = count / median
+    benchmark.extra_info["per_second"] = round(rate)
+    SUMMARY[label] = f"{rate:,.0f} / s (median {median * 1e6 / count:.1f} µs each)"
+
+
+@native
+def test_random_deals_native(benchmark: Any) -> None:
+    seeds = iter(range(0, 1 << 40, BATCH))
+    rows = benchmark(lambda: random_deals(BATCH, next(seeds)))
+    assert rows.shape == (BATCH, 4)
+    _per_second(benchmark, BATCH, "random_deals (full deals, all in C)")
+
+
+@native
+def test_deal_playouts_batch(benchmark: Any) -> None:
+    deal = Deal.random(seed=1)
+    seeds = iter(range(0, 1 << 40, BATCH))
+    rows = benchmark(lambda: deal.playouts(BATCH, next(seeds)))
+    assert rows.shape == (BATCH, 4)
+    _per_second(benchmark, BATCH, "deal.playouts (full deal from Python, batch)")
+
+
+@native
+def test_deal_playout_single_calls(benchmark: Any) -> None:
+    deal = Deal.random(seed=2)
+    seeds = iter(range(1 << 40))
+
+    def run() -> None:
+        for _ in range(50):
+            deal.playout(next(seeds))
+
+    benchmark(run)
+    _per_second(benchmark, 50, "deal.playout (one call per full deal)")
+
+
+def _turns(deal: Deal, seed: int, *, by_index: bool) -> int:
+    rng = random.Random(seed)
+    turns = 0
+    while deal.phase != "done":
+        if by_index:
+            count = len(deal.legal_moves()) + deal.following
+            deal.step(rng.randrange(count))
+        else:
+            actions = deal.legal_actions()
+            deal.step(actions[rng.randrange(len(actions))])
+        turns += 1
+    return turns
+
+
+@pytest.mark.parametrize("by_index", [False, True], ids=["legal_actions+step", "legal_moves+step_index"])
+def test_turn_from_python(benchmark: Any, by_index: bool) -> None:
+    starts = [Deal.random(seed=seed) for seed in range(8)]
+    counter = iter(range(1 << 40))
+    turns: list[int] = []
+
+    def setup() -> tuple[tuple[Deal, int], dict[str, Any]]:
+        number = next(counter)
+        return (starts[number % len(starts)].clone(), number), {}
+
+    def run(deal: Deal, number: int) -> None:
+        turns.append(_turns(deal, number, by_index=by_index))
+
+    benchmark.pedantic(run, setup=setup, rounds=40, warmup_rounds=2)
+    if benchmark.stats is None:
+        return
+    per_turn = benchmark.stats.stats.median / (sum(turns) / len(turns))
+    benchmark.extra_info["us_per_turn"] = round(per_turn * 1e6, 2)
+    label = "legal_actions() + step(action)" if not by_index else "legal_moves() + step(index)"
+    SUMMARY[f"turn: {label}"] = f"{per_turn * 1e6:.1f} µs per turn ({sum(turns) / len(turns):.0f} turns a deal)"
+
+
+class _Summary:
+    """A plugin object printing the figures above at the end of the session."""
+
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        if SUMMARY:
+            terminalreporter.section("guandan_fast: game speed (one core)")
+            for label, text in SUMMARY.items():
+                terminalreporter.write_line(f"{label:48} {text}")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _summary(request: pytest.FixtureRequest) -> None:
+    manager = request.config.pluginmanager
+    if not manager.has_plugin("guandan_fast_game_speed"):
+        manager.register(_Summary(), "guandan_fast_game_speed")

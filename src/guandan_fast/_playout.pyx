@@ -1,0 +1,457 @@
+# cython: boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Native random playouts: the rest of a deal played by uniformly random legal actions.
+
+Everything between a call and its result runs in C without the GIL: a seeded PRNG
+(splitmix64, exactly uniform draws), the move generator of ``_movegen``
+(``generate_into``), the trick logic of RULES.md §7 (players out are skipped, 接风, a
+leader never passes) and the finishing order (a deal ends on a 1-2 finish or with three
+players out). The Python face is :meth:`guandan_fast.game.Deal.playout`; this module
+only sees bit planes.
+
+A *state* is what :class:`guandan_fast.game.Deal` holds in its play phase: the four
+hands as (once, twice) planes, the level, the seat to act, the move to beat as
+(kind, key, size) — kind 0 when the seat to act leads —, the seat that made it
+(``greater``, -1 when leading), the passes since, and the seats already out in order.
+
+Each turn the seat to act draws uniformly among its legal actions: its complete move
+list from ``generate_into`` — the list ``legal_moves(hand, level, last)`` returns — and,
+when it follows, the pass. A seat's leading list is kept while its hand is unchanged (a
+batch of playouts from one state shares the lists of its first turns).
+
+Playout ``i`` of a batch with seed ``s`` is the playout with seed ``s + i``.
+"""
+
+from libc.stdint cimport uint8_t, int8_t, uint32_t, uint64_t
+
+import numpy as np
+cimport numpy as cnp
+
+from guandan_fast._bitops cimport gf_popcount64
+from guandan_fast._movegen cimport MoveBuffer, movebuf_init, movebuf_free, generate_into
+
+cnp.import_array()
+
+cdef enum:
+    MAX_STEPS = 1024        # a deal has at most 108 plays, each followed by at most 3 passes
+    KIND_PASS = 0
+    ERR_MEMORY = -1
+    ERR_GENERATOR = -2
+    ERR_STUCK = -3
+
+cdef uint64_t FULL_PLANE = (1ULL << 54) - 1
+
+
+# -- PRNG: splitmix64, and exactly uniform draws below n (Lemire's method) --------------------
+cdef inline uint64_t _next(uint64_t* state) noexcept nogil:
+    state[0] += 0x9E3779B97F4A7C15ULL
+    cdef uint64_t z = state[0]
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+cdef inline uint32_t _below(uint64_t* state, uint32_t n) noexcept nogil:
+    """A uniform integer in [0, n) for n >= 1, without modulo bias."""
+    cdef uint64_t m = (_next(state) >> 32) * <uint64_t>n
+    cdef uint32_t low = <uint32_t>m
+    cdef uint32_t threshold
+    if low < n:
+        threshold = (<uint32_t>0 - n) % n
+        while low < threshold:
+            m = (_next(state) >> 32) * <uint64_t>n
+            low = <uint32_t>m
+    return <uint32_t>(m >> 32)
+
+
+cdef inline int _size(uint64_t once, uint64_t twice) noexcept nogil:
+    return gf_popcount64(once) + gf_popcount64(twice)
+
+
+# -- state, move-list cache, action log ---------------------------------------------------------
+cdef struct State:
+    uint64_t once[4]
+    uint64_t twice[4]
+    int level
+    int to_act
+    int last_kind
+    int last_key
+    int last_size
+    int greater
+    int passes
+    int finish[4]
+    int nfinish
+    int done
+
+
+cdef struct Cache:
+    # The leading move list of each seat, valid while the seat's planes and the level match.
+    MoveBuffer buf[4]
+    uint64_t once[4]
+    uint64_t twice[4]
+    int level[4]
+    int valid[4]
+    MoveBuffer scratch      # the moves of the seat following now
+
+
+cdef struct Log:
+    # One row per action (seats == NULL: not recording).
+    int8_t* seats
+    uint8_t* kinds
+    uint8_t* keys
+    uint64_t* cards         # 2 per action: once, twice
+    int n
+
+
+cdef int _cache_init(Cache* c) noexcept nogil:
+    cdef int seat, failed = 0
+    for seat in range(4):
+        c.valid[seat] = 0
+        if movebuf_init(&c.buf[seat], 512) != 0:
+            failed = 1
+    if movebuf_init(&c.scratch, 256) != 0:
+        failed = 1
+    if failed:
+        _cache_free(c)
+        return ERR_MEMORY
+    return 0
+
+
+cdef void _cache_free(Cache* c) noexcept nogil:
+    cdef int seat
+    for seat in range(4):
+        movebuf_free(&c.buf[seat])
+    movebuf_free(&c.scratch)
+
+
+cdef inline MoveBuffer* _leading(Cache* c, State* s, int seat) noexcept nogil:
+    """The complete leading move list of ``seat``'s hand (cached); NULL on failure."""
+    cdef Py_ssize_t n
+    if not (c.valid[seat] and c.once[seat] == s.once[seat] and c.twice[seat] == s.twice[seat]
+            and c.level[seat] == s.level):
+        n = generate_into(s.once[seat], s.twice[seat], s.level, 0, 0, 0, False, &c.buf[seat])
+        if n < 0:
+            c.valid[seat] = 0
+            return NULL
+        c.valid[seat] = 1
+        c.once[seat] = s.once[seat]
+        c.twice[seat] = s.twice[seat]
+        c.level[seat] = s.level
+    return &c.buf[seat]
+
+
+cdef inline void _log(Log* log, int seat, int kind, int key, uint64_t mo, uint64_t mt) noexcept nogil:
+    if log == NULL or log.seats == NULL or log.n >= MAX_STEPS:
+        return
+    log.seats[log.n] = <int8_t>seat
+    log.kinds[log.n] = <uint8_t>kind
+    log.keys[log.n] = <uint8_t>key
+    log.cards[2 * log.n] = mo
+    log.cards[2 * log.n + 1] = mt
+    log.n += 1
+
+
+# -- the rules of play (RULES.md §7), as guandan_fast.game.Deal -------------------------------
+cdef inline int _next_active(State* s, int seat) noexcept nogil:
+    cdef int step, other
+    for step in range(1, 4):
+        other = (seat + step) & 3
+        if s.once[other]:
+            return other
+    return seat
+
+
+cdef inline bint _check_end(State* s) noexcept nogil:
+    """End the deal on a 1-2 finish (the losers listed in turn order after the second
+    finisher) or when three players are out."""
+    cdef int after, seat, k
+    cdef bint out
+    if s.nfinish >= 2 and s.finish[1] == (s.finish[0] ^ 2):
+        after = s.finish[1]
+        while s.nfinish < 4:
+            after = _next_active(s, after)
+            s.finish[s.nfinish] = after
+            s.nfinish += 1
+    elif s.nfinish == 3:
+        for seat in range(4):
+            out = False
+            for k in range(3):
+                if s.finish[k] == seat:
+                    out = True
+            if not out:
+                s.finish[3] = seat
+        s.nfinish = 4
+    else:
+        return False
+    s.done = 1
+    return True
+
+
+cdef inline void _play(State* s, int kind, int key, uint64_t mo, uint64_t mt) noexcept nogil:
+    cdef int seat = s.to_act
+    cdef uint64_t o = s.once[seat], t = s.twice[seat]
+    s.once[seat] = (o & ~mo) | (t & ~mt)
+    s.twice[seat] = t & ~mo
+    s.last_kind = kind
+    s.last_key = key
+    s.last_size = _size(mo, mt)
+    s.greater = seat
+    s.passes = 0
+    if s.once[seat] == 0:
+        s.finish[s.nfinish] = seat
+        s.nfinish += 1
+        if _check_end(s):
+            return
+    s.to_act = _next_active(s, seat)
+
+
+cdef inline void _pass(State* s) noexcept nogil:
+    cdef int seat = s.to_act, other, others = 0, greater = s.greater, partner
+    s.passes += 1
+    for other in range(4):
+        if other != greater and s.once[other]:
+            others += 1
+    if s.passes < others:
+        s.to_act = _next_active(s, seat)
+        return
+    # Everyone still holding cards passed: the trick ends.
+    s.last_kind = KIND_PASS
+    s.last_key = 0
+    s.last_size = 0
+    s.greater = -1
+    s.passes = 0
+    if s.once[greater]:
+        s.to_act = greater
+    else:  # 接风: the partner of the player who went out leads, else the next after it
+        partner = greater ^ 2
+        s.to_act = partner if s.once[partner] else _next_active(s, partner)
+
+
+cdef int _run(State* s, uint64_t seed, Cache* c, Log* log) noexcept nogil:
+    """Play ``s`` to its end by uniformly random legal actions; 0, or a negative error.
+
+    Leading, the seat draws from its complete move list (cached per hand); following, from
+    ``generate_into`` with the move to beat (cheaper than filtering the leading list) and
+    the pass, which is draw 0."""
+    cdef uint64_t rng = seed
+    cdef MoveBuffer* moves
+    cdef Py_ssize_t n, i
+    cdef int seat, steps = 0
+    while not s.done:
+        steps += 1
+        if steps > MAX_STEPS:
+            return ERR_STUCK
+        seat = s.to_act
+        if s.last_kind == KIND_PASS:
+            moves = _leading(c, s, seat)
+            if moves == NULL:
+                return ERR_GENERATOR
+            n = moves.n
+            if n == 0:
+                return ERR_STUCK
+            i = _below(&rng, <uint32_t>n)
+        else:
+            moves = &c.scratch
+            n = generate_into(s.once[seat], s.twice[seat], s.level, s.last_kind, s.last_key, s.last_size,
+                              False, moves)
+            if n < 0:
+                return ERR_GENERATOR
+            i = <Py_ssize_t>_below(&rng, <uint32_t>(n + 1)) - 1
+            if i < 0:
+                _log(log, seat, KIND_PASS, 0, 0, 0)
+                _pass(s)
+                continue
+        _log(log, seat, moves.kinds[i], moves.keys[i], moves.cards[2 * i], moves.cards[2 * i + 1])
+        _play(s, moves.kinds[i], moves.keys[i], moves.cards[2 * i], moves.cards[2 * i + 1])
+    return 0
+
+
+cdef void _deal_random(State* s, uint64_t* rng, int level) noexcept nogil:
+    """Shuffle the 108 cards (Fisher-Yates), 27 to each seat, a random leader."""
+    cdef int deck[108]
+    cdef int i, j, tmp, seat, card
+    cdef uint64_t bit
+    for i in range(108):
+        deck[i] = i >> 1
+    for i in range(107, 0, -1):
+        j = _below(rng, <uint32_t>(i + 1))
+        tmp = deck[i]
+        deck[i] = deck[j]
+        deck[j] = tmp
+    for seat in range(4):
+        s.once[seat] = 0
+        s.twice[seat] = 0
+    for i in range(108):
+        seat = i // 27
+        bit = 1ULL << deck[i]
+        if s.once[seat] & bit:
+            s.twice[seat] |= bit
+        else:
+            s.once[seat] |= bit
+    s.level = level
+    s.to_act = _below(rng, 4)
+    s.last_kind = KIND_PASS
+    s.last_key = 0
+    s.last_size = 0
+    s.greater = -1
+    s.passes = 0
+    s.nfinish = 0
+    s.done = 0
+
+
+# -- Python entry points -------------------------------------------------------------------------
+cdef State _state_from(object once, object twice, int level, int to_act, int last_kind, int last_key,
+                       int last_size, int greater, int passes, object finish) except *:
+    cdef State s
+    cdef int seat, k
+    if len(once) != 4 or len(twice) != 4:
+        raise ValueError("a state has four hands: once and twice must each hold four planes")
+    if not 2 <= level <= 14:
+        raise ValueError(f"bad level {level}: a level is 2..14")
+    for seat in range(4):
+        o, t = int(once[seat]), int(twice[seat])
+        if o < 0 or t < 0 or o > FULL_PLANE or t > FULL_PLANE or (t & ~o):
+            raise ValueError(f"bad hand planes for seat {seat}")
+        s.once[seat] = o
+        s.twice[seat] = t
+    finish = [int(seat) for seat in finish]
+    if len(finish) > 2 or len(set(finish)) != len(finish) or any(not 0 <= seat <= 3 for seat in finish):
+        raise ValueError(f"bad finishing order {finish}: at most two distinct seats can be out mid-deal")
+    for seat in range(4):
+        if (seat in finish) != (s.once[seat] == 0):
+            raise ValueError(f"seat {seat}: a seat is out exactly when its hand is empty")
+    if not 0 <= to_act <= 3 or s.once[to_act] == 0:
+        raise ValueError(f"the seat to act ({to_act}) must hold cards")
+    if not 0 <= last_kind <= 10 or (last_kind != KIND_PASS and not 0 <= greater <= 3):
+        raise ValueError("bad move to beat")
+    if not 0 <= passes <= 3:
+        raise ValueError(f"bad number of passes {passes}")
+    s.level = level
+    s.to_act = to_act
+    s.last_kind = last_kind
+    s.last_key = last_key if last_kind != KIND_PASS else 0
+    s.last_size = last_size if last_kind != KIND_PASS else 0
+    s.greater = greater if last_kind != KIND_PASS else -1
+    s.passes = passes if last_kind != KIND_PASS else 0
+    s.nfinish = len(finish)
+    for k in range(4):
+        s.finish[k] = finish[k] if k < len(finish) else -1
+    s.done = 0
+    if s.nfinish >= 2 and s.finish[1] == (s.finish[0] ^ 2):
+        raise ValueError("the deal is already over")
+    return s
+
+
+cdef _raise(int code):
+    if code == ERR_MEMORY:
+        raise MemoryError("out of memory in a native playout")
+    if code == ERR_GENERATOR:
+        raise RuntimeError("the native move generator failed during a playout")
+    raise RuntimeError("a native playout did not end (a bug: please report it with the seed)")
+
+
+def playout(once, twice, int level, int to_act, int last_kind, int last_key, int last_size,
+            int greater, int passes, finish, uint64_t seed, bint record=False):
+    """Play a state to its end with uniformly random legal actions.
+
+    Returns the finishing order (a tuple of the four seats, first to last) or, with
+    ``record``, ``(finish, seats, kinds, keys, cards)``: one row per action in the order
+    played (kind 0 is a pass), cards as uint64 ``(once, twice)`` rows.
+    """
+    cdef State s = _state_from(once, twice, level, to_act, last_kind, last_key, last_size, greater,
+                               passes, finish)
+    cdef Cache cache
+    cdef Log log
+    cdef int code
+    cdef cnp.ndarray[int8_t, ndim=1] seats
+    cdef cnp.ndarray[uint8_t, ndim=1] kinds, keys
+    cdef cnp.ndarray[uint64_t, ndim=2] cards
+    log.seats = NULL
+    log.kinds = NULL
+    log.keys = NULL
+    log.cards = NULL
+    log.n = 0
+    if record:
+        seats = np.empty(MAX_STEPS, dtype=np.int8)
+        kinds = np.empty(MAX_STEPS, dtype=np.uint8)
+        keys = np.empty(MAX_STEPS, dtype=np.uint8)
+        cards = np.empty((MAX_STEPS, 2), dtype=np.uint64)
+        log.seats = <int8_t*>seats.data
+        log.kinds = <uint8_t*>kinds.data
+        log.keys = <uint8_t*>keys.data
+        log.cards = <uint64_t*>cards.data
+    if _cache_init(&cache) != 0:
+        raise MemoryError("out of memory in a native playout")
+    with nogil:
+        code = _run(&s, seed, &cache, &log)
+        _cache_free(&cache)
+    if code != 0:
+        _raise(code)
+    finish_order = (s.finish[0], s.finish[1], s.finish[2], s.finish[3])
+    if not record:
+        return finish_order
+    n = log.n
+    return finish_order, seats[:n].copy(), kinds[:n].copy(), keys[:n].copy(), cards[:n].copy()
+
+
+def playouts(once, twice, int level, int to_act, int last_kind, int last_key, int last_size,
+             int greater, int passes, finish, uint64_t seed, Py_ssize_t n):
+    """``n`` playouts of one state; playout ``i`` is :func:`playout` with seed ``seed + i``.
+    Returns an ``int8`` array of shape ``(n, 4)``: the finishing orders."""
+    if n < 0:
+        raise ValueError(f"the number of playouts must be >= 0, not {n}")
+    cdef State start = _state_from(once, twice, level, to_act, last_kind, last_key, last_size, greater,
+                                   passes, finish)
+    cdef State s
+    cdef Cache cache
+    cdef cnp.ndarray[int8_t, ndim=2] out = np.empty((n, 4), dtype=np.int8)
+    cdef int8_t* rows = <int8_t*>out.data
+    cdef Py_ssize_t i
+    cdef int code = 0, k
+    if _cache_init(&cache) != 0:
+        raise MemoryError("out of memory in a native playout")
+    with nogil:
+        for i in range(n):
+            s = start
+            code = _run(&s, seed + <uint64_t>i, &cache, NULL)
+            if code != 0:
+                break
+            for k in range(4):
+                rows[4 * i + k] = <int8_t>s.finish[k]
+        _cache_free(&cache)
+    if code != 0:
+        _raise(code)
+    return out
+
+
+def random_deals(Py_ssize_t n, uint64_t seed, int level=2):
+    """``n`` complete random deals, all in C: shuffle, a random leader, random play.
+
+    Deal ``i`` draws its cards, leader and actions from the stream seeded with
+    ``seed + i``. Returns the finishing orders, ``int8`` of shape ``(n, 4)``.
+    """
+    if n < 0:
+        raise ValueError(f"the number of deals must be >= 0, not {n}")
+    if not 2 <= level <= 14:
+        raise ValueError(f"bad level {level}: a level is 2..14")
+    cdef State s
+    cdef Cache cache
+    cdef cnp.ndarray[int8_t, ndim=2] out = np.empty((n, 4), dtype=np.int8)
+    cdef int8_t* rows = <int8_t*>out.data
+    cdef Py_ssize_t i
+    cdef uint64_t rng
+    cdef int code = 0, k
+    if _cache_init(&cache) != 0:
+        raise MemoryError("out of memory in a native playout")
+    with nogil:
+        for i in range(n):
+            rng = seed + <uint64_t>i
+            _deal_random(&s, &rng, level)
+            code = _run(&s, _next(&rng), &cache, NULL)
+            if code != 0:
+                break
+            for k in range(4):
+                rows[4 * i + k] = <int8_t>s.finish[k]
+        _cache_free(&cache)
+    if code != 0:
+        _raise(code)
+    return out
