@@ -194,3 +194,18 @@ def test_random_deals() -> None:
         random_deals(-1)
     with pytest.raises(ValueError):
         random_deals(1, level=15)
+
+
+@native
+def test_playouts_run_in_parallel_threads() -> None:
+    """The native batch releases the GIL and shares no state: threads give the same rows."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    deal = mid_deal(8, 5)
+    expected = [deal.playouts(300, seed=1000 * k) for k in range(4)]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        got = list(pool.map(lambda k: deal.playouts(300, seed=1000 * k), range(4)))
+    assert all(np.array_equal(a, b) for a, b in zip(expected, got))
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        deals = list(pool.map(lambda k: random_deals(500, seed=k), (1, 2)))
+    assert np.array_equal(deals[0], random_deals(500, seed=1))

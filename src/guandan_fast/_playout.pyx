@@ -1,4 +1,4 @@
-# cython: boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+# cython: boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, freethreading_compatible=True
 """Native random playouts: the rest of a deal played by uniformly random legal actions.
 
 Everything between a call and its result runs in C without the GIL: a seeded PRNG

@@ -18,6 +18,11 @@ pass when following), and :meth:`Deal.step` takes one of them as a platform trip
 :class:`~guandan_fast.moves.Move` or an index into that list. An illegal action raises
 ValueError (TypeError for something that is no action at all) and changes nothing.
 
+:meth:`Deal.playout` and :meth:`Deal.playouts` play the rest of a deal by uniformly random
+legal actions in native code (``_playout``, without the GIL), deterministic per seed, and
+:func:`random_deals` plays whole random deals there; :func:`score_deal` scores a finished
+deal for a match.
+
 Where RULES.md is silent, this module does what an expert player would expect; each such
 choice is written down where it is implemented and summarised here:
 
