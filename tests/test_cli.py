@@ -24,8 +24,8 @@ def test_moves_grouped_by_type_with_following_and_strongest(capsys: pytest.Captu
     last = json.dumps(["Pair", "K", ["SK", "DK"]])
     assert main(["moves", "SA DA H2 S2 SB SB S3", "--level", "2", "--last", last, "--strongest"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("3 moves for 7 cards at level 2, following")
-    assert "Pair (3)" in out and "B: SB SB" in out and "Single" not in out
+    assert out.startswith("5 moves for 7 cards at level 2, following")
+    assert "Pair (5)" in out and "A: H2 SA" in out and "B: SB SB" in out and "Single" not in out
 
 
 @pytest.mark.parametrize(
