@@ -635,3 +635,17 @@ def test_cli_play_match(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli_main(["play", "--seed", "1", "--match", "--fail-at-a", "2", "--no-partner-tribute"]) == 0
     out = capsys.readouterr().out
     assert "wins the match" in out
+
+
+def test_numpy_index_and_returned_actions_are_copies() -> None:
+    import numpy as np
+
+    deal = four("S3 S4", "S5 S6", "S7 S8", "S9 ST", leader=0)
+    actions = deal.legal_actions()
+    actions[0][2].append("HR")
+    actions.clear()
+    assert deal.legal_actions() == [single("S3"), single("S4")]
+    deal.step(np.int64(1))
+    assert deal.history == [(0, single("S4"))]
+    deal.step(np.uint8(0))  # the pass, listed first when following
+    assert deal.history[-1] == (1, PASS_TRIPLE)

@@ -526,7 +526,7 @@ class Deal:
             else:
                 actions = []
             self._actions = actions
-        return [list(action) for action in self._actions]
+        return [[kind, rank, cards if isinstance(cards, str) else list(cards)] for kind, rank, cards in self._actions]
 
     def step(self, action: Action) -> None:
         """Make the seat to act take ``action``: a platform triple, a :class:`Move` (or
@@ -539,13 +539,8 @@ class Deal:
             raise ValueError("the deal is over: no more actions")
         if isinstance(action, bool):
             raise TypeError("an action is a platform triple, a Move or an index, not a bool")
-        if isinstance(action, int):
-            actions = self.legal_actions()
-            if not 0 <= action < len(actions):
-                raise ValueError(
-                    f"action index {action} is out of range: seat {self._to_act} has {len(actions)} legal actions"
-                )
-            action = actions[action]
+        if isinstance(action, (int, np.integer)):
+            action = self._action_at(int(action))
         if self._phase == "play":
             move = self._resolve_move(action)
             if move is PASS:
@@ -554,6 +549,20 @@ class Deal:
                 self._do_play(move)
         else:
             self._do_card_action(action)
+
+    def _action_at(self, index: int) -> Move | list[Any]:
+        """Entry ``index`` of :meth:`legal_actions` (in play, as a Move: no triple is built)."""
+        if self._phase == "play":
+            count = len(self.legal_moves()) + self.following
+        else:
+            count = len(self.legal_actions())
+        if not 0 <= index < count:
+            raise ValueError(f"action index {index} is out of range: seat {self._to_act} has {count} legal actions")
+        if self._phase != "play":
+            return self.legal_actions()[index]
+        if self.following:
+            return PASS if index == 0 else self.legal_moves()[index - 1]
+        return self.legal_moves()[index]
 
     def _resolve_move(self, action: Action) -> Move:
         """The legal move (or PASS) an action names; ValueError/TypeError otherwise."""
