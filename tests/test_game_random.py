@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import os
 import random
+from typing import Any
 
 import numpy as np
+import pytest
 
 from guandan_fast import Hand, legal_moves
 from guandan_fast.game import Deal, Match, Rules
@@ -19,6 +21,7 @@ N_DEALS = int(os.environ.get("GUANDAN_GAME_DEALS", "1000"))
 N_MATCHES = int(os.environ.get("GUANDAN_GAME_MATCHES", "100"))
 #: Deals in which every turn's move list is compared with a fresh ``legal_moves`` call.
 N_CHECKED_DEALS = min(N_DEALS, 100)
+PASS_KEY = ("PASS", "PASS", "PASS")
 
 
 def _same_moves(deal: Deal) -> bool:
@@ -116,3 +119,35 @@ def test_random_matches_end_with_levels_in_range() -> None:
         assert last.level == 14 and last.finish_order[0] % 2 == match.winner
         assert last.finish_order[3] != last.finish_order[0] ^ 2 or last.finish_order[1] == last.finish_order[0] ^ 2
         assert steps > 0
+
+
+def test_a_few_deals_on_the_reference_backend(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The game is backend-agnostic: with the reference generator as the default the same
+    invariants hold, and replaying those deals on the native backend offers the same set of
+    actions at every step (the two backends may list moves in different orders)."""
+    from guandan_fast import api
+
+    monkeypatch.setattr(api, "_default_backend", "reference")
+    games = []
+    for number in range(3):
+        start = Deal.random(seed=number, level=2 + 5 * number, previous_finish=[0, 1, 3, 2] if number else None)
+        deal = start.clone()
+        play_random_deal(deal, random.Random(number), check_moves=True)
+        games.append((start, deal.history, deal.finish_order))
+    if not api.NATIVE_AVAILABLE:
+        return
+    monkeypatch.setattr(api, "_default_backend", "native")
+
+    def as_set(actions: list[Any]) -> set[Any]:
+        return {(kind, rank, tuple(cards) if isinstance(cards, list) else cards) for kind, rank, cards in actions}
+
+    for start, history, finish in games:
+        deal = start.clone()  # ``start`` never listed its moves: nothing cached from the reference
+        for seat, action in history:
+            assert deal.to_act == seat
+            if deal.phase == "play":
+                reference = api.legal_moves(deal.hands[seat], deal.level, deal.last_move, backend="reference")
+                expected = as_set(reference.to_platform()) | ({PASS_KEY} if deal.following else set())
+                assert as_set(deal.legal_actions()) == expected
+            deal.step(action)
+        assert deal.finish_order == finish
