@@ -1238,7 +1238,11 @@ def play_log(seed: Any = None, *, deals: int | None = 1, rules: Rules | None = N
                 yield f"  seat {seat} is out ({_PLACES[finish.index(seat)]})"
         finish = deal.finish_order
         team, up = deal.outcome  # type: ignore[misc]
-        yield f"  finishing order: {' '.join(f'seat {s}' for s in finish)}"
+        if finish[1] == _partner(finish[0]):
+            places = f"seat {finish[0]} 1st, seat {finish[1]} 2nd, seats {finish[2]} and {finish[3]} both last (双下)"
+        else:
+            places = ", ".join(f"seat {s} {_PLACES[i]}" for i, s in enumerate(finish))
+        yield f"  finishing order: {places}"
         yield f"  team {team} finished first and goes up {up}"
         yield f"  levels: team 0 at {level_char(match.levels[0])}, team 1 at {level_char(match.levels[1])}"
     yield ""
