@@ -221,40 +221,20 @@ def make_pass(
 
 
 def _batch_pass(workload: Workload, backend: str, tick: Callable[[], None] | None) -> Callable[[], int]:
-    """One ``legal_moves_batch`` call per level over the workload's hands of that level."""
-    groups: dict[int, list[Hand]] = {}
-    for hand, level in zip(workload.hands, workload.levels):
-        groups.setdefault(level, []).append(hand)
-    batches = list(groups.items())
-    batch = _batch_function(backend)
+    """One ``legal_moves_batch`` call over the whole workload, as an array user makes it:
+    hands as a ``uint64[n, 2]`` array and one level per hand (built once, not timed)."""
+    planes = np.array([(hand.once, hand.twice) for hand in workload.hands], dtype=np.uint64).reshape(-1, 2)
+    levels = np.array(workload.levels, dtype=np.uint8)
+    batch = api.legal_moves_batch
 
     def run() -> int:
-        n = 0
-        for level, group in batches:
-            n += _count_moves(batch(group, level))
-            if tick is not None:
-                for _ in group:
-                    tick()
+        n = sum(map(len, batch(planes, levels, backend=backend)))  # type: ignore[arg-type]
+        if tick is not None:
+            for _ in range(len(planes)):
+                tick()
         return n
 
     return run
-
-
-def _batch_function(backend: str) -> Callable[[list[Hand], int], Any]:
-    """``legal_moves_batch`` for the native backend; for the reference backend, which has no
-    batch entry, a plain loop of single calls (the same work, so the ratio stays meaningful)."""
-    if backend == "native":
-        return api.legal_moves_batch  # type: ignore[attr-defined,no-any-return]
-
-    def reference_batch(group: list[Hand], level: int) -> list[api.MoveList]:
-        return [api.legal_moves(hand, level, backend="reference") for hand in group]
-
-    return reference_batch
-
-
-def _count_moves(result: Any) -> int:
-    """Moves in a batch result: a sequence of move lists (one per hand)."""
-    return sum(len(moves) for moves in result)
 
 
 # -- timing ---------------------------------------------------------------------------------
