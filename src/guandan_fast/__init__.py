@@ -5,7 +5,16 @@ reference generator (:mod:`.reference`) and the native Cython core (``_movegen``
 chosen by :mod:`.api`.
 """
 
-from .api import NATIVE_AVAILABLE, MoveList, classify, legal_moves, resolve_backend, set_default_backend
+from .api import (
+    NATIVE_AVAILABLE,
+    MoveList,
+    classify,
+    has_legal_follow,
+    legal_moves,
+    legal_moves_batch,
+    resolve_backend,
+    set_default_backend,
+)
 from .cards import parse_card, parse_level
 from .game import Deal, DealScore, Match, Rules, score_deal
 from .hand import Hand
@@ -13,21 +22,23 @@ from .moves import PASS, Move, MoveType
 
 __all__ = [
     "NATIVE_AVAILABLE",
+    "PASS",
     "Deal",
     "DealScore",
-    "Match",
-    "Rules",
-    "score_deal",
-    "PASS",
     "Hand",
+    "Match",
     "Move",
     "MoveList",
     "MoveType",
+    "Rules",
     "classify",
+    "has_legal_follow",
     "legal_moves",
+    "legal_moves_batch",
     "parse_card",
     "parse_level",
     "resolve_backend",
+    "score_deal",
     "set_default_backend",
 ]
 __version__ = "0.1.0"

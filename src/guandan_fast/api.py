@@ -9,7 +9,7 @@ Cython core when it is built, else the pure-Python reference. Both produce the s
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from types import ModuleType
 from typing import Any, Literal, overload
 
@@ -181,3 +181,90 @@ def classify(cards: Any, level: int | str, *, backend: Backend | None = None) ->
         return reference.classify(hand, level)
     kinds, keys, planes = native_module().classify(hand.once, hand.twice, level)
     return sorted(MoveList(kinds, keys, planes, level), key=reference.sort_key)
+
+
+def _batch_planes(hands: Any) -> np.ndarray:
+    """A batch of hands as a C-contiguous ``uint64[n, 2]`` array of (once, twice) rows."""
+    if isinstance(hands, np.ndarray):
+        if hands.dtype != np.uint64:
+            raise TypeError(f"a batch of hands as an array must have dtype uint64, not {hands.dtype}")
+        if hands.ndim != 2 or hands.shape[1] != 2:
+            raise ValueError(f"a batch of hands as an array must have shape (n, 2), not {hands.shape}")
+        return np.ascontiguousarray(hands)
+    if isinstance(hands, (Hand, str, bytes)) or not isinstance(hands, Iterable):
+        raise TypeError(
+            f"a batch of hands is a uint64 array of shape (n, 2) or a sequence of hands, not {type(hands).__name__}"
+        )
+    rows = [(h.once, h.twice) for h in map(as_hand, hands)]
+    return np.array(rows, dtype=np.uint64).reshape(len(rows), 2)
+
+
+def _batch_levels(level: Any, n: int) -> int | np.ndarray:
+    """One level for every hand (an int), or one level per hand (``uint8[n]``)."""
+    if isinstance(level, (str, int, np.integer)):
+        return parse_level(level if not isinstance(level, np.integer) else int(level))
+    if not isinstance(level, Iterable):
+        raise TypeError(f"a level must be a rank character or an integer 2-14, not {type(level).__name__}")
+    levels = [parse_level(int(v) if isinstance(v, np.integer) else v) for v in level]
+    if len(levels) != n:
+        raise ValueError(f"{len(levels)} levels for {n} hands: give one level, or one per hand")
+    return np.array(levels, dtype=np.uint8)
+
+
+def legal_moves_batch(
+    hands: Any,
+    level: Any,
+    last: Any = None,
+    *,
+    strongest: bool = False,
+    backend: Backend | None = None,
+) -> list[MoveList]:
+    """:func:`legal_moves` of many hands in one call: one :class:`MoveList` per hand.
+
+    ``hands`` is a numpy ``uint64[n, 2]`` array of ``(once, twice)`` rows (the layout of
+    :meth:`Hand.to_numpy`) or a sequence of hands (:class:`Hand` objects or anything
+    :func:`legal_moves` accepts). ``level`` is one level for every hand or a sequence of
+    one level per hand; with a ``last`` move to beat, every hand must be at that move's
+    level. The native backend runs the whole batch in one C loop without the GIL; the
+    move lists are views into one set of arrays.
+    """
+    planes = _batch_planes(hands)
+    n = planes.shape[0]
+    levels = _batch_levels(level, n)
+    if last is not None and last is not PASS and not isinstance(levels, int):
+        distinct = np.unique(levels)
+        if len(distinct) > 1:
+            raise ValueError("with a last move to beat, every hand of a batch must be at one level")
+        levels = int(distinct[0]) if len(distinct) else 2
+    last_move = as_last_move(last, levels) if isinstance(levels, int) else PASS
+    per_hand = [levels] * n if isinstance(levels, int) else levels.tolist()
+    if resolve_backend(backend) == "reference":
+        return [
+            MoveList.from_moves(
+                reference.legal_moves(Hand.from_bits(int(o), int(t)), lv, last_move, strongest=strongest), lv
+            )
+            for (o, t), lv in zip(planes.tolist(), per_hand)
+        ]
+    kinds, keys, cards, offsets = native_module().generate_batch(
+        planes, levels, int(last_move.kind), last_move.key, len(last_move.cards), bool(strongest)
+    )
+    bounds = offsets.tolist()
+    return [MoveList(kinds[a:b], keys[a:b], cards[a:b], lv) for a, b, lv in zip(bounds, bounds[1:], per_hand)]
+
+
+def has_legal_follow(hand: Any, level: int | str, last: Any, *, backend: Backend | None = None) -> bool:
+    """Whether ``hand`` can beat ``last`` (a pass does not count); stops at the first move.
+
+    ``last`` is a :class:`Move` or a platform triple (None or PASS: whether the hand can
+    lead at all, that is whether it holds a card).
+    """
+    hand = as_hand(hand)
+    level = parse_level(level)
+    last_move = as_last_move(last, level)
+    if resolve_backend(backend) == "reference":
+        return bool(reference.legal_moves(hand, level, last_move))
+    return bool(
+        native_module().has_legal_follow(
+            hand.once, hand.twice, level, int(last_move.kind), last_move.key, len(last_move.cards)
+        )
+    )

@@ -1,0 +1,40 @@
+"""Type stubs of the native core (``_movegen.pyx``).
+
+A hand is two 54-bit planes ``(once, twice)`` (see :mod:`guandan_fast.hand`); moves come
+back as parallel arrays: ``kinds`` (MoveType codes), ``keys`` and ``cards[i] = (once,
+twice)``. The move to beat is ``(last_kind, last_key, last_size)``; ``(0, 0, 0)`` leads.
+Bad arguments raise ValueError (values) or TypeError (types).
+"""
+
+from typing import SupportsIndex, TypeAlias
+
+import numpy as np
+import numpy.typing as npt
+
+_Int = SupportsIndex
+_Moves: TypeAlias = tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8], npt.NDArray[np.uint64]]
+
+def generate(
+    once: _Int, twice: _Int, level: _Int, last_kind: _Int, last_key: _Int, last_size: _Int, strongest: object
+) -> _Moves:
+    """Legal moves: every reading, or one per (kind, cards) when ``strongest``."""
+
+def classify(once: _Int, twice: _Int, level: _Int) -> _Moves:
+    """Every reading of exactly these cards."""
+
+def has_legal_follow(once: _Int, twice: _Int, level: _Int, last_kind: _Int, last_key: _Int, last_size: _Int) -> bool:
+    """Whether some move beats the last one (leading: whether the hand holds a card)."""
+
+def generate_batch(
+    hands: npt.NDArray[np.uint64],
+    levels: _Int | npt.NDArray[np.uint8],
+    last_kind: _Int,
+    last_key: _Int,
+    last_size: _Int,
+    strongest: object,
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8], npt.NDArray[np.uint64], npt.NDArray[np.int64]]:
+    """:func:`generate` over ``uint64[n, 2]`` hands; hand i's moves are rows
+    ``offsets[i]:offsets[i + 1]`` of ``(kinds, keys, cards, offsets)``."""
+
+def hand_size(once: _Int, twice: _Int) -> int:
+    """Number of cards in a hand."""
