@@ -24,7 +24,7 @@ def test_movegen(
     workload: bench.Workload,
     reference_workload: bench.Workload,
     case: str,
-    backend: str,
+    backend: api.Backend,
 ) -> None:
     if backend == "native" and not api.NATIVE_AVAILABLE:
         pytest.skip("the native core is not built")

@@ -94,7 +94,7 @@ def test_unknown_case_and_backend_are_refused() -> None:
     with pytest.raises(ValueError, match="unknown case"):
         bench.make_pass("nope", workload, "reference")
     with pytest.raises(ValueError, match="unknown backend"):
-        bench.make_pass("lead", workload, "fast")
+        bench.make_pass("lead", workload, "fast")  # type: ignore[arg-type]
 
 
 def test_measure_times_the_asked_rounds() -> None:

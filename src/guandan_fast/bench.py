@@ -35,6 +35,7 @@ from . import api
 from .cards import NUM_CARDS, RANKS, level_char, wildcard
 from .hand import Hand
 from .moves import Move, MoveType
+from .reference import sort_key
 
 #: Every case, in report order: the name used in JSON and test ids, and a title.
 CASES: dict[str, str] = {
@@ -118,7 +119,7 @@ def _move_to_follow(rng: random.Random, moves: api.MoveList) -> Move:
     if len(rows) == 0:
         rows = np.flatnonzero(moves.kinds == int(MoveType.SINGLE))
     # Sorted, so that the choice does not depend on the order a backend lists moves in.
-    candidates = sorted((moves[int(i)] for i in rows), key=lambda m: (m.kind, m.key, m.cards.once, m.cards.twice))
+    candidates = sorted((moves[int(i)] for i in rows), key=sort_key)
     return rng.choice(candidates)
 
 
@@ -173,54 +174,39 @@ def case_hands(case: str, workload: Workload) -> int:
 
 
 def make_pass(
-    case: str, workload: Workload, backend: str, *, tick: Callable[[], None] | None = None
+    case: str, workload: Workload, backend: api.Backend, *, tick: Callable[[], None] | None = None
 ) -> Callable[[], int]:
     """A callable that makes one pass of ``case`` over ``workload`` on ``backend`` and
     returns the number of moves it produced. ``tick`` (if given) is called after each hand."""
     if case not in CASES:
         raise ValueError(f"unknown case {case!r}: one of {', '.join(CASES)}")
     api.resolve_backend(backend)  # fail now, with advice, rather than inside the timing
-    legal_moves = api.legal_moves
-    hands, levels, lasts = workload.hands, workload.levels, workload.lasts
-
-    if case == "worst":
-        hand, level = worst_hand()
-
-        def run_worst() -> int:
-            n = len(legal_moves(hand, level, backend=backend))  # type: ignore[arg-type]
-            if tick is not None:
-                tick()
-            return n
-
-        return run_worst
-
     if case == "batch":
         return _batch_pass(workload, backend, tick)
-
+    hands: Sequence[Hand]
+    levels: Sequence[int]
+    follows: Sequence[Move | None]
+    if case == "worst":
+        hand, level = worst_hand()
+        hands, levels, follows = (hand,), (level,), (None,)
+    else:
+        hands, levels = workload.hands, workload.levels
+        follows = workload.lasts if case == "follow" else (None,) * len(hands)
     strongest = case == "lead_strongest"
-    follows = lasts if case == "follow" else (None,) * len(hands)
+    legal_moves = api.legal_moves
 
-    if tick is None:
-
-        def run() -> int:
-            n = 0
-            for hand, level, last in zip(hands, levels, follows):
-                n += len(legal_moves(hand, level, last, strongest=strongest, backend=backend))  # type: ignore[arg-type]
-            return n
-
-        return run
-
-    def run_ticking() -> int:
+    def run() -> int:
         n = 0
         for hand, level, last in zip(hands, levels, follows):
-            n += len(legal_moves(hand, level, last, strongest=strongest, backend=backend))  # type: ignore[arg-type]
-            tick()
+            n += len(legal_moves(hand, level, last, strongest=strongest, backend=backend))
+            if tick is not None:
+                tick()
         return n
 
-    return run_ticking
+    return run
 
 
-def _batch_pass(workload: Workload, backend: str, tick: Callable[[], None] | None) -> Callable[[], int]:
+def _batch_pass(workload: Workload, backend: api.Backend, tick: Callable[[], None] | None) -> Callable[[], int]:
     """One ``legal_moves_batch`` call over the whole workload, as an array user makes it:
     hands as a ``uint64[n, 2]`` array and one level per hand (built once, not timed)."""
     planes = np.array([(hand.once, hand.twice) for hand in workload.hands], dtype=np.uint64).reshape(-1, 2)
@@ -228,7 +214,7 @@ def _batch_pass(workload: Workload, backend: str, tick: Callable[[], None] | Non
     batch = api.legal_moves_batch
 
     def run() -> int:
-        n = sum(map(len, batch(planes, levels, backend=backend)))  # type: ignore[arg-type]
+        n = sum(map(len, batch(planes, levels, backend=backend)))
         if tick is not None:
             for _ in range(len(planes)):
                 tick()
@@ -305,7 +291,7 @@ def measure(
 def measure_case(
     case: str,
     workload: Workload,
-    backend: str,
+    backend: api.Backend,
     *,
     min_rounds: int = 5,
     min_time: float = 0.2,
