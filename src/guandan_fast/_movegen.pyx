@@ -1,4 +1,4 @@
-# cython: language_level=3, cdivision=True
+# cython: language_level=3, cdivision=True, freethreading_compatible=True
 """Native core: legal-move generation over bitmask hands (see guandan_fast.hand).
 
 The kernels (every ``noexcept nogil`` function below) work on plain C integers and
@@ -27,7 +27,7 @@ from cpython.long cimport PyLong_AsLongLongAndOverflow
 from cpython.number cimport PyNumber_Index
 from libc.stdint cimport uint8_t, uint16_t, uint64_t, int64_t
 from libc.stdlib cimport malloc, realloc, free
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memset
 
 cimport numpy as cnp
 
@@ -165,6 +165,33 @@ cdef inline void _emit(MoveBuffer* b, int kind, int key, uint64_t once, uint64_t
     b.n = n + 1
 
 
+cdef inline Py_ssize_t _reserve(MoveBuffer* b, Py_ssize_t count) noexcept nogil:
+    """Room for ``count`` more moves: returns ``count``, or less when the buffer cannot
+    grow (then ``failed`` is set)."""
+    while b.n + count > b.cap:
+        if _grow(b) != 0:
+            return b.cap - b.n if b.cap > b.n else 0
+    return count
+
+
+cdef inline void _emit_run(MoveBuffer* b, int kind, int key, uint64_t once, uint64_t twice,
+                           const uint64_t* run_once, const uint64_t* run_twice, Py_ssize_t count) noexcept nogil:
+    """The moves (kind, key, (once | run_once[i], twice | run_twice[i])) for i < count."""
+    cdef Py_ssize_t i, n
+    cdef uint64_t* cards
+    if count <= 0:
+        return
+    count = _reserve(b, count)
+    n = b.n
+    memset(b.kinds + n, kind, <size_t>count)
+    memset(b.keys + n, key, <size_t>count)
+    cards = b.cards + 2 * n
+    for i in range(count):
+        cards[2 * i] = once | run_once[i]
+        cards[2 * i + 1] = twice | run_twice[i]
+    b.n = n + count
+
+
 # --------------------------------------------------------------------------------------
 # Kernels
 # --------------------------------------------------------------------------------------
@@ -184,18 +211,6 @@ cdef struct Ctx:
     int hrc                 # big jokers held
     bint strongest
     MoveBuffer* out
-
-
-cdef struct Window:
-    # one sequence (straight, tube, plate, straight flush) being enumerated
-    int kind
-    int key
-    int nslots
-    int need                # cards per slot
-    int shift[5]            # 4 * rank index of each slot
-    uint8_t pat[5]          # pattern of each slot (one suit only for a straight flush)
-    int suffix_missing[6]   # wildcards needed at least by slots i.. (natural cards short)
-    bint no_wild_first      # strongest list: the first slot may not be all wildcards
 
 
 cdef inline int _min(int a, int b) noexcept nogil:
@@ -315,30 +330,41 @@ cdef void _three_with_two(Ctx* c, int min_key) noexcept nogil:
     (then o is free): that move is written once. Cards with natural cards of both
     ranks and at most two of r (``kr <= 2``, ``ko >= 1``) also read as a triple of o
     and a pair of r: the strongest list keeps the reading of higher power.
+
+    The pairs of every rank are laid out rank after rank (two natural cards in
+    ``p2``, one natural card and a wildcard in ``p1``), so the pairs that go with one
+    triple are a few contiguous runs, each written out in one go.
     """
-    cdef int r, o, kr, ko, wr, budget, key, w, j, jj, sh, n_opt, i
-    cdef uint8_t b
+    cdef uint64_t p2_o[13 * 10]
+    cdef uint64_t p2_t[13 * 10]
+    cdef uint64_t p1_o[13 * 4]
+    cdef uint64_t p1_t[13 * 4]
+    cdef int s2[14]
+    cdef int s1[14]
+    cdef int seg_lo[7]
+    cdef int seg_hi[7]
+    cdef int r, o, kr, wr, budget, key, j, sh, n2 = 0, n1 = 0, n_seg, i, allowed, lo
+    cdef uint8_t b, p
     cdef uint64_t to, tt
     cdef MoveBuffer* out = c.out
     cdef int W = c.W
-    # the pair options of every rank: (once, twice, natural cards used), two naturals first
-    cdef uint64_t opt_o[13][14]
-    cdef uint64_t opt_t[13][14]
-    cdef int opt_k[13][14]
-    cdef int n_opts[13]
-    cdef uint8_t p
     for o in range(13):
-        n_opt = 0
         p = c.pat[o]
         sh = 4 * o
-        for ko in range(2, 0, -1):
-            for j in range(SUB_OFF[p][ko], SUB_OFF[p][ko + 1]):
-                b = SUB_DATA[j]
-                opt_o[o][n_opt] = <uint64_t>(b & 15) << sh
-                opt_t[o][n_opt] = <uint64_t>(b >> 4) << sh
-                opt_k[o][n_opt] = ko
-                n_opt += 1
-        n_opts[o] = n_opt
+        s2[o] = n2
+        s1[o] = n1
+        for j in range(SUB_OFF[p][2], SUB_OFF[p][3]):
+            b = SUB_DATA[j]
+            p2_o[n2] = <uint64_t>(b & 15) << sh
+            p2_t[n2] = <uint64_t>(b >> 4) << sh
+            n2 += 1
+        for j in range(SUB_OFF[p][1], SUB_OFF[p][2]):
+            b = SUB_DATA[j]
+            p1_o[n1] = <uint64_t>(b & 15) << sh
+            p1_t[n1] = <uint64_t>(b >> 4) << sh
+            n1 += 1
+    s2[13] = n2
+    s1[13] = n1
     for r in range(13):
         key = c.pw[r]
         if key <= min_key:
@@ -348,22 +374,35 @@ cdef void _three_with_two(Ctx* c, int min_key) noexcept nogil:
         for kr in range(_max(3 - W, 1), _min(3, c.cnt[r]) + 1):
             wr = 3 - kr
             budget = W - wr
+            # the pair ranks: any but r; in the strongest list with kr <= 2, none of
+            # higher power (those cards read better as a triple of o)
+            allowed = 0x1FFF & ~(1 << r)
+            if c.strongest and kr <= 2:
+                for o in range(13):
+                    if c.pw[o] > key:
+                        allowed &= ~(1 << o)
+            n_seg = 0
+            o = 0
+            while o < 13:
+                if allowed >> o & 1:
+                    lo = o
+                    while o < 13 and allowed >> o & 1:
+                        o += 1
+                    seg_lo[n_seg] = lo
+                    seg_hi[n_seg] = o
+                    n_seg += 1
+                else:
+                    o += 1
             for j in range(SUB_OFF[p][kr], SUB_OFF[p][kr + 1]):
                 b = SUB_DATA[j]
                 to = (<uint64_t>(b & 15) << sh)
                 tt = (<uint64_t>(b >> 4) << sh)
-                for o in range(13):
-                    if o == r:
-                        continue
-                    if c.strongest and kr <= 2 and c.pw[o] > key:
-                        continue  # the same cards read as a triple of o: a higher key
-                    for i in range(n_opts[o]):
-                        ko = opt_k[o][i]
-                        if 2 - ko > budget:
-                            break
-                        w = wr + 2 - ko
-                        _emit(out, K_THREE_TWO, key, to | opt_o[o][i] | c.wo[w],
-                              tt | opt_t[o][i] | c.wt[w])
+                for i in range(n_seg):
+                    _emit_run(out, K_THREE_TWO, key, to | c.wo[wr], tt | c.wt[wr],
+                              p2_o + s2[seg_lo[i]], p2_t + s2[seg_lo[i]], s2[seg_hi[i]] - s2[seg_lo[i]])
+                    if budget >= 1:
+                        _emit_run(out, K_THREE_TWO, key, to | c.wo[wr + 1], tt | c.wt[wr + 1],
+                                  p1_o + s1[seg_lo[i]], p1_t + s1[seg_lo[i]], s1[seg_hi[i]] - s1[seg_lo[i]])
                 if kr == 3 and W == 2:
                     _emit(out, K_THREE_TWO, key, to | c.wo[2], tt | c.wt[2])
                 if c.sbc == 2:
@@ -374,36 +413,11 @@ cdef void _three_with_two(Ctx* c, int min_key) noexcept nogil:
             return
 
 
-cdef void _window_fill(Ctx* c, Window* win, int slot, uint64_t o, uint64_t t, int wleft) noexcept nogil:
-    """Cross product of the slots' options from ``slot`` on, with ``wleft`` wildcards left."""
-    cdef int need = win.need
-    cdef uint8_t p = win.pat[slot]
-    cdef int sh = win.shift[slot]
-    cdef int k, j, cost, kmin, kmax, w
-    cdef uint8_t b
-    cdef uint64_t so, st
-    cdef MoveBuffer* out = c.out
-    cdef bint last = slot == win.nslots - 1
-    kmax = _min(need, PAT_CNT[p])
-    kmin = need - (wleft - win.suffix_missing[slot + 1])
-    if kmin < 0:
-        kmin = 0
-    if slot == 0 and win.no_wild_first and kmin == 0:
-        kmin = 1
-    for k in range(kmax, kmin - 1, -1):
-        cost = need - k
-        if last:
-            w = c.W - wleft + cost
-            so = o | c.wo[w]
-            st = t | c.wt[w]
-            for j in range(SUB_OFF[p][k], SUB_OFF[p][k + 1]):
-                b = SUB_DATA[j]
-                _emit(out, win.kind, win.key, so | (<uint64_t>(b & 15) << sh), st | (<uint64_t>(b >> 4) << sh))
-        else:
-            for j in range(SUB_OFF[p][k], SUB_OFF[p][k + 1]):
-                b = SUB_DATA[j]
-                _window_fill(c, win, slot + 1, o | (<uint64_t>(b & 15) << sh),
-                             t | (<uint64_t>(b >> 4) << sh), wleft - cost)
+cdef enum:
+    # Partial sequences kept per number of wildcards used. The most there can be: four
+    # slots of a straight with one card of 4 suits each, 4**4 = 256 without a wildcard
+    # and 4 * 4**3 = 256 with one; tubes (two slots of pairs) and plates have fewer.
+    SEQ_CAP = 256
 
 
 cdef void _sequences(Ctx* c, int kind, int nslots, int need, int max_key, int min_key,
@@ -411,30 +425,101 @@ cdef void _sequences(Ctx* c, int kind, int nslots, int need, int max_key, int mi
     """Sequences of ``nslots`` consecutive ranks with ``need`` cards each, lowest
     position key = min_key + 1 .. max_key; ``suit_mask`` keeps only some suits' cards.
 
+    The options of each slot are the sub-multisets of its rank of ``need - w`` cards
+    plus ``w`` wildcards. The cross product of all slots but the last is built in small
+    arrays grouped by wildcards used; the last slot's options then go straight into the
+    output, each with one run per group.
+
     Readings: the same cards read at a higher position exactly when the lowest slot is
     all wildcards (they then fill one more slot at the top; A low and A high never meet
     in one card set), so the strongest list drops those windows below ``max_key``.
     """
-    cdef Window win
-    cdef int key, i, r, miss
-    win.kind = kind
-    win.nslots = nslots
-    win.need = need
+    cdef uint64_t part_o[2][3][SEQ_CAP]
+    cdef uint64_t part_t[2][3][SEQ_CAP]
+    cdef int part_n[2][3]
+    cdef uint8_t pats[5]
+    cdef int shifts[5]
+    cdef int suffix[6]
+    cdef int key, i, r, miss, slot, cur, nxt, w, nw, k, kmin, kmax, j, m, count, sh
+    cdef bint no_wild_first
+    cdef uint8_t p, b
+    cdef uint64_t so, st
+    cdef uint64_t* src_o
+    cdef uint64_t* src_t
+    cdef uint64_t* dst_o
+    cdef uint64_t* dst_t
+    cdef MoveBuffer* out = c.out
+    cdef int W = c.W
     for key in range(_max(min_key + 1, 1), max_key + 1):
-        win.key = key
         for i in range(nslots):
             r = _rank_at(key + i)
-            win.shift[i] = 4 * r
-            win.pat[i] = c.pat[r] & suit_mask
-        win.suffix_missing[nslots] = 0
+            shifts[i] = 4 * r
+            pats[i] = c.pat[r] & suit_mask
+        suffix[nslots] = 0
         for i in range(nslots - 1, -1, -1):
-            miss = need - PAT_CNT[win.pat[i]]
-            win.suffix_missing[i] = win.suffix_missing[i + 1] + (miss if miss > 0 else 0)
-        if win.suffix_missing[0] > c.W:
+            miss = need - PAT_CNT[pats[i]]
+            suffix[i] = suffix[i + 1] + (miss if miss > 0 else 0)
+        if suffix[0] > W:
             continue
-        win.no_wild_first = c.strongest and key < max_key
-        _window_fill(c, &win, 0, 0, 0, c.W)
-        if c.out.failed:
+        no_wild_first = c.strongest and key < max_key
+        cur = 0
+        part_n[0][0] = 1
+        part_n[0][1] = 0
+        part_n[0][2] = 0
+        part_o[0][0][0] = 0
+        part_t[0][0][0] = 0
+        for slot in range(nslots - 1):
+            nxt = 1 - cur
+            part_n[nxt][0] = 0
+            part_n[nxt][1] = 0
+            part_n[nxt][2] = 0
+            p = pats[slot]
+            sh = shifts[slot]
+            kmax = _min(need, PAT_CNT[p])
+            for w in range(W + 1):
+                count = part_n[cur][w]
+                if count == 0:
+                    continue
+                kmin = _max(need - (W - w - suffix[slot + 1]), 0)
+                if slot == 0 and no_wild_first and kmin == 0:
+                    kmin = 1
+                src_o = part_o[cur][w]
+                src_t = part_t[cur][w]
+                for k in range(kmin, kmax + 1):
+                    nw = w + need - k
+                    dst_o = part_o[nxt][nw]
+                    dst_t = part_t[nxt][nw]
+                    for j in range(SUB_OFF[p][k], SUB_OFF[p][k + 1]):
+                        b = SUB_DATA[j]
+                        so = <uint64_t>(b & 15) << sh
+                        st = <uint64_t>(b >> 4) << sh
+                        m = part_n[nxt][nw]
+                        if m + count > SEQ_CAP:  # cannot happen (see SEQ_CAP); never overrun
+                            out.failed = 1
+                            return
+                        for i in range(count):
+                            dst_o[m + i] = src_o[i] | so
+                            dst_t[m + i] = src_t[i] | st
+                        part_n[nxt][nw] = m + count
+            cur = nxt
+        slot = nslots - 1
+        p = pats[slot]
+        sh = shifts[slot]
+        kmax = _min(need, PAT_CNT[p])
+        for w in range(W + 1):
+            count = part_n[cur][w]
+            if count == 0:
+                continue
+            kmin = _max(need - (W - w), 0)
+            if slot == 0 and no_wild_first and kmin == 0:
+                kmin = 1
+            for k in range(kmin, kmax + 1):
+                nw = w + need - k
+                for j in range(SUB_OFF[p][k], SUB_OFF[p][k + 1]):
+                    b = SUB_DATA[j]
+                    _emit_run(out, kind, key, (<uint64_t>(b & 15) << sh) | c.wo[nw],
+                              (<uint64_t>(b >> 4) << sh) | c.wt[nw], part_o[cur][w], part_t[cur][w], count)
+        if out.failed:
             return
 
 
