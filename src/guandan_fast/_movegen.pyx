@@ -207,6 +207,7 @@ cdef struct Ctx:
     int cnt[13]             # natural cards of each rank
     int pw[13]              # power of each rank
     int max_cnt             # most natural cards of one rank
+    unsigned int at_least[4]  # sequence positions 1..14 (bit p) of the ranks with >= j natural cards
     int sbc                 # small jokers held
     int hrc                 # big jokers held
     bint strongest
@@ -240,7 +241,7 @@ cdef inline int _bomb_tier(int kind, int size) noexcept nogil:
 
 cdef inline void _setup(Ctx* c, uint64_t once, uint64_t twice, int level, bint strongest,
                         MoveBuffer* out) noexcept nogil:
-    cdef int r, li = level - 2
+    cdef int r, j, li = level - 2
     cdef uint64_t wbit = <uint64_t>1 << (4 * li + 1)
     cdef uint64_t no = once & ~wbit
     cdef uint64_t nt = twice & ~wbit
@@ -262,9 +263,18 @@ cdef inline void _setup(Ctx* c, uint64_t once, uint64_t twice, int level, bint s
         c.pw[r] = r + 2
     c.pw[li] = LEVEL_POWER
     c.max_cnt = 0
+    c.at_least[0] = 0x7FFE
+    c.at_least[1] = 0
+    c.at_least[2] = 0
+    c.at_least[3] = 0
     for r in range(13):
         if c.cnt[r] > c.max_cnt:
             c.max_cnt = c.cnt[r]
+        for j in range(1, _min(c.cnt[r], 3) + 1):
+            c.at_least[j] |= 1u << (r + 2)
+    for j in range(1, 4):
+        if c.at_least[j] & (1u << 14):  # A stands at 1 as well as at 14
+            c.at_least[j] |= 2u
     c.sbc = (1 if once & SB_BIT else 0) + (1 if twice & SB_BIT else 0)
     c.hrc = (1 if once & HR_BIT else 0) + (1 if twice & HR_BIT else 0)
     c.strongest = strongest
@@ -421,7 +431,7 @@ cdef enum:
 
 
 cdef void _sequences(Ctx* c, int kind, int nslots, int need, int max_key, int min_key,
-                     uint8_t suit_mask) noexcept nogil:
+                     uint8_t suit_mask, const unsigned int* at_least) noexcept nogil:
     """Sequences of ``nslots`` consecutive ranks with ``need`` cards each, lowest
     position key = min_key + 1 .. max_key; ``suit_mask`` keeps only some suits' cards.
 
@@ -429,6 +439,10 @@ cdef void _sequences(Ctx* c, int kind, int nslots, int need, int max_key, int mi
     plus ``w`` wildcards. The cross product of all slots but the last is built in small
     arrays grouped by wildcards used; the last slot's options then go straight into the
     output, each with one run per group.
+
+    ``at_least[j]`` (j = 1..need) has bit p set when the rank at position p has at least
+    j cards of the kept suits: a window short of more cards than there are wildcards is
+    skipped at once.
 
     Readings: the same cards read at a higher position exactly when the lowest slot is
     all wildcards (they then fill one more slot at the top; A low and A high never meet
@@ -450,7 +464,13 @@ cdef void _sequences(Ctx* c, int kind, int nslots, int need, int max_key, int mi
     cdef uint64_t* dst_t
     cdef MoveBuffer* out = c.out
     cdef int W = c.W
+    cdef unsigned int window = (1u << nslots) - 1
     for key in range(_max(min_key + 1, 1), max_key + 1):
+        miss = need * nslots
+        for j in range(1, need + 1):
+            miss -= POP5[(at_least[j] >> key) & window]
+        if miss > W:
+            continue
         for i in range(nslots):
             r = _rank_at(key + i)
             shifts[i] = 4 * r
@@ -524,24 +544,20 @@ cdef void _sequences(Ctx* c, int kind, int nslots, int need, int max_key, int mi
 
 
 cdef void _straight_flushes(Ctx* c, int min_key) noexcept nogil:
-    cdef int s, r, key, best
+    cdef int s, r
+    cdef unsigned int masks[2]
     cdef uint64_t no = c.once & ~c.wo[1]
     cdef unsigned int positions
     for s in range(4):
-        # positions 1..14 of the suit's natural cards (A at 1 and 14): a quick test of
-        # whether some window of five is short by at most W cards
+        # positions 1..14 of the suit's natural cards (A at 1 and 14)
         positions = 0
         for r in range(13):
             if (no >> (4 * r + s)) & 1:
                 positions |= 1u << (r + 2)
         if positions & (1u << 14):
             positions |= 2u
-        best = 0
-        for key in range(_max(min_key + 1, 1), 11):
-            best = _max(best, POP5[(positions >> key) & 31])
-        if best + c.W < 5:
-            continue
-        _sequences(c, K_STRAIGHT_FLUSH, 5, 1, 10, min_key, <uint8_t>(0x11 << s))
+        masks[1] = positions
+        _sequences(c, K_STRAIGHT_FLUSH, 5, 1, 10, min_key, <uint8_t>(0x11 << s), masks)
 
 
 cdef void _bombs(Ctx* c, int last_tier, int last_key) noexcept nogil:
@@ -572,11 +588,11 @@ cdef void _of_kind(Ctx* c, int kind, int min_key) noexcept nogil:
     elif kind == K_THREE_TWO:
         _three_with_two(c, min_key)
     elif kind == K_STRAIGHT:
-        _sequences(c, K_STRAIGHT, 5, 1, 10, min_key, 0xFF)
+        _sequences(c, K_STRAIGHT, 5, 1, 10, min_key, 0xFF, c.at_least)
     elif kind == K_THREE_PAIR:
-        _sequences(c, K_THREE_PAIR, 3, 2, 12, min_key, 0xFF)
+        _sequences(c, K_THREE_PAIR, 3, 2, 12, min_key, 0xFF, c.at_least)
     elif kind == K_TWO_TRIPS:
-        _sequences(c, K_TWO_TRIPS, 2, 3, 13, min_key, 0xFF)
+        _sequences(c, K_TWO_TRIPS, 2, 3, 13, min_key, 0xFF, c.at_least)
 
 
 cdef inline int _kind_size(int kind) noexcept nogil:
