@@ -179,14 +179,18 @@ cdef inline void _emit_run(MoveBuffer* b, int kind, int key, uint64_t once, uint
     """The moves (kind, key, (once | run_once[i], twice | run_twice[i])) for i < count."""
     cdef Py_ssize_t i, n
     cdef uint64_t* cards
+    cdef uint8_t* kinds
+    cdef uint8_t* keys
     if count <= 0:
         return
     count = _reserve(b, count)
     n = b.n
-    memset(b.kinds + n, kind, <size_t>count)
-    memset(b.keys + n, key, <size_t>count)
+    kinds = b.kinds + n
+    keys = b.keys + n
     cards = b.cards + 2 * n
-    for i in range(count):
+    for i in range(count):  # runs are short: a loop beats memset calls
+        kinds[i] = <uint8_t>kind
+        keys[i] = <uint8_t>key
         cards[2 * i] = once | run_once[i]
         cards[2 * i + 1] = twice | run_twice[i]
     b.n = n + count
@@ -835,6 +839,8 @@ cdef tuple _to_numpy(MoveBuffer* b, Py_ssize_t start, Py_ssize_t n):
 
 cdef enum:
     INITIAL_CAPACITY = 1024
+    # generate releases the GIL for hands of more cards than this (a dealt hand has 27)
+    BIG_HAND = 27
 
 
 def generate(once, twice, level, last_kind, last_key, last_size, strongest):
@@ -859,7 +865,11 @@ def generate(once, twice, level, last_kind, last_key, last_size, strongest):
     if movebuf_init(&buf, INITIAL_CAPACITY) != 0:
         raise MemoryError()
     try:
-        n = generate_append(o, t, lv, lk, lkey, lsize, strong, &buf)
+        if gf_popcount64(o) + gf_popcount64(t) > BIG_HAND:
+            with nogil:  # a big hand can take a while: let other threads run
+                n = generate_append(o, t, lv, lk, lkey, lsize, strong, &buf)
+        else:
+            n = generate_append(o, t, lv, lk, lkey, lsize, strong, &buf)
         if n < 0:
             raise MemoryError()
         return _to_numpy(&buf, 0, n)
