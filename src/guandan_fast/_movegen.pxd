@@ -111,5 +111,5 @@ cdef Py_ssize_t generate_append(uint64_t once, uint64_t twice, int level,
 cdef int has_legal_follow_c(uint64_t once, uint64_t twice, int level,
                             int last_kind, int last_key, int last_size) noexcept nogil
     # 1 when the hand has a move that beats (last_kind, last_key, last_size), else 0 (a
-    # leader, last_kind == 0, has one when the hand is not empty); -1 out of memory,
-    # -2 invalid arguments. Stops at the first move found.
+    # leader, last_kind == 0, has one when the hand is not empty); -2 for invalid
+    # arguments. Stops at the first move found; allocates nothing.

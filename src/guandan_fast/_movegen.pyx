@@ -20,14 +20,19 @@ the output), which by construction never produces the same (kind, key, cards) tw
 except for a full house whose pair is the two wildcards: its cards do not depend on
 the pair's rank, so it is written once. The ``strongest`` lists drop the readings that
 another reading of the same cards beats; the rules for that are at each generator.
+
+Bounds: the kernels index only fixed-size C arrays and the move buffer, with indices
+bounded by construction (pattern bytes < 256, sub-multiset sizes <= 8, at most 13 ranks,
+5 slots, 3 wildcard counts, ``SEQ_CAP`` partial sequences, checked), and every write to
+the buffer goes through ``_emit`` / ``_reserve``, which grow it or stop. Every entry
+point checks its arguments (``check_args``) before any kernel runs.
 """
 
-cimport cython
 from cpython.long cimport PyLong_AsLongLongAndOverflow
 from cpython.number cimport PyNumber_Index
 from libc.stdint cimport uint8_t, uint16_t, uint64_t, int64_t
 from libc.stdlib cimport malloc, realloc, free
-from libc.string cimport memcpy, memset
+from libc.string cimport memcpy
 
 cimport numpy as cnp
 
@@ -916,8 +921,6 @@ def has_legal_follow(once, twice, level, last_kind, last_key, last_size):
     cdef int result
     _check(o, t, lv, lk, lkey, lsize)
     result = has_legal_follow_c(o, t, lv, lk, lkey, lsize)
-    if result < 0:
-        raise MemoryError()
     return result == 1
 
 
