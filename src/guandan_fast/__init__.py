@@ -7,6 +7,7 @@ chosen by :mod:`.api`.
 
 from .api import (
     NATIVE_AVAILABLE,
+    MoveBatch,
     MoveList,
     classify,
     has_legal_follow,
@@ -28,6 +29,7 @@ __all__ = [
     "Hand",
     "Match",
     "Move",
+    "MoveBatch",
     "MoveList",
     "MoveType",
     "Rules",

@@ -1,15 +1,18 @@
 """The public entry points: ``legal_moves`` and ``classify`` over either backend.
 
 The backend is chosen in exactly one place, :func:`resolve_backend`: the native
-Cython core when it is built, else the pure-Python reference. Both produce the same
-:class:`MoveList`, whose bulk form is numpy arrays (one row per move) and which builds
-:class:`~guandan_fast.moves.Move` objects only when asked.
+Cython core when it is built, else the pure-Python reference. Both return the same set
+of moves (each in its own fixed order) as a :class:`MoveList`, whose bulk form is numpy
+arrays (one row per move) and which builds :class:`~guandan_fast.moves.Move` objects
+only when asked; :func:`legal_moves_batch` returns a :class:`MoveBatch` of many hands.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
+from bisect import bisect_right
+from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from types import ModuleType
 from typing import Any, Literal, overload
 
@@ -20,6 +23,7 @@ from .cards import parse_level
 from .hand import Hand, as_hand
 from .moves import PASS, Move, MoveType
 
+_native: ModuleType | None
 try:  # the one place where the native core is looked for
     from . import _movegen as _native
 except ImportError:  # pragma: no cover - exercised only where the extension is not built
@@ -42,11 +46,7 @@ def resolve_backend(backend: str | None = None) -> Backend:
     if choice == "reference":
         return "reference"
     if choice == "native":
-        if _native is None:
-            raise RuntimeError(
-                "the native core of guandan_fast is not built in this installation; "
-                "reinstall from a wheel or with a C compiler, or pass backend='reference'"
-            )
+        native_module()
         return "native"
     raise ValueError(f"unknown backend {choice!r}: use 'native' or 'reference'")
 
@@ -60,8 +60,11 @@ def set_default_backend(backend: Backend) -> None:
 
 def native_module() -> ModuleType:
     """The compiled core (RuntimeError with advice when it is not built)."""
-    resolve_backend("native")
-    assert _native is not None
+    if _native is None:
+        raise RuntimeError(
+            "the native core of guandan_fast is not built in this installation; "
+            "reinstall from a wheel or with a C compiler, or pass backend='reference'"
+        )
     return _native
 
 
@@ -211,6 +214,94 @@ def _batch_levels(level: Any, n: int) -> int | np.ndarray:
     return np.array(levels, dtype=np.uint8)
 
 
+#: Below this many hands per thread a batch is not worth splitting.
+MIN_HANDS_PER_THREAD = 64
+_pool: ThreadPoolExecutor | None = None
+
+
+def _thread_pool() -> ThreadPoolExecutor:
+    global _pool
+    if _pool is None:
+        _pool = ThreadPoolExecutor(max_workers=os.cpu_count() or 1, thread_name_prefix="guandan_fast")
+    return _pool
+
+
+class MoveBatch(Sequence[MoveList]):
+    """The moves of many hands: hand ``i``'s :class:`MoveList` is ``batch[i]``.
+
+    The bulk form is flat arrays: :attr:`kinds`, :attr:`keys`, :attr:`cards` with hand
+    ``i``'s moves in rows ``offsets[i]:offsets[i + 1]``. A batch computed in parallel is
+    held as one block of arrays per thread, and the flat arrays are joined only when
+    first read, so a caller who walks the hands pays no copy.
+    """
+
+    def __init__(self, blocks: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]], levels: list[int]) -> None:
+        self._blocks = blocks  # (kinds, keys, cards, local offsets) of consecutive hands
+        self._levels = levels
+        self._first_hand = list(np.cumsum([0] + [len(block[3]) - 1 for block in blocks]).tolist())
+        self._flat: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+
+    def __len__(self) -> int:
+        return len(self._levels)
+
+    @overload
+    def __getitem__(self, index: int) -> MoveList: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[MoveList]: ...
+
+    def __getitem__(self, index: int | slice) -> MoveList | list[MoveList]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if not -len(self) <= index < len(self):
+            raise IndexError(f"hand {index} of a batch of {len(self)}")
+        index %= len(self)
+        block = bisect_right(self._first_hand, index) - 1
+        kinds, keys, cards, offsets = self._blocks[block]
+        local = index - self._first_hand[block]
+        start, stop = int(offsets[local]), int(offsets[local + 1])
+        return MoveList(kinds[start:stop], keys[start:stop], cards[start:stop], self._levels[index])
+
+    @property
+    def offsets(self) -> np.ndarray:
+        """``int64[n + 1]``: hand ``i``'s moves are rows ``offsets[i]:offsets[i + 1]``."""
+        parts, base = [np.zeros(1, dtype=np.int64)], 0
+        for *_, local in self._blocks:
+            parts.append(local[1:] + base)
+            base += int(local[-1])
+        return np.concatenate(parts)
+
+    def counts(self) -> np.ndarray:
+        """Number of moves of each hand."""
+        return np.diff(self.offsets)
+
+    def _joined(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        if self._flat is None:
+            if len(self._blocks) == 1:
+                self._flat = self._blocks[0][:3]
+            else:
+                self._flat = (
+                    np.concatenate([block[0] for block in self._blocks]),
+                    np.concatenate([block[1] for block in self._blocks]),
+                    np.concatenate([block[2] for block in self._blocks]).reshape(-1, 2),
+                )
+        return self._flat
+
+    @property
+    def kinds(self) -> np.ndarray:
+        return self._joined()[0]
+
+    @property
+    def keys(self) -> np.ndarray:
+        return self._joined()[1]
+
+    @property
+    def cards(self) -> np.ndarray:
+        return self._joined()[2]
+
+    def __repr__(self) -> str:
+        return f"<MoveBatch of {len(self)} hands, {int(self.counts().sum())} moves>"
+
+
 def legal_moves_batch(
     hands: Any,
     level: Any,
@@ -218,15 +309,16 @@ def legal_moves_batch(
     *,
     strongest: bool = False,
     backend: Backend | None = None,
-) -> list[MoveList]:
-    """:func:`legal_moves` of many hands in one call: one :class:`MoveList` per hand.
+    threads: int | None = None,
+) -> MoveBatch:
+    """:func:`legal_moves` of many hands in one call, as a :class:`MoveBatch`.
 
     ``hands`` is a numpy ``uint64[n, 2]`` array of ``(once, twice)`` rows (the layout of
     :meth:`Hand.to_numpy`) or a sequence of hands (:class:`Hand` objects or anything
     :func:`legal_moves` accepts). ``level`` is one level for every hand or a sequence of
     one level per hand; with a ``last`` move to beat, every hand must be at that move's
-    level. The native backend runs the whole batch in one C loop without the GIL; the
-    move lists are views into one set of arrays.
+    level. The native backend runs the hands in C loops without the GIL, split over
+    ``threads`` threads (default: one per core, at least 64 hands each).
     """
     planes = _batch_planes(hands)
     n = planes.shape[0]
@@ -239,17 +331,31 @@ def legal_moves_batch(
     last_move = as_last_move(last, levels) if isinstance(levels, int) else PASS
     per_hand = [levels] * n if isinstance(levels, int) else levels.tolist()
     if resolve_backend(backend) == "reference":
-        return [
-            MoveList.from_moves(
-                reference.legal_moves(Hand.from_bits(int(o), int(t)), lv, last_move, strongest=strongest), lv
-            )
+        lists = [
+            MoveList.from_moves(reference.legal_moves(Hand.from_bits(o, t), lv, last_move, strongest=strongest), lv)
             for (o, t), lv in zip(planes.tolist(), per_hand)
         ]
-    kinds, keys, cards, offsets = native_module().generate_batch(
-        planes, levels, int(last_move.kind), last_move.key, len(last_move.cards), bool(strongest)
-    )
-    bounds = offsets.tolist()
-    return [MoveList(kinds[a:b], keys[a:b], cards[a:b], lv) for a, b, lv in zip(bounds, bounds[1:], per_hand)]
+        offsets = np.cumsum([0] + [len(m) for m in lists], dtype=np.int64)
+        joined = (
+            np.concatenate([m.kinds for m in lists] or [np.zeros(0, np.uint8)]),
+            np.concatenate([m.keys for m in lists] or [np.zeros(0, np.uint8)]),
+            np.concatenate([m.cards for m in lists] or [np.zeros((0, 2), np.uint64)]),
+        )
+        return MoveBatch([(*joined, offsets)], per_hand)
+    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or threads < 1):
+        raise ValueError(f"threads must be a positive integer, not {threads!r}")
+    workers = threads or (os.cpu_count() or 1)
+    workers = max(1, min(workers, n // MIN_HANDS_PER_THREAD))
+    last_args = (int(last_move.kind), last_move.key, len(last_move.cards), bool(strongest))
+    generate_batch = native_module().generate_batch
+    if workers == 1:
+        return MoveBatch([generate_batch(planes, levels, *last_args)], per_hand)
+    bounds = [n * i // workers for i in range(workers + 1)]
+    chunks = [
+        (planes[a:b], levels if isinstance(levels, int) else levels[a:b]) for a, b in zip(bounds, bounds[1:])
+    ]
+    blocks = list(_thread_pool().map(lambda chunk: generate_batch(*chunk, *last_args), chunks))
+    return MoveBatch(blocks, per_hand)
 
 
 def has_legal_follow(hand: Any, level: int | str, last: Any, *, backend: Backend | None = None) -> bool:

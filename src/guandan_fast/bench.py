@@ -214,7 +214,7 @@ def _batch_pass(workload: Workload, backend: api.Backend, tick: Callable[[], Non
     batch = api.legal_moves_batch
 
     def run() -> int:
-        n = sum(map(len, batch(planes, levels, backend=backend)))
+        n = int(batch(planes, levels, backend=backend).offsets[-1])
         if tick is not None:
             for _ in range(len(planes)):
                 tick()

@@ -1,0 +1,68 @@
+"""legal_moves_batch: a MoveBatch whose per-hand lists and flat arrays equal single calls."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from guandan_fast import Hand, MoveBatch, legal_moves, legal_moves_batch
+from guandan_fast.cards import CARD_NAMES
+
+
+def dealt_hands(count: int, seed: int) -> list[Hand]:
+    rng = random.Random(seed)
+    hands = []
+    while len(hands) < count:
+        deck = list(range(54)) * 2
+        rng.shuffle(deck)
+        hands += [Hand.from_indices(deck[27 * i : 27 * i + 27]) for i in range(4)]
+    return hands[:count]
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3])
+def test_batch_equals_single_calls_whatever_the_split(threads: int, backend: str) -> None:
+    count = 200 if backend == "native" else 6
+    hands = dealt_hands(count, seed=threads)
+    levels = [2 + i % 13 for i in range(count)]
+    planes = np.array([hand.to_numpy() for hand in hands])
+    batch = legal_moves_batch(planes, levels, backend=backend, threads=threads)
+    assert isinstance(batch, MoveBatch) and len(batch) == count
+    offsets = batch.offsets
+    assert offsets[0] == 0 and offsets.dtype == np.int64 and len(offsets) == count + 1
+    assert len(batch.kinds) == len(batch.keys) == len(batch.cards) == offsets[-1]
+    for i in range(count):
+        single = legal_moves(hands[i], levels[i], backend=backend)
+        assert batch.counts()[i] == len(single)
+        rows = slice(offsets[i], offsets[i + 1])
+        assert np.array_equal(batch.kinds[rows], single.kinds)
+        assert np.array_equal(batch.keys[rows], single.keys)
+        assert np.array_equal(batch.cards[rows], single.cards)
+        assert list(batch[i]) == list(single)
+    assert list(batch[-1]) == list(batch[count - 1])
+
+
+def test_batch_following_one_level(backend: str) -> None:
+    hands = dealt_hands(130 if backend == "native" else 4, seed=9)
+    last = ["Pair", "9", ["S9", "D9"]]
+    batch = legal_moves_batch(hands, "Q", last, backend=backend, threads=2)
+    for hand, moves in zip(hands, batch):
+        assert set(moves) == set(legal_moves(hand, "Q", last, backend=backend))
+
+
+def test_batch_bad_arguments() -> None:
+    hands = dealt_hands(2, seed=1)
+    with pytest.raises(ValueError, match="threads must be a positive integer"):
+        legal_moves_batch(hands, 2, threads=0)
+    with pytest.raises(ValueError, match="threads must be a positive integer"):
+        legal_moves_batch(hands, 2, threads=True)
+    with pytest.raises(IndexError, match="hand 2 of a batch of 2"):
+        legal_moves_batch(hands, 2)[2]
+    with pytest.raises(ValueError, match="three copies"):
+        legal_moves_batch([[CARD_NAMES[0]] * 3], 2)
+
+
+def test_empty_batch(backend: str) -> None:
+    batch = legal_moves_batch(np.zeros((0, 2), dtype=np.uint64), 2, backend=backend)
+    assert len(batch) == 0 and batch.offsets.tolist() == [0] and len(batch.kinds) == 0
