@@ -6,7 +6,8 @@ import numpy
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 
-COMPILE_ARGS = ["/O2"] if sys.platform == "win32" else ["-O3"]
+# -g0: no debug sections in the shipped binaries (a fifth of the size)
+COMPILE_ARGS = ["/O2"] if sys.platform == "win32" else ["-O3", "-g0"]
 DEFINES = [("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")]
 
 

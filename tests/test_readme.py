@@ -1,0 +1,30 @@
+"""The README's Python examples run as written, and its claims about them hold."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def python_blocks() -> list[str]:
+    return re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), flags=re.S)
+
+
+@pytest.mark.skipif(not README.exists(), reason="README.md is not beside the tests")
+def test_readme_examples_run_in_order() -> None:
+    blocks = python_blocks()
+    assert len(blocks) >= 3
+    namespace: dict[str, object] = {}
+    for block in blocks:
+        exec(compile(block, str(README), "exec"), namespace)  # noqa: S102 - our own README
+    follow, move_list = namespace["follow"], namespace["moves"]
+    assert len(move_list) == move_list.count() > 0  # type: ignore[attr-defined]
+    assert all(m.beats(namespace["gf"].Move.from_platform(namespace["last"], 2)) for m in follow)  # type: ignore[attr-defined]
+    batch = namespace["batch"]
+    assert batch.offsets[-1] == len(batch.kinds) and len(batch) == 2  # type: ignore[attr-defined]
+    match = namespace["match"]
+    assert match.over and match.winner in (0, 1)  # type: ignore[attr-defined]
