@@ -48,3 +48,10 @@ def test_console_script_is_installed() -> None:
     assert script is not None, "the guandan-fast console script is not installed beside this Python"
     run = subprocess.run([script, "moves", "SB SB HR HR", "--json"], capture_output=True, text=True, check=True)
     assert '["Bomb", "JOKER", ["SB", "SB", "HR", "HR"]]' in run.stdout.splitlines()
+
+
+def test_python_dash_m_runs_the_command_line() -> None:
+    run = subprocess.run([sys.executable, "-m", "guandan_fast", "moves", "H2", "--json"], capture_output=True, text=True)
+    assert run.returncode == 0 and run.stdout.splitlines() == ['["Single", "2", ["H2"]]']
+    bad = subprocess.run([sys.executable, "-m", "guandan_fast", "moves", "H2 H2 H2"], capture_output=True, text=True)
+    assert bad.returncode == 2 and "three copies of card H2" in bad.stderr
