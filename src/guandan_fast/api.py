@@ -58,6 +58,13 @@ def set_default_backend(backend: Backend) -> None:
     _default_backend = backend
 
 
+def _native_for(backend: str | None) -> ModuleType | None:
+    """The native module when a call uses it, None when it uses the reference."""
+    if backend is None and _default_backend == "native" and _native is not None:  # hot path
+        return _native
+    return native_module() if resolve_backend(backend) == "native" else None
+
+
 def native_module() -> ModuleType:
     """The compiled core (RuntimeError with advice when it is not built)."""
     if _native is None:
@@ -143,6 +150,8 @@ def as_last_move(last: Any, level: int) -> Move:
     """The move to beat: None or PASS (leading), a Move, or a platform triple."""
     if last is None:
         return PASS
+    if type(last) is Move and last.level == level:  # the common case, checked first (hot path)
+        return last
     if isinstance(last, Move):
         if last.kind is not MoveType.PASS and last.level != level:
             raise ValueError(f"the last move was made at level {last.level}, not at level {level}")
@@ -168,11 +177,10 @@ def legal_moves(
     hand = as_hand(hand)
     level = parse_level(level)
     last_move = as_last_move(last, level)
-    if resolve_backend(backend) == "reference":
+    native = _native_for(backend)
+    if native is None:
         return MoveList.from_moves(reference.legal_moves(hand, level, last_move, strongest=strongest), level)
-    kinds, keys, cards = native_module().generate(
-        hand.once, hand.twice, level, int(last_move.kind), last_move.key, len(last_move.cards), bool(strongest)
-    )
+    kinds, keys, cards = native.generate(hand.once, hand.twice, level, *last_move.table_args, bool(strongest))
     return MoveList(kinds, keys, cards, level)
 
 
@@ -180,9 +188,10 @@ def classify(cards: Any, level: int | str, *, backend: Backend | None = None) ->
     """Every legal reading of exactly ``cards`` at ``level`` (empty when they form none)."""
     hand = as_hand(cards)
     level = parse_level(level)
-    if resolve_backend(backend) == "reference":
+    native = _native_for(backend)
+    if native is None:
         return reference.classify(hand, level)
-    kinds, keys, planes = native_module().classify(hand.once, hand.twice, level)
+    kinds, keys, planes = native.classify(hand.once, hand.twice, level)
     return sorted(MoveList(kinds, keys, planes, level), key=reference.sort_key)
 
 
@@ -330,7 +339,8 @@ def legal_moves_batch(
         levels = int(distinct[0]) if len(distinct) else 2
     last_move = as_last_move(last, levels) if isinstance(levels, int) else PASS
     per_hand = [levels] * n if isinstance(levels, int) else levels.tolist()
-    if resolve_backend(backend) == "reference":
+    native = _native_for(backend)
+    if native is None:
         lists = [
             MoveList.from_moves(reference.legal_moves(Hand.from_bits(o, t), lv, last_move, strongest=strongest), lv)
             for (o, t), lv in zip(planes.tolist(), per_hand)
@@ -346,8 +356,8 @@ def legal_moves_batch(
         raise ValueError(f"threads must be a positive integer, not {threads!r}")
     workers = threads or (os.cpu_count() or 1)
     workers = max(1, min(workers, n // MIN_HANDS_PER_THREAD))
-    last_args = (int(last_move.kind), last_move.key, len(last_move.cards), bool(strongest))
-    generate_batch = native_module().generate_batch
+    last_args = (*last_move.table_args, bool(strongest))
+    generate_batch = native.generate_batch
     if workers == 1:
         return MoveBatch([generate_batch(planes, levels, *last_args)], per_hand)
     bounds = [n * i // workers for i in range(workers + 1)]
@@ -367,10 +377,7 @@ def has_legal_follow(hand: Any, level: int | str, last: Any, *, backend: Backend
     hand = as_hand(hand)
     level = parse_level(level)
     last_move = as_last_move(last, level)
-    if resolve_backend(backend) == "reference":
+    native = _native_for(backend)
+    if native is None:
         return bool(reference.legal_moves(hand, level, last_move))
-    return bool(
-        native_module().has_legal_follow(
-            hand.once, hand.twice, level, int(last_move.kind), last_move.key, len(last_move.cards)
-        )
-    )
+    return bool(native.has_legal_follow(hand.once, hand.twice, level, *last_move.table_args))

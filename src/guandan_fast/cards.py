@@ -78,6 +78,8 @@ def rank_of(index: int) -> int:
 
 def parse_level(level: object) -> int:
     """The level as an integer 2..14, from ``"2"``..``"A"`` (or ``"10"``) or an int."""
+    if type(level) is int and 2 <= level <= 14:  # the common case, checked first (hot path)
+        return level
     if isinstance(level, bool):
         raise TypeError("a level must be a rank character or an integer 2-14, not a bool")
     if isinstance(level, int):

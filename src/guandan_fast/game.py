@@ -847,9 +847,7 @@ class Deal:
             [hand.twice for hand in hands],
             self.level,
             int(self._to_act),  # type: ignore[arg-type]
-            int(last.kind),
-            last.key,
-            len(last.cards),
+            *last.table_args,
             self._greater,
             self._passes,
             self._finish,

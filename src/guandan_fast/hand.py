@@ -246,6 +246,8 @@ def _as_multiset(item: object) -> Hand | None:
 
 def as_hand(cards: object) -> Hand:
     """Accept a Hand, a Move (its cards), a string of cards or an iterable of card strings."""
+    if type(cards) is Hand:  # the common case, checked first (hot path)
+        return cards
     multiset = _as_multiset(cards)
     if multiset is not None:
         return multiset

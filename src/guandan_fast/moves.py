@@ -118,12 +118,14 @@ class Move:
     wildcard stood for what is not part of a move.
     """
 
-    __slots__ = ("cards", "key", "kind", "level")
+    __slots__ = ("cards", "key", "kind", "level", "table_args")
 
     kind: MoveType
     key: int
     cards: Hand
     level: int
+    #: ``(kind, key, size)`` as plain ints: how the native core is told the move to beat.
+    table_args: tuple[int, int, int]
 
     def __init__(self, kind: MoveType | int, key: int, cards: Any, level: int | str) -> None:
         """A move, validated: ``cards`` must really read as ``kind`` with ``key`` at ``level``."""
@@ -148,6 +150,7 @@ class Move:
         object.__setattr__(self, "key", key)
         object.__setattr__(self, "cards", cards)
         object.__setattr__(self, "level", level)
+        object.__setattr__(self, "table_args", (int(kind), key, len(cards)))
 
     @classmethod
     def _trusted(cls, kind: MoveType, key: int, cards: Hand, level: int) -> Move:
@@ -222,7 +225,7 @@ class Move:
             raise TypeError(f"a move can only beat a Move, not {type(other).__name__}")
         if other.kind is not MoveType.PASS and self.kind is not MoveType.PASS and other.level != self.level:
             raise ValueError("moves of different levels cannot be compared")
-        return beats(self.kind, self.key, len(self.cards), other.kind, other.key, len(other.cards))
+        return beats(*self.table_args, *other.table_args)
 
     # -- value semantics ------------------------------------------------------------------
     def _identity(self) -> tuple[int, int, int, int, int]:
