@@ -11,7 +11,7 @@ README = Path(__file__).resolve().parent.parent / "README.md"
 
 
 def python_blocks() -> list[str]:
-    return re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), flags=re.S)
+    return re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), flags=re.DOTALL)
 
 
 @pytest.mark.skipif(not README.exists(), reason="README.md is not beside the tests")

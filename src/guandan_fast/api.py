@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 from bisect import bisect_right
+from itertools import pairwise
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from types import ModuleType
@@ -362,7 +363,7 @@ def legal_moves_batch(
         return MoveBatch([generate_batch(planes, levels, *last_args)], per_hand)
     bounds = [n * i // workers for i in range(workers + 1)]
     chunks = [
-        (planes[a:b], levels if isinstance(levels, int) else levels[a:b]) for a, b in zip(bounds, bounds[1:])
+        (planes[a:b], levels if isinstance(levels, int) else levels[a:b]) for a, b in pairwise(bounds)
     ]
     blocks = list(_thread_pool().map(lambda chunk: generate_batch(*chunk, *last_args), chunks))
     return MoveBatch(blocks, per_hand)
