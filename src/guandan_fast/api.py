@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import os
 from bisect import bisect_right
-from itertools import pairwise
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from itertools import pairwise
 from types import ModuleType
 from typing import Any, Literal, overload
 
