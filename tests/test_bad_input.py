@@ -115,3 +115,9 @@ def test_move_constructor_checks_the_reading() -> None:
         Move("Single", 3, "S3", 2)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="a pass has no cards"):
         Move(MoveType.PASS, 0, "S3", 2)
+
+
+@pytest.mark.parametrize("level", [np.bool_(True), np.float64(5.0), np.int64(15)])
+def test_numpy_values_that_are_no_level(level: object) -> None:
+    with pytest.raises((TypeError, ValueError), match="level"):
+        parse_level(level)

@@ -66,3 +66,16 @@ def test_batch_bad_arguments() -> None:
 def test_empty_batch(backend: str) -> None:
     batch = legal_moves_batch(np.zeros((0, 2), dtype=np.uint64), 2, backend=backend)
     assert len(batch) == 0 and batch.offsets.tolist() == [0] and len(batch.kinds) == 0
+
+
+def test_batch_accepts_byte_swapped_and_misaligned_arrays() -> None:
+    hands = dealt_hands(3, seed=4)
+    planes = np.array([hand.to_numpy() for hand in hands])
+    expected = legal_moves_batch(planes, 6).counts().tolist()
+    assert legal_moves_batch(planes.astype(">u8"), 6).counts().tolist() == expected
+    raw = np.zeros(planes.nbytes + 1, dtype=np.uint8)[1:].view(np.uint64).reshape(3, 2)
+    raw[:] = planes
+    assert not raw.flags.aligned
+    assert legal_moves_batch(raw, 6).counts().tolist() == expected
+    with pytest.raises(TypeError, match="dtype uint64"):
+        legal_moves_batch(planes.astype(np.float64), 6)

@@ -55,3 +55,16 @@ def test_python_dash_m_runs_the_command_line() -> None:
     assert run.returncode == 0 and run.stdout.splitlines() == ['["Single", "2", ["H2"]]']
     bad = subprocess.run([sys.executable, "-m", "guandan_fast", "moves", "H2 H2 H2"], capture_output=True, text=True, check=False)
     assert bad.returncode == 2 and "three copies of card H2" in bad.stderr
+
+
+def test_a_closed_pipe_ends_quietly() -> None:
+    reader = subprocess.Popen(
+        [sys.executable, "-m", "guandan_fast", "moves", " ".join(f"S{r} H{r} D{r}" for r in "3456789TJ"), "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert reader.stdout is not None and reader.stderr is not None
+    reader.stdout.readline()
+    reader.stdout.close()  # like `| head -1`
+    assert "Traceback" not in reader.stderr.read().decode()
+    assert reader.wait(timeout=60) in (0, 1)

@@ -188,3 +188,21 @@ def test_move_list_views(backend: str) -> None:
     assert table.shape == (13,) and set(table.dtype.names or ()) == {"kind", "key", "cards"}
     assert [Move._trusted(MoveType(int(r["kind"])), int(r["key"]), Hand.from_bits(*map(int, r["cards"])), 2) for r in table] == list(moves)
     assert moves[-1] == list(moves)[-1] and moves[1:3] == list(moves)[1:3]
+
+
+def test_moves_pickle_and_copy_by_value() -> None:
+    import copy
+    import pickle
+
+    move = Move.from_platform(["ThreeWithTwo", "A", ["CA", "CA", "DA", "H2", "H2"]], 2)
+    for clone in (pickle.loads(pickle.dumps(move)), copy.deepcopy(move), copy.copy(move)):
+        assert clone == move and hash(clone) == hash(move) and clone.to_platform() == move.to_platform()
+    assert pickle.loads(pickle.dumps(PASS)) is PASS and copy.deepcopy(PASS) is PASS
+    moves = legal_moves("S3 S4 S5 S6 H2", 2)
+    assert list(pickle.loads(pickle.dumps(moves))) == list(moves)
+
+
+def test_numpy_integers_are_integers() -> None:
+    assert parse_level(np.int64(9)) == 9 and parse_level(np.uint8(14)) == 14
+    assert Hand.parse("S3 S3").count(np.int64(4)) == 2
+    assert len(legal_moves("S3 S4", np.int16(5))) == 2

@@ -197,13 +197,13 @@ def classify(cards: Any, level: int | str, *, backend: Backend | None = None) ->
 
 
 def _batch_planes(hands: Any) -> np.ndarray:
-    """A batch of hands as a C-contiguous ``uint64[n, 2]`` array of (once, twice) rows."""
+    """A batch of hands as an aligned, C-contiguous, native-order ``uint64[n, 2]`` array."""
     if isinstance(hands, np.ndarray):
-        if hands.dtype != np.uint64:
+        if hands.dtype.kind != "u" or hands.dtype.itemsize != 8:
             raise TypeError(f"a batch of hands as an array must have dtype uint64, not {hands.dtype}")
         if hands.ndim != 2 or hands.shape[1] != 2:
             raise ValueError(f"a batch of hands as an array must have shape (n, 2), not {hands.shape}")
-        return np.ascontiguousarray(hands)
+        return np.require(hands, dtype=np.uint64, requirements=["C", "A"])
     if isinstance(hands, (Hand, str, bytes)) or not isinstance(hands, Iterable):
         raise TypeError(
             f"a batch of hands is a uint64 array of shape (n, 2) or a sequence of hands, not {type(hands).__name__}"
@@ -215,10 +215,10 @@ def _batch_planes(hands: Any) -> np.ndarray:
 def _batch_levels(level: Any, n: int) -> int | np.ndarray:
     """One level for every hand (an int), or one level per hand (``uint8[n]``)."""
     if isinstance(level, (str, int, np.integer)):
-        return parse_level(level if not isinstance(level, np.integer) else int(level))
+        return parse_level(level)
     if not isinstance(level, Iterable):
         raise TypeError(f"a level must be a rank character or an integer 2-14, not {type(level).__name__}")
-    levels = [parse_level(int(v) if isinstance(v, np.integer) else v) for v in level]
+    levels = [parse_level(v) for v in level]
     if len(levels) != n:
         raise ValueError(f"{len(levels)} levels for {n} hands: give one level, or one per hand")
     return np.array(levels, dtype=np.uint8)

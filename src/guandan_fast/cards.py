@@ -13,6 +13,7 @@ So bits ``4r .. 4r+3`` of a hand's planes are the four suits of rank index ``r``
 
 from __future__ import annotations
 
+import operator
 from typing import Final
 
 RANKS: Final = "23456789TJQKA"
@@ -82,10 +83,6 @@ def parse_level(level: object) -> int:
         return level
     if isinstance(level, bool):
         raise TypeError("a level must be a rank character or an integer 2-14, not a bool")
-    if isinstance(level, int):
-        if 2 <= level <= 14:
-            return level
-        raise ValueError(f"bad level {level}: a level is 2..14 (2..A)")
     if isinstance(level, str):
         text = level.strip().upper()
         if text == "10":
@@ -93,7 +90,20 @@ def parse_level(level: object) -> int:
         if len(text) == 1 and text in RANKS:
             return RANKS.index(text) + 2
         raise ValueError(f"bad level {level!r}: a level is one of 2 3 4 5 6 7 8 9 T J Q K A")
-    raise TypeError(f"a level must be a rank character or an integer 2-14, not {type(level).__name__}")
+    value = as_index(level, "a level must be a rank character or an integer 2-14")
+    if 2 <= value <= 14:
+        return value
+    raise ValueError(f"bad level {value}: a level is 2..14 (2..A)")
+
+
+def as_index(value: object, what: str) -> int:
+    """An integer from an int or a numpy integer (never a bool or a float); TypeError names ``what``."""
+    if isinstance(value, bool):
+        raise TypeError(f"{what}, not a bool")
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        raise TypeError(f"{what}, not {type(value).__name__}") from None
 
 
 def level_char(level: int) -> str:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Union
 
 import numpy as np
 
-from .cards import CARD_NAMES, NUM_CARDS, parse_card
+from .cards import CARD_NAMES, NUM_CARDS, as_index, parse_card
 
 if TYPE_CHECKING:
     from .moves import Move
@@ -147,7 +147,7 @@ class Hand:
 
     def count(self, card: str | int) -> int:
         """How many copies (0, 1 or 2) of one card the hand holds."""
-        index = card if isinstance(card, int) and not isinstance(card, bool) else parse_card(card)
+        index = parse_card(card) if isinstance(card, str) else as_index(card, "a card is a string or an index 0-53")
         if not 0 <= index < NUM_CARDS:
             raise ValueError(f"card index {index} is outside 0..53")
         return (self._once >> index & 1) + (self._twice >> index & 1)

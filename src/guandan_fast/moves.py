@@ -162,6 +162,12 @@ class Move:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Move is immutable")
 
+    def __reduce__(self) -> str | tuple[Any, ...]:
+        """Pickle and copy by value; the pass comes back as the one :data:`PASS`."""
+        if self.kind is MoveType.PASS:
+            return "PASS"
+        return (_restore_move, (int(self.kind), self.key, self.cards.once, self.cards.twice, self.level))
+
     # -- platform interchange ---------------------------------------------------------------
     @property
     def rank(self) -> str:
@@ -260,6 +266,11 @@ def _key_from_rank(kind: MoveType, rank: str, level: int) -> int:
         natural = RANKS.index(text) + 2
         return LEVEL_POWER if natural == level else natural
     raise ValueError(f"bad rank {rank!r} for a {kind.platform_name}")
+
+
+def _restore_move(kind: int, key: int, once: int, twice: int, level: int) -> Move:
+    """Rebuild a pickled move (its planes are checked again; its reading was checked when made)."""
+    return Move._trusted(MoveType(kind), key, Hand.from_bits(once, twice), level)
 
 
 def _make_pass() -> Move:
