@@ -44,6 +44,18 @@ cdef struct MoveBuffer:
     int fixed               # nonzero: never grow (a full buffer sets ``failed``); internal
 
 
+cdef inline void movebuf_free(MoveBuffer* b) noexcept nogil:
+    """Release the buffer's memory (safe to call twice, or after a failed init)."""
+    free(b.kinds)
+    free(b.keys)
+    free(b.cards)
+    b.kinds = NULL
+    b.keys = NULL
+    b.cards = NULL
+    b.n = 0
+    b.cap = 0
+
+
 cdef inline int movebuf_init(MoveBuffer* b, Py_ssize_t cap) noexcept nogil:
     """Allocate room for ``cap`` (>= 1) moves; 0 on success, -1 when out of memory
     (then the buffer holds no memory and movebuf_free is still safe)."""
@@ -56,28 +68,10 @@ cdef inline int movebuf_init(MoveBuffer* b, Py_ssize_t cap) noexcept nogil:
     b.keys = <uint8_t*>malloc(<size_t>cap)
     b.cards = <uint64_t*>malloc(<size_t>cap * 2 * sizeof(uint64_t))
     if b.kinds == NULL or b.keys == NULL or b.cards == NULL:
-        free(b.kinds)
-        free(b.keys)
-        free(b.cards)
-        b.kinds = NULL
-        b.keys = NULL
-        b.cards = NULL
-        b.cap = 0
+        movebuf_free(b)
         return -1
     b.cap = cap
     return 0
-
-
-cdef inline void movebuf_free(MoveBuffer* b) noexcept nogil:
-    """Release the buffer's memory (safe to call twice, or after a failed init)."""
-    free(b.kinds)
-    free(b.keys)
-    free(b.cards)
-    b.kinds = NULL
-    b.keys = NULL
-    b.cards = NULL
-    b.n = 0
-    b.cap = 0
 
 
 cdef inline void movebuf_clear(MoveBuffer* b) noexcept nogil:
