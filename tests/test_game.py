@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import pytest
@@ -649,3 +650,195 @@ def test_numpy_index_and_returned_actions_are_copies() -> None:
     assert deal.history == [(0, single("S4"))]
     deal.step(np.uint8(0))  # the pass, listed first when following
     assert deal.history[-1] == (1, PASS_TRIPLE)
+
+
+# ---------------------------------------------------------------------------------------------
+# Nothing handed out is the deal's own; copies and pickles are independent
+# ---------------------------------------------------------------------------------------------
+def scramble(value: Any) -> None:
+    """Mutate every list and dict reachable from ``value``, innermost first."""
+    if isinstance(value, list):
+        for item in value:
+            scramble(item)
+        value.append("HR")
+        value.reverse()
+        value[0] = "Bomb"
+    elif isinstance(value, dict):
+        for item in value.values():
+            scramble(item)
+        for key in list(value):
+            value[key] = "Bomb"
+        value["extra"] = [1]
+    elif isinstance(value, tuple):
+        for item in value:
+            scramble(item)
+
+
+def mid_play_deal() -> Deal:
+    """A deal after a tribute, a return and a few plays (a trick in progress)."""
+    deal = tribute_deal(["S3 S4 S5 ST", "S6 S7 S8", "S9 SJ SQ", "SA SK C4 C4"], [0, 1, 2, 3])
+    deal.step(["tribute", "tribute", ["SA"]])
+    deal.step(["back", "back", ["S3"]])
+    assert deal.phase == "play" and deal.to_act == 3
+    deal.step(single("C4"))
+    deal.step(single("S5"))
+    deal.step(PASS_TRIPLE)
+    assert deal.to_act == 2 and deal.following
+    return deal
+
+
+def test_reviewer_repro_observation_and_history_do_not_alias() -> None:
+    deal = four("S3 S4", "S5 S6", "S7 S8", "S9 ST", leader=0)
+    deal.step(["Single", "3", ["S3"]])
+    deal.observation(1)["publicInfo"][0]["playArea"][2].append("HR")
+    assert deal.history == [(0, single("S3"))]
+    deal.history[0][1][0] = "Bomb"
+    assert deal.observation(1)["curAction"] == single("S3")
+    assert deal.observation(1)["publicInfo"][0]["playArea"] == single("S3")
+
+
+@pytest.mark.parametrize("stage", ["tribute", "return", "play", "done"])
+def test_mutating_anything_returned_changes_nothing(stage: str) -> None:
+    deal = mid_play_deal() if stage != "tribute" else tribute_deal(["S3 ST", "S4", "S5", "SA D5"], [0, 1, 2, 3])
+    if stage == "return":
+        deal = tribute_deal(["S3 ST", "S4", "S5", "SA D5"], [0, 1, 2, 3])
+        deal.step(["tribute", "tribute", ["SA"]])
+    if stage == "done":
+        deal = four("S3", "S9 ST", "S4", "S7 S8", leader=0)
+        for action in (single("S3"), PASS_TRIPLE, single("S4")):
+            deal.step(action)
+    assert deal.phase == stage
+    before = copy.deepcopy(snapshot(deal))  # a snapshot sharing nothing with what is scrambled
+    early = deal.clone()
+    returned: list[Any] = [
+        deal.history,
+        deal.finish_order,
+        deal.tribute,
+        deal.cards_left(),
+        deal.legal_actions(),
+        [deal.observation(seat) for seat in range(4)],
+    ]
+    scramble(returned)
+    assert snapshot(deal) == before
+    assert snapshot(early) == before
+    assert snapshot(deal.clone()) == before
+
+
+def test_the_move_list_is_read_only_and_its_own() -> None:
+    import numpy as np
+
+    deal = mid_play_deal()
+    before = snapshot(deal)
+    moves = deal.legal_moves()
+    for array in (moves.kinds, moves.keys, moves.cards):
+        with pytest.raises(ValueError, match="read-only"):
+            array[0] = 3
+    moves.kinds = np.zeros_like(moves.kinds)  # rebinding the returned list's arrays: its own business
+    moves.cards = moves.cards[::-1]
+    assert snapshot(deal) == before
+    assert deal.legal_moves().kinds.tolist() != moves.kinds.tolist()
+    following = deal.clone()
+    following.step(2)  # index 2 = legal_moves()[1]: the deal's own list, not the rebound arrays
+    assert following.history[-1] == (2, deal.legal_actions()[2])
+
+
+def test_copy_and_deepcopy_of_a_deal_are_clones() -> None:
+    for make in (copy.copy, copy.deepcopy):
+        deal = mid_play_deal()
+        before = snapshot(deal)
+        other = make(deal)
+        assert snapshot(other) == before
+        while other.phase != "done":
+            other.step(0 if other.following else len(other.legal_actions()) - 1)
+        assert snapshot(deal) == before
+
+
+def test_a_deal_pickles_by_value() -> None:
+    import pickle
+
+    for deal in (
+        mid_play_deal(),
+        tribute_deal(["S3 ST", "S4", "S5", "SA D5"], [0, 1, 2, 3]),
+        Deal.random(seed=3, previous_finish=[1, 3]),
+        Deal.random(seed=4),
+    ):
+        deal.legal_actions()  # fill the caches: they are rebuilt after unpickling
+        before = snapshot(deal)
+        other = pickle.loads(pickle.dumps(deal))
+        assert snapshot(other) == before
+        assert other.last_move is deal.last_move or other.last_move == deal.last_move
+        assert [other.playout(seed) for seed in range(5)] == [deal.playout(seed) for seed in range(5)]
+        assert other.playouts(20, seed=7).tolist() == deal.playouts(20, seed=7).tolist()
+        other.step(0)
+        assert snapshot(deal) == before
+        deal.step(0)
+        assert snapshot(deal) == snapshot(other)
+
+
+def test_pickled_pass_is_still_the_pass() -> None:
+    import pickle
+
+    deal = four("S3 S4", "S5 S6", "S7 S8", "S9 ST", leader=0)
+    other = pickle.loads(pickle.dumps(deal))
+    assert other._last is PASS and other.last_move is None and not other.following
+    other.step(single("S3"))
+    assert other.following and other.legal_actions()[0] == PASS_TRIPLE
+
+
+def play_on(match: Match, extra: int = 5) -> list[Any]:
+    """Random actions (a fixed policy seed) to the end of the current deal and ``extra``
+    actions into the next one; the actions taken."""
+    import random
+
+    rng, log, target = random.Random(0), [], match.deals_played + 1
+    while not match.over and (match.deals_played < target or extra > 0):
+        if match.deals_played >= target:
+            extra -= 1
+        action = rng.choice(match.legal_actions())
+        log.append((match.to_act, action))
+        match.step(action)
+    return log
+
+
+def match_state(match: Match) -> tuple[Any, ...]:
+    return (
+        match.levels,
+        match.winner,
+        match.deals_played,
+        [(r.level, r.finish_order, r.levels_after, r.tribute) for r in match.records],
+        snapshot(match.deal),
+    )
+
+
+def test_a_match_copies_and_pickles_by_value() -> None:
+    import pickle
+
+    match = Match(seed=5)
+    play_on(match)  # into the second deal: records, a tribute, a new random stream state
+    assert match.deals_played == 1 and len(match.deal.history) == 5
+    for make in (copy.copy, copy.deepcopy, lambda m: pickle.loads(pickle.dumps(m)), Match.clone):
+        before = match_state(match)
+        other = make(match)
+        assert match_state(other) == before
+        log = play_on(other)  # through the end of a deal: the next one is dealt from the copy's stream
+        assert match_state(match) == before and other.deals_played == 2
+        twin = make(match)
+        assert play_on(twin) == log and match_state(twin) == match_state(other)
+
+
+# ---------------------------------------------------------------------------------------------
+# 接风 when the partner is out: never reached, the deal has ended
+# ---------------------------------------------------------------------------------------------
+def test_going_out_with_the_partner_out_ends_the_deal() -> None:
+    """The 接风 'partner is out too' case of RULES.md §7 cannot arise: a player going out
+    while the partner is already out ends the deal (1-2, or three out), endgames too."""
+    # the partner went out first: 1-2
+    deal = Deal.start(["S3", "S4", "S5", ""], 2, leader=1, finished=[3])
+    deal.step(single("S4"))
+    assert deal.phase == "done" and deal.finish_order == [3, 1, 2, 0]
+    # an opponent and the partner out (finished=), the last of the team goes out: three out
+    deal = Deal.start(["", "S4 S6", "S5", ""], 2, leader=1, finished=[0, 3])
+    deal.step(single("S4"))
+    deal.step(PASS_TRIPLE)
+    deal.step(single("S6"))
+    assert deal.phase == "done" and deal.finish_order == [0, 3, 1, 2]

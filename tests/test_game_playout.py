@@ -209,3 +209,162 @@ def test_playouts_run_in_parallel_threads() -> None:
     with ThreadPoolExecutor(max_workers=2) as pool:
         deals = list(pool.map(lambda k: random_deals(500, seed=k), (1, 2)))
     assert np.array_equal(deals[0], random_deals(500, seed=1))
+
+
+# ---------------------------------------------------------------------------------------------
+# The native entry points check their arguments themselves
+# ---------------------------------------------------------------------------------------------
+def native_args(deal: Deal) -> dict[str, Any]:
+    names = ("once", "twice", "level", "to_act", "last_kind", "last_key", "last_size", "greater", "passes", "finish")
+    return dict(zip(names, deal._native_state()))
+
+
+def call_playout(args: dict[str, Any], seed: Any = 0) -> Any:
+    from guandan_fast import _playout
+
+    return _playout.playout(**args, seed=seed)
+
+
+def call_playouts(args: dict[str, Any], seed: Any = 0, n: Any = 2) -> Any:
+    from guandan_fast import _playout
+
+    return _playout.playouts(**args, seed=seed, n=n)
+
+
+def following_deal() -> Deal:
+    """Seat 0 played S3, seat 1 passed: seat 2 follows (a single S3 to beat)."""
+    deal = Deal.start(["S3 S4", "S5 S6", "S7 S8", "S9 ST"], 2, leader=0)
+    deal.step(["Single", "3", ["S3"]])
+    deal.step(["PASS", "PASS", "PASS"])
+    return deal
+
+
+@native
+@pytest.mark.parametrize(
+    ("change", "error", "message"),
+    [
+        # the move to beat (the generator's check_args)
+        ({"last_kind": 1, "last_key": 99, "last_size": 1}, ValueError, "move to beat"),
+        ({"last_kind": 1, "last_key": 3, "last_size": 2}, ValueError, "size"),
+        ({"last_kind": 11}, ValueError, "last_kind"),
+        ({"last_kind": 0, "last_key": 0, "last_size": 0}, ValueError, "greater must be -1"),
+        ({"last_key": -1}, ValueError, "last_key"),
+        # levels and seats
+        ({"level": 2**40}, ValueError, "level"),
+        ({"level": 1}, ValueError, "level"),
+        ({"level": 2.0}, TypeError, "level"),
+        ({"level": "2"}, TypeError, "level"),
+        ({"to_act": 4}, ValueError, "to_act"),
+        ({"to_act": -1}, ValueError, "to_act"),
+        ({"to_act": True}, TypeError, "bool"),
+        ({"to_act": 0}, ValueError, "greater"),  # the seat that made the move to beat
+        ({"to_act": 3}, ValueError, "seat 2 acts"),  # not the seat after one pass
+        ({"greater": 9}, ValueError, "greater"),
+        ({"greater": -1}, ValueError, "greater"),
+        ({"greater": 1}, ValueError, "acts"),
+        ({"passes": 0}, ValueError, "seat 1 acts"),
+        ({"passes": 3}, ValueError, "passes"),  # the trick would have ended
+        ({"passes": 4}, ValueError, "passes"),
+        ({"passes": 1.0}, TypeError, "passes"),
+        # hands
+        ({"once": [1.7, 0, 0, 0]}, TypeError, "once"),
+        ({"twice": [0, 0, 0, 1.0]}, TypeError, "twice"),
+        ({"once": [1 << 54, 1, 2, 4]}, ValueError, "once"),
+        ({"once": [-1, 1, 2, 4]}, ValueError, "once"),
+        ({"once": [1, 2, 4]}, ValueError, "four"),
+        ({"twice": [2, 0, 0, 0]}, ValueError, "once"),  # a card twice but not once
+        # three copies of a card across the four seats (bit 0 is S2, bit 4 is S3)
+        ({"once": [1, 1, 1 << 10, 1 << 12], "twice": [0, 1, 0, 0]}, ValueError, "S2 appears more than twice"),
+        ({"once": [16, 16, 16 | 1 << 10, 1 << 12], "twice": [0, 0, 0, 0]}, ValueError, "S3 appears more than twice"),
+        # who is out
+        ({"finish": [1]}, ValueError, "out"),
+        ({"finish": [0.0]}, TypeError, "finish"),
+        ({"finish": "0"}, TypeError, "finish"),
+        ({"finish": 0}, TypeError, "finish"),
+    ],
+)
+def test_native_playout_rejects_bad_states(change: dict[str, Any], error: type[Exception], message: str) -> None:
+    args = native_args(following_deal())
+    assert (args["to_act"], args["greater"], args["passes"], args["last_kind"]) == (2, 0, 1, 1)
+    call_playout(args)  # the state itself is fine
+    args.update(change)
+    with pytest.raises(error, match=message):
+        call_playout(args)
+    with pytest.raises(error, match=message):
+        call_playouts(args)
+
+
+@native
+def test_native_playout_rejects_bad_states_with_seats_out() -> None:
+    # an endgame: seat 0 out first, then seat 1 goes out with an unbeaten play
+    deal = Deal.start(["", "S5", "S7 S8", "S9 ST"], 2, leader=1, finished=[0])
+    deal.step(["Single", "5", ["S5"]])
+    args = native_args(deal)
+    assert (args["to_act"], args["greater"], args["finish"]) == (2, 1, [0, 1])
+    call_playout(args)
+    changes: list[tuple[dict[str, Any], str]] = [
+        ({"finish": [1, 0]}, "last seat that went out"),  # greater is out: it went out last
+        ({"finish": [0, 2]}, "already over"),
+        ({"finish": [0, 1, 2]}, "at most two"),
+        ({"finish": [0, 0]}, "at most two"),
+        ({"finish": [0, 1], "passes": 2}, "passes"),  # only seats 2 and 3 can answer
+        ({"to_act": 0}, "hold cards"),
+    ]
+    for change, message in changes:
+        bad = {**args, **change}
+        with pytest.raises(ValueError, match=message):
+            call_playout(bad)
+    leading = native_args(Deal.start(["", "S5", "S7 S8", "S9 ST"], 2, leader=1, finished=[0]))
+    with pytest.raises(ValueError, match="passes 0"):
+        call_playout({**leading, "passes": 1})
+    with pytest.raises(ValueError, match="out"):
+        call_playout({**leading, "finish": []})
+
+
+@native
+def test_native_seeds_and_counts() -> None:
+    from guandan_fast import _playout
+
+    native_module: Any = _playout  # called with wrong argument types on purpose
+
+    args = native_args(following_deal())
+    for seed, error in [(-1, ValueError), (1 << 64, ValueError), (1.5, TypeError), ("1", TypeError), (None, TypeError)]:
+        with pytest.raises(error, match="seed"):
+            call_playout(args, seed=seed)
+        with pytest.raises(error, match="seed"):
+            call_playouts(args, seed=seed)
+        with pytest.raises(error, match="seed"):
+            native_module.random_deals(1, seed)
+    top = (1 << 64) - 1
+    assert call_playout(args, seed=np.uint64(top)) == call_playout(args, seed=top)
+    rows = call_playouts(args, seed=top, n=3)  # seeds wrap around: top, 0, 1
+    assert rows.tolist() == [list(call_playout(args, seed=s)) for s in (top, 0, 1)]
+    for n, error in [(-1, ValueError), (2.0, TypeError), (1 << 70, ValueError)]:
+        with pytest.raises(error, match="number of playouts"):
+            call_playouts(args, n=n)
+        with pytest.raises(error, match="number of deals"):
+            native_module.random_deals(n, 0)
+    for level, error in [(2**40, ValueError), (15, ValueError), (7.0, TypeError)]:
+        with pytest.raises(error, match="level"):
+            native_module.random_deals(1, 0, level)
+    numpy_args = {**args, "once": np.array(args["once"], dtype=np.uint64), "to_act": np.int8(2), "level": np.int64(2)}
+    assert call_playout(numpy_args, seed=np.int64(5)) == call_playout(args, seed=5)
+
+
+@native
+def test_native_playout_accepts_every_state_of_real_deals() -> None:
+    """The consistency checks accept whatever a Deal can be in, 接风 and endgames included."""
+    checked = 0
+    for number in range(40):
+        if number % 4 == 3:
+            deal = Deal.start(["", "S5 S6 S6", "S7 S8 C8", "S9 ST D9"], 2 + number % 13, seed=number, finished=[0])
+        else:
+            deal = mid_deal(number, 0, level=2 + number % 13)
+        rng = random.Random(number)
+        while deal.phase != "done":
+            if deal.phase == "play":
+                call_playout(native_args(deal), seed=number)
+                checked += 1
+            actions = deal.legal_actions()
+            deal.step(actions[rng.randrange(len(actions))])
+    assert checked > 2000

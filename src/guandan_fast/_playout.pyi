@@ -1,4 +1,9 @@
-"""Type stub of the native random-playout module (see _playout.pyx)."""
+"""Type stub of the native random-playout module (see _playout.pyx).
+
+Every function checks its arguments itself: TypeError for an argument that is no integer
+(a bool or float included), ValueError for a value out of range (a seed outside
+0 <= seed < 2**64, a level outside 2..14, ...) or a state no deal can be in.
+"""
 
 from collections.abc import Sequence
 from typing import Any
@@ -34,3 +39,4 @@ def playouts(
     n: int,
 ) -> np.ndarray: ...
 def random_deals(n: int, seed: int, level: int = 2) -> np.ndarray: ...
+def read_only(kinds: np.ndarray, keys: np.ndarray, cards: np.ndarray) -> None: ...

@@ -26,8 +26,11 @@ from libc.stdint cimport uint8_t, int8_t, uint32_t, uint64_t
 import numpy as np
 cimport numpy as cnp
 
-from guandan_fast._bitops cimport gf_popcount64
-from guandan_fast._movegen cimport MoveBuffer, movebuf_init, movebuf_free, generate_into
+from cpython.number cimport PyNumber_Index
+from cpython.pyport cimport PY_SSIZE_T_MAX
+
+from guandan_fast._bitops cimport gf_popcount64, gf_ctz64
+from guandan_fast._movegen cimport MoveBuffer, movebuf_init, movebuf_free, generate_into, check_args
 
 cnp.import_array()
 
@@ -205,7 +208,7 @@ cdef inline void _play(State* s, int kind, int key, uint64_t mo, uint64_t mt) no
 
 
 cdef inline void _pass(State* s) noexcept nogil:
-    cdef int seat = s.to_act, other, others = 0, greater = s.greater, partner
+    cdef int seat = s.to_act, other, others = 0, greater = s.greater
     s.passes += 1
     for other in range(4):
         if other != greater and s.once[other]:
@@ -221,9 +224,10 @@ cdef inline void _pass(State* s) noexcept nogil:
     s.passes = 0
     if s.once[greater]:
         s.to_act = greater
-    else:  # 接风: the partner of the player who went out leads, else the next after it
-        partner = greater ^ 2
-        s.to_act = partner if s.once[partner] else _next_active(s, partner)
+    else:  # 接风: the partner of the player who went out leads. It always holds cards: had it
+        # been out already, ``greater`` going out would have ended the deal (1-2, or three out),
+        # and _state_from refuses states of a deal that is over, so there is no other branch.
+        s.to_act = greater ^ 2
 
 
 cdef int _run(State* s, uint64_t seed, Cache* c, Log* log) noexcept nogil:
@@ -299,46 +303,138 @@ cdef void _deal_random(State* s, uint64_t* rng, int level) noexcept nogil:
 
 
 # -- Python entry points -------------------------------------------------------------------------
-cdef State _state_from(object once, object twice, int level, int to_act, int last_kind, int last_key,
-                       int last_size, int greater, int passes, object finish) except *:
+# Every argument is checked here, whatever the caller (Deal checks its own state first, but
+# these functions are public): TypeError for something that is no integer (bool and float
+# included), ValueError for a value out of range or a state no deal can be in.
+
+cdef object _integer(object value, str what):
+    """``value`` as a Python int: an int or anything with ``__index__``, never a bool."""
+    if type(value) is int:
+        return value
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{what} must be an integer, not bool")
+    try:
+        return PyNumber_Index(value)
+    except TypeError:
+        raise TypeError(f"{what} must be an integer, not {type(value).__name__}") from None
+
+
+cdef int _small(object value, str what, int lo, int hi) except? -1:
+    """An integer argument that must lie in lo..hi."""
+    v = _integer(value, what)
+    if not lo <= v <= hi:
+        raise ValueError(f"{what} must be {lo}..{hi}, not {v}")
+    return <int>v
+
+
+cdef uint64_t _seed(object value) except? 0xFFFFFFFFFFFFFFFF:
+    v = _integer(value, "seed")
+    if not 0 <= v <= 0xFFFFFFFFFFFFFFFF:
+        raise ValueError(f"seed must be an integer 0 <= seed < 2**64, not {v}")
+    return <uint64_t>v
+
+
+cdef Py_ssize_t _count(object value, str what) except? -1:
+    v = _integer(value, what)
+    if not 0 <= v <= PY_SSIZE_T_MAX:
+        raise ValueError(f"{what} must be >= 0, not {v}")
+    return <Py_ssize_t>v
+
+
+cdef uint64_t _plane(object value, str what) except? 0xFFFFFFFFFFFFFFFF:
+    v = _integer(value, what)
+    if not 0 <= v <= FULL_PLANE:
+        raise ValueError(f"{what} must be a hand plane (bits 0..53, one per card), not {v}")
+    return <uint64_t>v
+
+
+cdef str _card_name(uint64_t bits):
+    from guandan_fast.cards import CARD_NAMES
+    return CARD_NAMES[gf_ctz64(bits)]
+
+
+cdef State _state_from(object once, object twice, object level, object to_act, object last_kind,
+                       object last_key, object last_size, object greater, object passes,
+                       object finish) except *:
+    """A validated playout state: exactly the states a Deal in its play phase can be in."""
     cdef State s
-    cdef int seat, k
+    cdef int seat, k, code, others, at
+    cdef uint64_t one = 0, two = 0, over = 0, plane
     if len(once) != 4 or len(twice) != 4:
         raise ValueError("a state has four hands: once and twice must each hold four planes")
-    if not 2 <= level <= 14:
-        raise ValueError(f"bad level {level}: a level is 2..14")
+    s.level = _small(level, "level", 2, 14)
+    s.to_act = _small(to_act, "to_act", 0, 3)
+    s.last_kind = _small(last_kind, "last_kind", 0, 10)
+    s.last_key = _small(last_key, "last_key", 0, 255)
+    s.last_size = _small(last_size, "last_size", 0, 108)
+    s.greater = _small(greater, "greater", -1, 3)
+    s.passes = _small(passes, "passes", 0, 3)
     for seat in range(4):
-        o, t = int(once[seat]), int(twice[seat])
-        if o < 0 or t < 0 or o > FULL_PLANE or t > FULL_PLANE or (t & ~o):
-            raise ValueError(f"bad hand planes for seat {seat}")
-        s.once[seat] = o
-        s.twice[seat] = t
-    finish = [int(seat) for seat in finish]
-    if len(finish) > 2 or len(set(finish)) != len(finish) or any(not 0 <= seat <= 3 for seat in finish):
-        raise ValueError(f"bad finishing order {finish}: at most two distinct seats can be out mid-deal")
+        s.once[seat] = _plane(once[seat], f"once[{seat}]")
+        s.twice[seat] = _plane(twice[seat], f"twice[{seat}]")
+        if s.twice[seat] & ~s.once[seat]:
+            raise ValueError(f"bad hand planes for seat {seat}: a card marked 'twice' must also be marked 'once'")
+        # Count the copies of each card on the table: one copy per bit of each plane.
+        plane = s.once[seat]
+        over |= two & plane
+        two |= one & plane
+        one |= plane
+        plane = s.twice[seat]
+        over |= two & plane
+        two |= one & plane
+        one |= plane
+    if over:
+        raise ValueError(f"card {_card_name(over)} appears more than twice across the four hands (the deck has two)")
+    if isinstance(finish, (str, bytes)) or not hasattr(finish, "__iter__"):
+        raise TypeError(f"finish must be a sequence of seats, not {type(finish).__name__}")
+    order = [_small(seat_value, "a seat of finish", 0, 3) for seat_value in finish]
+    if len(order) > 2 or len(set(order)) != len(order):
+        raise ValueError(f"bad finishing order {order}: at most two distinct seats can be out mid-deal")
+    if len(order) == 2 and order[1] == (order[0] ^ 2):
+        raise ValueError(f"the deal is already over: seats {order[0]} and {order[1]} finished 1-2")
     for seat in range(4):
-        if (seat in finish) != (s.once[seat] == 0):
-            raise ValueError(f"seat {seat}: a seat is out exactly when its hand is empty")
-    if not 0 <= to_act <= 3 or s.once[to_act] == 0:
-        raise ValueError(f"the seat to act ({to_act}) must hold cards")
-    if not 0 <= last_kind <= 10 or (last_kind != KIND_PASS and not 0 <= greater <= 3):
-        raise ValueError("bad move to beat")
-    if not 0 <= passes <= 3:
-        raise ValueError(f"bad number of passes {passes}")
-    s.level = level
-    s.to_act = to_act
-    s.last_kind = last_kind
-    s.last_key = last_key if last_kind != KIND_PASS else 0
-    s.last_size = last_size if last_kind != KIND_PASS else 0
-    s.greater = greater if last_kind != KIND_PASS else -1
-    s.passes = passes if last_kind != KIND_PASS else 0
-    s.nfinish = len(finish)
+        if (seat in order) != (s.once[seat] == 0):
+            raise ValueError(f"seat {seat}: a seat is out (listed in finish) exactly when its hand is empty")
+    s.nfinish = len(order)
     for k in range(4):
-        s.finish[k] = finish[k] if k < len(finish) else -1
+        s.finish[k] = order[k] if k < s.nfinish else -1
     s.done = 0
-    if s.nfinish >= 2 and s.finish[1] == (s.finish[0] ^ 2):
-        raise ValueError("the deal is already over")
+    if s.once[s.to_act] == 0:
+        raise ValueError(f"the seat to act ({s.to_act}) must hold cards")
+    code = check_args(s.once[s.to_act], s.twice[s.to_act], s.level, s.last_kind, s.last_key, s.last_size)
+    if code != 0:
+        raise ValueError(
+            f"bad move to beat (last_kind {s.last_kind}, last_key {s.last_key}, last_size {s.last_size}): "
+            + ("its size does not fit its kind" if code == 5 else "its key is out of range for its kind")
+        )
+    if s.last_kind == KIND_PASS:
+        if s.greater != -1 or s.passes != 0:
+            raise ValueError("the seat to act leads (last_kind 0): greater must be -1 and passes 0")
+        return s
+    # Following: ``greater`` made the move to beat, then ``passes`` players passed in turn.
+    if s.greater == -1 or s.greater == s.to_act:
+        raise ValueError(f"greater ({s.greater}) must be the seat that made the move to beat, not the seat to act")
+    if s.once[s.greater] == 0 and s.finish[s.nfinish - 1] != s.greater:
+        raise ValueError(f"greater ({s.greater}) holds no cards, so it must be the last seat that went out")
+    others = 0
+    for seat in range(4):
+        if seat != s.greater and s.once[seat]:
+            others += 1
+    if s.passes >= others:
+        raise ValueError(f"{s.passes} passes: the trick would have ended ({others} players can answer)")
+    at = s.greater
+    for k in range(s.passes + 1):
+        at = _next_active(&s, at)
+    if at != s.to_act:
+        raise ValueError(f"after seat {s.greater}'s play and {s.passes} passes, seat {at} acts, not seat {s.to_act}")
     return s
+
+
+def read_only(cnp.ndarray kinds not None, cnp.ndarray keys not None, cnp.ndarray cards not None):
+    """Make three arrays read-only (a Deal's cached move list; cheaper than ``setflags``)."""
+    cnp.PyArray_CLEARFLAGS(kinds, cnp.NPY_ARRAY_WRITEABLE)
+    cnp.PyArray_CLEARFLAGS(keys, cnp.NPY_ARRAY_WRITEABLE)
+    cnp.PyArray_CLEARFLAGS(cards, cnp.NPY_ARRAY_WRITEABLE)
 
 
 cdef _raise(int code):
@@ -349,9 +445,12 @@ cdef _raise(int code):
     raise RuntimeError("a native playout did not end (a bug: please report it with the seed)")
 
 
-def playout(once, twice, int level, int to_act, int last_kind, int last_key, int last_size,
-            int greater, int passes, finish, uint64_t seed, bint record=False):
+def playout(once, twice, level, to_act, last_kind, last_key, last_size, greater, passes, finish, seed,
+            bint record=False):
     """Play a state to its end with uniformly random legal actions.
+
+    The state must be one a deal in its play phase can be in (ValueError otherwise,
+    TypeError for an argument that is no integer); ``seed`` is 0 <= seed < 2**64.
 
     Returns the finishing order (a tuple of the four seats, first to last) or, with
     ``record``, ``(finish, seats, kinds, keys, cards)``: one row per action in the order
@@ -359,6 +458,7 @@ def playout(once, twice, int level, int to_act, int last_kind, int last_key, int
     """
     cdef State s = _state_from(once, twice, level, to_act, last_kind, last_key, last_size, greater,
                                passes, finish)
+    cdef uint64_t start_seed = _seed(seed)
     cdef Cache cache
     cdef Log log
     cdef int code
@@ -382,7 +482,7 @@ def playout(once, twice, int level, int to_act, int last_kind, int last_key, int
     if _cache_init(&cache) != 0:
         raise MemoryError("out of memory in a native playout")
     with nogil:
-        code = _run(&s, seed, &cache, &log)
+        code = _run(&s, start_seed, &cache, &log)
         _cache_free(&cache)
     if code != 0:
         _raise(code)
@@ -393,26 +493,25 @@ def playout(once, twice, int level, int to_act, int last_kind, int last_key, int
     return finish_order, seats[:n].copy(), kinds[:n].copy(), keys[:n].copy(), cards[:n].copy()
 
 
-def playouts(once, twice, int level, int to_act, int last_kind, int last_key, int last_size,
-             int greater, int passes, finish, uint64_t seed, Py_ssize_t n):
-    """``n`` playouts of one state; playout ``i`` is :func:`playout` with seed ``seed + i``.
-    Returns an ``int8`` array of shape ``(n, 4)``: the finishing orders."""
-    if n < 0:
-        raise ValueError(f"the number of playouts must be >= 0, not {n}")
+def playouts(once, twice, level, to_act, last_kind, last_key, last_size, greater, passes, finish, seed, n):
+    """``n`` playouts of one state; playout ``i`` is :func:`playout` with seed ``seed + i``
+    (mod 2**64). Returns an ``int8`` array of shape ``(n, 4)``: the finishing orders."""
     cdef State start = _state_from(once, twice, level, to_act, last_kind, last_key, last_size, greater,
                                    passes, finish)
+    cdef uint64_t first_seed = _seed(seed)
+    cdef Py_ssize_t count = _count(n, "the number of playouts")
     cdef State s
     cdef Cache cache
-    cdef cnp.ndarray[int8_t, ndim=2] out = np.empty((n, 4), dtype=np.int8)
+    cdef cnp.ndarray[int8_t, ndim=2] out = np.empty((count, 4), dtype=np.int8)
     cdef int8_t* rows = <int8_t*>out.data
     cdef Py_ssize_t i
     cdef int code = 0, k
     if _cache_init(&cache) != 0:
         raise MemoryError("out of memory in a native playout")
     with nogil:
-        for i in range(n):
+        for i in range(count):
             s = start
-            code = _run(&s, seed + <uint64_t>i, &cache, NULL)
+            code = _run(&s, first_seed + <uint64_t>i, &cache, NULL)
             if code != 0:
                 break
             for k in range(4):
@@ -423,19 +522,18 @@ def playouts(once, twice, int level, int to_act, int last_kind, int last_key, in
     return out
 
 
-def random_deals(Py_ssize_t n, uint64_t seed, int level=2):
+def random_deals(n, seed, level=2):
     """``n`` complete random deals, all in C: shuffle, a random leader, random play.
 
     Deal ``i`` draws its cards, leader and actions from the stream seeded with
-    ``seed + i``. Returns the finishing orders, ``int8`` of shape ``(n, 4)``.
+    ``seed + i`` (mod 2**64). Returns the finishing orders, ``int8`` of shape ``(n, 4)``.
     """
-    if n < 0:
-        raise ValueError(f"the number of deals must be >= 0, not {n}")
-    if not 2 <= level <= 14:
-        raise ValueError(f"bad level {level}: a level is 2..14")
+    cdef Py_ssize_t count = _count(n, "the number of deals")
+    cdef uint64_t first_seed = _seed(seed)
+    cdef int deal_level = _small(level, "level", 2, 14)
     cdef State s
     cdef Cache cache
-    cdef cnp.ndarray[int8_t, ndim=2] out = np.empty((n, 4), dtype=np.int8)
+    cdef cnp.ndarray[int8_t, ndim=2] out = np.empty((count, 4), dtype=np.int8)
     cdef int8_t* rows = <int8_t*>out.data
     cdef Py_ssize_t i
     cdef uint64_t rng
@@ -443,9 +541,9 @@ def random_deals(Py_ssize_t n, uint64_t seed, int level=2):
     if _cache_init(&cache) != 0:
         raise MemoryError("out of memory in a native playout")
     with nogil:
-        for i in range(n):
-            rng = seed + <uint64_t>i
-            _deal_random(&s, &rng, level)
+        for i in range(count):
+            rng = first_seed + <uint64_t>i
+            _deal_random(&s, &rng, deal_level)
             code = _run(&s, _next(&rng), &cache, NULL)
             if code != 0:
                 break

@@ -43,6 +43,7 @@ choice is written down where it is implemented and summarised here:
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -84,9 +85,21 @@ __all__ = [
 ]
 
 PHASES = ("tribute", "return", "play", "done")
+
+
+def _set_read_only(*arrays: np.ndarray) -> None:
+    for array in arrays:
+        array.setflags(write=False)
+
+
+#: Make arrays read-only (in native code when built: much cheaper than ``setflags``).
+_read_only = _set_read_only if _native_playout is None else _native_playout.read_only
 #: Whether :meth:`Deal.playout` runs in native code (the ``_playout`` extension is built).
 NATIVE_PLAYOUT: bool = _native_playout is not None
 _SEED_MASK = (1 << 64) - 1
+#: The pass as a platform triple. Actions are stored as immutable tuples ``(type, rank,
+#: cards)`` — ``cards`` a tuple of card names, or ``"PASS"`` — and handed out as fresh
+#: lists (:func:`_fresh`), so that nothing a caller receives shares state with a deal.
 PASS_ACTION = ("PASS", "PASS", "PASS")
 ACE = 14
 
@@ -205,6 +218,12 @@ def _card_triple(kind: str, card: int) -> list[Any]:
     return [kind, kind, [CARD_NAMES[card]]]
 
 
+def _fresh(triple: tuple[Any, ...]) -> list[Any]:
+    """A stored action as a new platform triple: lists nobody else holds."""
+    cards = triple[2]
+    return [triple[0], triple[1], cards if cards.__class__ is str else list(cards)]
+
+
 def _cards_of(once: int, twice: int) -> list[str]:
     names = []
     while once:
@@ -219,17 +238,27 @@ def _cards_of(once: int, twice: int) -> list[str]:
 
 _TYPE_NAMES = {int(kind): name for kind, name in PLATFORM_NAMES.items()}
 _SEQUENCE_CODES = frozenset(int(kind) for kind in SEQUENCE_TYPES)
+_FOUR_JOKERS = int(MoveType.FOUR_JOKERS)
+
+
+def _rank_of(kind: int, key: int, level: int) -> str:
+    if kind == _FOUR_JOKERS:
+        return "JOKER"
+    if kind in _SEQUENCE_CODES:
+        return position_char(key)
+    return power_char(key, level)
 
 
 def _move_triple(kind: int, key: int, once: int, twice: int, level: int) -> list[Any]:
     """The platform triple of a generated move (what ``Move.to_platform`` gives, faster)."""
-    if kind == MoveType.FOUR_JOKERS:
-        rank = "JOKER"
-    elif kind in _SEQUENCE_CODES:
-        rank = position_char(key)
-    else:
-        rank = power_char(key, level)
-    return [_TYPE_NAMES[kind], rank, _cards_of(once, twice)]
+    return [_TYPE_NAMES[kind], _rank_of(kind, key, level), _cards_of(once, twice)]
+
+
+def _move_tuple(move: Move) -> tuple[Any, ...]:
+    """A move's platform triple as stored in a deal (immutable; see :data:`PASS_ACTION`)."""
+    kind, key, _ = move.table_args
+    cards = move.cards
+    return (_TYPE_NAMES[kind], _rank_of(kind, key, move.level), tuple(_cards_of(cards.once, cards.twice)))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -275,15 +304,17 @@ class Deal:
     _greater: int
     _passes: int
     _finish: list[int]
-    _history: list[tuple[int, list[Any]]]
-    _trick: list[list[Any] | None]
+    # Actions are stored as immutable tuples (see PASS_ACTION) and the cached move list's
+    # arrays are read-only, so clones may share them; the lists are the deal's own.
+    _history: list[tuple[int, tuple[Any, ...]]]
+    _trick: list[tuple[Any, ...] | None]
     _tribute: dict[str, Any]
     _pending: list[int]
     _moves: MoveList | None
     _actions: list[list[Any]] | None
     _index: dict[tuple[int, int, int, int], int] | None
     _last_actor: int
-    _last_action: list[Any] | None
+    _last_action: tuple[Any, ...] | None
 
     # -- construction -----------------------------------------------------------------------
     @classmethod
@@ -423,8 +454,9 @@ class Deal:
 
     @property
     def history(self) -> list[tuple[int, list[Any]]]:
-        """Every action so far as ``(seat, platform triple)``, tributes and returns included."""
-        return list(self._history)
+        """Every action so far as ``(seat, platform triple)``, tributes and returns included
+        (new lists on every call: changing them changes nothing in the deal)."""
+        return [(seat, _fresh(triple)) for seat, triple in self._history]
 
     @property
     def last_move(self) -> Move | None:
@@ -441,10 +473,11 @@ class Deal:
         """What happened before play: ``kind`` is ``"none"`` (first deal), ``"single"``,
         ``"double"``, ``"anti"`` (抗贡) or ``"waived"`` (no tribute between partners);
         ``payments`` and ``returns`` list ``(from_seat, to_seat, card)``."""
-        info = {key: value for key, value in self._tribute.items() if not key.startswith("_")}
-        info["payments"] = list(info["payments"])
-        info["returns"] = list(info["returns"])
-        return info
+        return {
+            key: list(value) if isinstance(value, list) else value
+            for key, value in self._tribute.items()
+            if not key.startswith("_")
+        }
 
     @property
     def done(self) -> bool:
@@ -463,7 +496,8 @@ class Deal:
         return [len(hand) for hand in self._hands]
 
     def clone(self) -> Deal:
-        """An independent copy (hands and moves are immutable, so this is cheap)."""
+        """An independent copy (hands, moves, stored actions and the cached move list are
+        immutable, so this is cheap). ``copy.copy`` and ``copy.deepcopy`` make the same."""
         other = Deal.__new__(Deal)
         for name in Deal.__slots__:
             setattr(other, name, getattr(self, name))
@@ -472,8 +506,26 @@ class Deal:
         other._history = list(self._history)
         other._trick = list(self._trick)
         other._pending = list(self._pending)
-        other._tribute = dict(self._tribute)
+        # The tribute record's lists are replaced, never changed in place; copied anyway.
+        other._tribute = {k: list(v) if isinstance(v, list) else v for k, v in self._tribute.items()}
         return other
+
+    def __copy__(self) -> Deal:
+        return self.clone()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Deal:
+        return self.clone()
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled state: every slot but the move-list caches (rebuilt on demand)."""
+        state = {name: getattr(self, name) for name in Deal.__slots__}
+        for name in ("_moves", "_actions", "_index"):
+            state[name] = None
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name in Deal.__slots__:
+            setattr(self, name, state[name])
 
     # -- actions ----------------------------------------------------------------------------
     def _clear_cache(self) -> None:
@@ -484,12 +536,23 @@ class Deal:
     def legal_moves(self) -> MoveList:
         """The moves of the seat to act in the play phase: exactly ``legal_moves(hand,
         level, last)``. A follower may also pass, which this list (like ``legal_moves``)
-        does not hold; :meth:`legal_actions` does."""
-        if self._phase != "play":
-            raise ValueError(f"there are no moves to play in the {self._phase} phase")
-        if self._moves is None:
-            self._moves = legal_moves(self._hands[self._to_act], self.level, self._last)  # type: ignore[index]
-        return self._moves
+        does not hold; :meth:`legal_actions` does.
+
+        The deal keeps these moves until the next action (``step(index)`` reads them); the
+        list returned is a new :class:`MoveList` over read-only arrays (copy them to write)."""
+        moves = self._moves if self._moves is not None else self._own_moves()
+        return MoveList(moves.kinds, moves.keys, moves.cards, moves.level)
+
+    def _own_moves(self) -> MoveList:
+        """The deal's cached move list (never handed out; its arrays are read-only)."""
+        moves = self._moves
+        if moves is None:
+            if self._phase != "play":
+                raise ValueError(f"there are no moves to play in the {self._phase} phase")
+            moves = legal_moves(self._hands[self._to_act], self.level, self._last)  # type: ignore[index]
+            _read_only(moves.kinds, moves.keys, moves.cards)
+            self._moves = moves
+        return moves
 
     @property
     def following(self) -> bool:
@@ -507,7 +570,7 @@ class Deal:
         if self._actions is None:
             phase = self._phase
             if phase == "play":
-                moves = self.legal_moves()
+                moves = self._own_moves()
                 level = self.level
                 actions = [list(PASS_ACTION)] if self._last is not PASS else []
                 actions.extend(
@@ -541,6 +604,12 @@ class Deal:
             raise TypeError("an action is a platform triple, a Move or an index, not a bool")
         if isinstance(action, (int, np.integer)):
             action = self._action_at(int(action))
+            if self._phase == "play":  # a move of the list itself: nothing to look up
+                if action is PASS:
+                    self._do_pass()
+                else:
+                    self._do_play(action)  # type: ignore[arg-type]
+                return
         if self._phase == "play":
             move = self._resolve_move(action)
             if move is PASS:
@@ -552,17 +621,21 @@ class Deal:
 
     def _action_at(self, index: int) -> Move | list[Any]:
         """Entry ``index`` of :meth:`legal_actions` (in play, as a Move: no triple is built)."""
-        if self._phase == "play":
-            count = len(self.legal_moves()) + self.following
-        else:
-            count = len(self.legal_actions())
+        if self._phase != "play":
+            actions = self.legal_actions()
+            if not 0 <= index < len(actions):
+                raise ValueError(
+                    f"action index {index} is out of range: seat {self._to_act} has {len(actions)} legal actions"
+                )
+            return actions[index]
+        moves = self._own_moves()
+        following = self._last is not PASS
+        count = len(moves.kinds) + following
         if not 0 <= index < count:
             raise ValueError(f"action index {index} is out of range: seat {self._to_act} has {count} legal actions")
-        if self._phase != "play":
-            return self.legal_actions()[index]
-        if self.following:
-            return PASS if index == 0 else self.legal_moves()[index - 1]
-        return self.legal_moves()[index]
+        if following:
+            return PASS if index == 0 else moves[index - 1]
+        return moves[index]
 
     def _resolve_move(self, action: Action) -> Move:
         """The legal move (or PASS) an action names; ValueError/TypeError otherwise."""
@@ -570,7 +643,7 @@ class Deal:
         if isinstance(action, Move):
             if action.kind is MoveType.PASS:
                 return self._check_pass()
-            moves = self.legal_moves()
+            moves = self._own_moves()
             if action.level != self.level:
                 raise ValueError(
                     f"the move {action!r} is made at level {level_char(action.level)}, the deal is played at {level_char(self.level)}"
@@ -606,14 +679,14 @@ class Deal:
         index = self._move_index().get((int(kind), key, hand.once, hand.twice))
         if index is None:
             raise ValueError(
-                f"illegal action for seat {seat}: {list(action)!r} is not among its {len(self.legal_moves())} legal moves"
+                f"illegal action for seat {seat}: {list(action)!r} is not among its {len(self._own_moves())} legal moves"
                 + (" (or a pass)" if self._last is not PASS else " (it leads and may not pass)")
             )
-        return self.legal_moves()[index]
+        return self._own_moves()[index]
 
     def _move_index(self) -> dict[tuple[int, int, int, int], int]:
         if self._index is None:
-            moves = self.legal_moves()
+            moves = self._own_moves()
             self._index = {
                 entry: i
                 for i, entry in enumerate(
@@ -640,7 +713,7 @@ class Deal:
                 return other
         return seat
 
-    def _record(self, seat: int, triple: list[Any]) -> None:
+    def _record(self, seat: int, triple: tuple[Any, ...]) -> None:
         self._history.append((seat, triple))
         self._last_actor = seat
         self._last_action = triple
@@ -650,7 +723,7 @@ class Deal:
         seat: int = self._to_act  # type: ignore[assignment]
         hand = self._hands[seat].remove(move.cards)
         self._hands[seat] = hand
-        triple = move.to_platform()
+        triple = _move_tuple(move)
         self._record(seat, triple)
         self._trick[seat] = triple
         self._last = move
@@ -664,8 +737,8 @@ class Deal:
 
     def _do_pass(self) -> None:
         seat: int = self._to_act  # type: ignore[assignment]
-        self._record(seat, list(PASS_ACTION))
-        self._trick[seat] = list(PASS_ACTION)
+        self._record(seat, PASS_ACTION)
+        self._trick[seat] = PASS_ACTION
         self._passes += 1
         greater = self._greater
         # The trick ends once every other player still holding cards has passed.
@@ -680,10 +753,12 @@ class Deal:
         if self._hands[greater]:
             self._to_act = greater
         else:
-            # 接风: the partner of a player who went out with an unbeaten play leads;
-            # if the partner is out too, the next active seat after the partner.
-            partner = _partner(greater)
-            self._to_act = partner if self._hands[partner] else self._next_active(partner)
+            # 接风: the partner of a player who went out with an unbeaten play leads. The
+            # partner always holds cards here: had it been out already, ``greater`` going out
+            # would have ended the deal (a 1-2 finish, or three out), also in endgames set up
+            # with ``finished=`` (start refuses a deal that is already over), so RULES.md's
+            # "partner out too" case cannot arise and has no branch.
+            self._to_act = _partner(greater)
 
     def _check_end(self) -> bool:
         """End the deal on a 1-2 finish (双下) or when three players are out (RULES.md §7)."""
@@ -739,7 +814,7 @@ class Deal:
                 f"seat {seat} may not {'pay' if kind == 'tribute' else 'return'} {CARD_NAMES[card]}: it must be {rule} "
                 f"({' '.join(CARD_NAMES[c] for c in allowed)})"
             )
-        self._record(seat, _card_triple(kind, card))
+        self._record(seat, (kind, kind, (CARD_NAMES[card],)))
         self._pending.pop(0)
         if kind == "tribute":
             self._after_tribute(seat, card)
@@ -871,11 +946,11 @@ class Deal:
         deal, rng = self.clone(), random.Random(seed)
         start = len(deal._history)
         while deal._phase != "done":
-            moves = deal.legal_moves()
+            moves = deal._own_moves()
             following = deal._last is not PASS
             pick = rng.randrange(len(moves) + following)
             deal.step(PASS if following and pick == 0 else moves[pick - following])
-        return list(deal._finish), (deal._history[start:] if record else [])
+        return list(deal._finish), ([(s, _fresh(a)) for s, a in deal._history[start:]] if record else [])
 
     # -- observation ------------------------------------------------------------------------
     def observation(self, seat: int) -> dict[str, Any]:
@@ -899,7 +974,7 @@ class Deal:
         hand = self._hands[seat].to_platform()
         left = self.cards_left()
         actions = self.legal_actions() if seat == self._to_act else []
-        last = None if self._last is PASS else self._last.to_platform()
+        last = None if self._last is PASS else _move_tuple(self._last)
         stage = "back" if self._phase == "return" else self._phase
         own, other = self.team_levels[_team(seat)], self.team_levels[1 - _team(seat)]
         return {
@@ -908,9 +983,9 @@ class Deal:
             "to_act": self._to_act,
             "hand": hand,
             "cards_left": left,
-            "last_move": last,
+            "last_move": None if last is None else _fresh(last),
             "last_seat": self._greater,
-            "history": [[s, list(a)] for s, a in self._history],
+            "history": [[s, _fresh(a)] for s, a in self._history],
             "finish_order": list(self._finish),
             "level": self.level,
             "team_levels": list(self.team_levels),
@@ -919,15 +994,20 @@ class Deal:
             "stage": stage,
             "myPos": seat,
             "handCards": list(hand),
-            "publicInfo": [{"rest": left[s], "playArea": self._trick[s]} for s in range(4)],
+            "publicInfo": [
+                {"rest": left[s], "playArea": None if (play := self._trick[s]) is None else _fresh(play)}
+                for s in range(4)
+            ],
             "selfRank": level_char(own),
             "oppoRank": level_char(other),
             "curRank": level_char(self.level),
             "curPos": self._last_actor,
-            "curAction": None if self._last_action is None else list(self._last_action),
+            "curAction": None if self._last_action is None else _fresh(self._last_action),
             "greaterPos": self._greater,
-            "greaterAction": last,
-            "actionList": [list(a) for a in actions],
+            "greaterAction": None if last is None else _fresh(last),
+            "actionList": [
+                [kind, rank, list(cards) if isinstance(cards, list) else cards] for kind, rank, cards in actions
+            ],
             "indexRange": len(actions) - 1,
         }
 
@@ -1111,6 +1191,28 @@ class Match:
         self.records: list[_DealRecord] = []
         hands = deal_cards(self._rng)
         self.deal = Deal.start(hands, 2, leader=self._rng.randrange(4), rules=self.rules, team_levels=(2, 2))
+
+    def clone(self) -> Match:
+        """An independent copy: its own deal, random stream and records, so both go on
+        identically and neither changes the other. ``copy.copy`` and ``copy.deepcopy``
+        make the same; a match pickles by value."""
+        other = Match.__new__(Match)
+        other.__dict__.update(self.__dict__)
+        other._rng = random.Random()
+        other._rng.setstate(self._rng.getstate())
+        other._levels = list(self._levels)
+        other._failures = list(self._failures)
+        other.records = [
+            _DealRecord(r.level, list(r.finish_order), r.levels_after, copy.deepcopy(r.tribute)) for r in self.records
+        ]
+        other.deal = self.deal.clone()
+        return other
+
+    def __copy__(self) -> Match:
+        return self.clone()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Match:
+        return self.clone()
 
     @property
     def levels(self) -> tuple[int, int]:
