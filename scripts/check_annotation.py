@@ -161,10 +161,11 @@ def check(source_path: Path, verbose: bool = False) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("source", nargs="?", type=Path, default=DEFAULT_SOURCE)
+    parser.add_argument("sources", nargs="*", type=Path, help="default: every .pyx module of the package")
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args(argv)
-    return check(args.source, args.verbose)
+    sources = args.sources or sorted(DEFAULT_SOURCE.parent.glob("*.pyx"))
+    return max(check(source, args.verbose) for source in sources)
 
 
 if __name__ == "__main__":

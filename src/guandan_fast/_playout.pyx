@@ -493,6 +493,46 @@ def playout(once, twice, level, to_act, last_kind, last_key, last_size, greater,
     return finish_order, seats[:n].copy(), kinds[:n].copy(), keys[:n].copy(), cards[:n].copy()
 
 
+cdef int _play_many(const State* start, int deal_level, uint64_t first_seed, Py_ssize_t count,
+                    int8_t* rows) noexcept nogil:
+    """Play ``count`` deals, finishing orders into ``rows`` (4 seats a row); 0 or an error.
+
+    Deal ``i`` uses the random stream seeded with ``first_seed + i``: it continues
+    ``start``, or (``start`` NULL) is dealt afresh at ``deal_level`` from that stream."""
+    cdef Cache cache
+    cdef State s
+    cdef uint64_t rng
+    cdef Py_ssize_t i
+    cdef int code = 0, k
+    if _cache_init(&cache) != 0:
+        return ERR_MEMORY
+    for i in range(count):
+        rng = first_seed + <uint64_t>i
+        if start == NULL:
+            _deal_random(&s, &rng, deal_level)
+            rng = _next(&rng)
+        else:
+            s = start[0]
+        code = _run(&s, rng, &cache, NULL)
+        if code != 0:
+            break
+        for k in range(4):
+            rows[4 * i + k] = <int8_t>s.finish[k]
+    _cache_free(&cache)
+    return code
+
+
+cdef _finishing_orders(const State* start, int deal_level, uint64_t first_seed, Py_ssize_t count):
+    cdef cnp.ndarray[int8_t, ndim=2] out = np.empty((count, 4), dtype=np.int8)
+    cdef int8_t* rows = <int8_t*>out.data
+    cdef int code
+    with nogil:
+        code = _play_many(start, deal_level, first_seed, count, rows)
+    if code != 0:
+        _raise(code)
+    return out
+
+
 def playouts(once, twice, level, to_act, last_kind, last_key, last_size, greater, passes, finish, seed, n):
     """``n`` playouts of one state; playout ``i`` is :func:`playout` with seed ``seed + i``
     (mod 2**64). Returns an ``int8`` array of shape ``(n, 4)``: the finishing orders."""
@@ -500,26 +540,7 @@ def playouts(once, twice, level, to_act, last_kind, last_key, last_size, greater
                                    passes, finish)
     cdef uint64_t first_seed = _seed(seed)
     cdef Py_ssize_t count = _count(n, "the number of playouts")
-    cdef State s
-    cdef Cache cache
-    cdef cnp.ndarray[int8_t, ndim=2] out = np.empty((count, 4), dtype=np.int8)
-    cdef int8_t* rows = <int8_t*>out.data
-    cdef Py_ssize_t i
-    cdef int code = 0, k
-    if _cache_init(&cache) != 0:
-        raise MemoryError("out of memory in a native playout")
-    with nogil:
-        for i in range(count):
-            s = start
-            code = _run(&s, first_seed + <uint64_t>i, &cache, NULL)
-            if code != 0:
-                break
-            for k in range(4):
-                rows[4 * i + k] = <int8_t>s.finish[k]
-        _cache_free(&cache)
-    if code != 0:
-        _raise(code)
-    return out
+    return _finishing_orders(&start, start.level, first_seed, count)
 
 
 def random_deals(n, seed, level=2):
@@ -531,25 +552,4 @@ def random_deals(n, seed, level=2):
     cdef Py_ssize_t count = _count(n, "the number of deals")
     cdef uint64_t first_seed = _seed(seed)
     cdef int deal_level = _small(level, "level", 2, 14)
-    cdef State s
-    cdef Cache cache
-    cdef cnp.ndarray[int8_t, ndim=2] out = np.empty((count, 4), dtype=np.int8)
-    cdef int8_t* rows = <int8_t*>out.data
-    cdef Py_ssize_t i
-    cdef uint64_t rng
-    cdef int code = 0, k
-    if _cache_init(&cache) != 0:
-        raise MemoryError("out of memory in a native playout")
-    with nogil:
-        for i in range(count):
-            rng = first_seed + <uint64_t>i
-            _deal_random(&s, &rng, deal_level)
-            code = _run(&s, _next(&rng), &cache, NULL)
-            if code != 0:
-                break
-            for k in range(4):
-                rows[4 * i + k] = <int8_t>s.finish[k]
-        _cache_free(&cache)
-    if code != 0:
-        _raise(code)
-    return out
+    return _finishing_orders(NULL, deal_level, first_seed, count)
