@@ -439,6 +439,16 @@ cdef enum:
     SEQ_CAP = 256
 
 
+cdef inline int _fewest_natural(int need, int spare_wilds, bint not_all_wild) noexcept nogil:
+    """Fewest natural cards a sequence slot may take: the wildcards it may use are those not
+    needed by the later slots (``spare_wilds``); in a strongest list the lowest slot of a
+    window that is not the top one may not be all wildcards (the window above reads higher)."""
+    cdef int k = _max(need - spare_wilds, 0)
+    if not_all_wild and k == 0:
+        k = 1
+    return k
+
+
 cdef void _sequences(Ctx* c, int kind, int nslots, int need, int max_key, int min_key,
                      uint8_t suit_mask, const unsigned int* at_least) noexcept nogil:
     """Sequences of ``nslots`` consecutive ranks with ``need`` cards each, lowest
@@ -509,9 +519,7 @@ cdef void _sequences(Ctx* c, int kind, int nslots, int need, int max_key, int mi
                 count = part_n[cur][w]
                 if count == 0:
                     continue
-                kmin = _max(need - (W - w - suffix[slot + 1]), 0)
-                if slot == 0 and no_wild_first and kmin == 0:
-                    kmin = 1
+                kmin = _fewest_natural(need, W - w - suffix[slot + 1], slot == 0 and no_wild_first)
                 src_o = part_o[cur][w]
                 src_t = part_t[cur][w]
                 for k in range(kmin, kmax + 1):
@@ -539,9 +547,7 @@ cdef void _sequences(Ctx* c, int kind, int nslots, int need, int max_key, int mi
             count = part_n[cur][w]
             if count == 0:
                 continue
-            kmin = _max(need - (W - w), 0)
-            if slot == 0 and no_wild_first and kmin == 0:
-                kmin = 1
+            kmin = _fewest_natural(need, W - w, slot == 0 and no_wild_first)
             for k in range(kmin, kmax + 1):
                 nw = w + need - k
                 for j in range(SUB_OFF[p][k], SUB_OFF[p][k + 1]):
