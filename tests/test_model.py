@@ -206,3 +206,15 @@ def test_numpy_integers_are_integers() -> None:
     assert parse_level(np.int64(9)) == 9 and parse_level(np.uint8(14)) == 14
     assert Hand.parse("S3 S3").count(np.int64(4)) == 2
     assert len(legal_moves("S3 S4", np.int16(5))) == 2
+
+
+def test_the_game_and_the_model_read_platform_triples_alike() -> None:
+    from guandan_fast import Deal
+
+    action = ["Bomb", "joker", ["SB", "SB", "HR", "HR"]]
+    assert Move.from_platform(action, 2).kind is MoveType.FOUR_JOKERS
+    deal = Deal.start(["SB SB HR HR S3", "S4", "S5", "S6"], 2, leader=0)
+    deal.step(action)
+    assert deal.hands[0] == Hand.parse("S3")
+    with pytest.raises(ValueError, match="tribute and back are not moves"):
+        deal.step(["tribute", "tribute", ["S3"]])

@@ -228,14 +228,10 @@ def test_the_differential_covers_every_level_kind_and_wildcard_count() -> None:
 
 def platform_row(triple: list[Any], level: int) -> Row:
     """A platform triple as a row, read directly (the golden lists are trusted)."""
-    from guandan_fast.moves import _TYPES_BY_PLATFORM_NAME, _key_from_rank
+    from guandan_fast.moves import read_platform
 
-    name, rank, cards = triple
-    hand = Hand(cards)
-    if name == "Bomb" and rank == "JOKER":
-        return (int(MoveType.FOUR_JOKERS), 0, hand.once, hand.twice)
-    kind = _TYPES_BY_PLATFORM_NAME[name]
-    return (int(kind), _key_from_rank(kind, rank, level), hand.once, hand.twice)
+    kind, key, hand = read_platform(triple, level)
+    return (int(kind), key, hand.once, hand.twice)
 
 
 def test_golden_cases_through_the_native_module() -> None:

@@ -65,7 +65,7 @@ from .cards import (
     wildcard,
 )
 from .hand import Hand, as_hand
-from .moves import PASS, PLATFORM_NAMES, SEQUENCE_TYPES, Move, MoveType, _key_from_rank
+from .moves import PASS, PLATFORM_NAMES, SEQUENCE_TYPES, Move, MoveType, read_platform
 
 try:  # the native playouts (phase 2); Deal.playout falls back to Python without them
     from . import _playout as _native_playout
@@ -102,11 +102,6 @@ _SEED_MASK = (1 << 64) - 1
 #: lists (:func:`_fresh`), so that nothing a caller receives shares state with a deal.
 PASS_ACTION = ("PASS", "PASS", "PASS")
 ACE = 14
-
-#: Platform type names read back into move types (the aliases of RULES.md §6 included).
-_KINDS_BY_NAME = {
-    name: kind for kind, name in PLATFORM_NAMES.items() if kind not in (MoveType.PASS, MoveType.FOUR_JOKERS)
-}
 
 Action = Union[Sequence[Any], Move, int]  # noqa: UP007 - a runtime alias, kept 3.9-readable
 
@@ -655,27 +650,9 @@ class Deal:
             raise TypeError(
                 f"an action is a platform triple [type, rank, cards], a Move or an index, not {type(action).__name__}"
             )
-        if len(action) != 3:
-            raise ValueError(f"a platform action has 3 fields [type, rank, cards], not {len(action)}")
-        type_name, rank, cards = action
-        if type_name == "PASS":
-            if rank != "PASS" or cards not in ("PASS", [], ()):
-                raise ValueError(f"malformed pass {list(action)!r}: expected ['PASS', 'PASS', 'PASS']")
+        kind, key, hand = read_platform(action, self.level)
+        if kind is MoveType.PASS:
             return self._check_pass()
-        if not isinstance(type_name, str) or not isinstance(rank, str):
-            raise TypeError("the type and rank of a platform action must be strings")
-        if type_name in ("tribute", "back"):
-            raise ValueError(f"a {type_name} action is not allowed in the play phase")
-        if isinstance(cards, str) or not isinstance(cards, Iterable):
-            raise TypeError("the cards of a platform action must be a list of card strings")
-        hand = Hand(cards)
-        if type_name == "FourKings" or (type_name == "Bomb" and rank.strip().upper() in ("JOKER", "R")):
-            kind, key = MoveType.FOUR_JOKERS, 0
-        elif type_name in _KINDS_BY_NAME:
-            kind = _KINDS_BY_NAME[type_name]
-            key = _key_from_rank(kind, rank, self.level)
-        else:
-            raise ValueError(f"unknown action type {type_name!r}")
         index = self._move_index().get((int(kind), key, hand.once, hand.twice))
         if index is None:
             raise ValueError(

@@ -190,28 +190,8 @@ class Move:
     def from_platform(cls, action: object, level: int | str) -> Move:
         """Read a platform triple, checking that its cards really form that reading."""
         level = parse_level(level)
-        if not isinstance(action, Sequence) or isinstance(action, (str, bytes)):
-            raise TypeError(f"a platform action is a [type, rank, cards] list, not {type(action).__name__}")
-        if len(action) != 3:
-            raise ValueError(f"a platform action has 3 fields [type, rank, cards], not {len(action)}")
-        type_name, rank, cards = action
-        if not isinstance(type_name, str) or not isinstance(rank, str):
-            raise TypeError("the type and rank of a platform action must be strings")
-        if type_name == "PASS":
-            if rank != "PASS" or cards not in ("PASS", [], ()):
-                raise ValueError(f"malformed pass {list(action)!r}: expected ['PASS', 'PASS', 'PASS']")
-            return PASS
-        if isinstance(cards, str) or not isinstance(cards, Sequence):
-            raise TypeError("the cards of a platform action must be a list of card strings")
-        hand = Hand(cards)
-        if type_name == "FourKings" or (type_name == "Bomb" and rank in ("JOKER", "R")):
-            kind, key = MoveType.FOUR_JOKERS, 0
-        elif type_name in _TYPES_BY_PLATFORM_NAME and type_name != "PASS":
-            kind = _TYPES_BY_PLATFORM_NAME[type_name]
-            key = _key_from_rank(kind, rank, level)
-        else:
-            raise ValueError(f"unknown action type {type_name!r} (tribute and back are not moves)")
-        return cls(kind, key, hand, level)
+        kind, key, cards = read_platform(action, level)
+        return PASS if kind is MoveType.PASS else cls(kind, key, cards, level)
 
     # -- strength -------------------------------------------------------------------------
     @property
@@ -249,6 +229,32 @@ class Move:
         if self.kind is MoveType.PASS:
             return "PASS"
         return f"Move({self.kind.platform_name} {self.rank}: {' '.join(self.cards)} @ level {level_char(self.level)})"
+
+
+def read_platform(action: object, level: int) -> tuple[MoveType, int, Hand]:
+    """The (type, key, cards) a platform triple names, without checking that the cards
+    form that reading (the caller does: :meth:`Move.from_platform`, or a lookup in a move
+    list); the pass reads as ``(PASS, 0, empty hand)``. TypeError/ValueError name the fault."""
+    if not isinstance(action, Sequence) or isinstance(action, (str, bytes)):
+        raise TypeError(f"a platform action is a [type, rank, cards] list, not {type(action).__name__}")
+    if len(action) != 3:
+        raise ValueError(f"a platform action has 3 fields [type, rank, cards], not {len(action)}")
+    type_name, rank, cards = action
+    if not isinstance(type_name, str) or not isinstance(rank, str):
+        raise TypeError("the type and rank of a platform action must be strings")
+    if type_name == "PASS":
+        if rank != "PASS" or cards not in ("PASS", [], ()):
+            raise ValueError(f"malformed pass {list(action)!r}: expected ['PASS', 'PASS', 'PASS']")
+        return MoveType.PASS, 0, Hand()
+    if isinstance(cards, str) or not isinstance(cards, Sequence):
+        raise TypeError("the cards of a platform action must be a list of card strings")
+    hand = Hand(cards)
+    if type_name == "FourKings" or (type_name == "Bomb" and rank.strip().upper() in ("JOKER", "R")):
+        return MoveType.FOUR_JOKERS, 0, hand
+    kind = _TYPES_BY_PLATFORM_NAME.get(type_name)
+    if kind is None or kind is MoveType.PASS:
+        raise ValueError(f"unknown action type {type_name!r} (tribute and back are not moves)")
+    return kind, _key_from_rank(kind, rank, level), hand
 
 
 def _key_from_rank(kind: MoveType, rank: str, level: int) -> int:
