@@ -106,7 +106,6 @@ def test_measure_times_the_asked_rounds() -> None:
 
     moves, seconds = bench.measure(run, min_rounds=4, max_rounds=4, min_time=10.0, warmup=2)
     assert moves == 42 and len(seconds) == 4 and len(calls) == 6
-    assert all(s >= 0 for s in seconds)
 
 
 def test_measurement_reports_per_hand_and_per_second() -> None:

@@ -14,7 +14,6 @@ import shutil
 import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 from typing import Any
 
@@ -117,23 +116,10 @@ def test_six_consecutive_ranks_with_both_wildcards(level: int, start: int) -> No
     assert len(complete) > 17_000
 
 
-def test_the_biggest_hand_of_the_family_is_fast() -> None:
-    sizes = {}
-    for level in range(2, 15):
-        for start in range(8):
-            hand = six_ranks(level, start)
-            sizes[(level, start)] = len(native_rows(hand, level))
-    (level, start), most = max(sizes.items(), key=lambda item: item[1])
-    assert most > 30_000
-    hand = six_ranks(level, start)
-    generate = api.native_module().generate
-    times = []
-    for _ in range(15):
-        t0 = time.perf_counter()
-        generate(hand.once, hand.twice, level, 0, 0, 0, False)
-        times.append(time.perf_counter() - t0)
-    # the target is 1 ms; a generous bound keeps this stable on a busy CI machine
-    assert sorted(times)[len(times) // 2] < 0.02
+def test_the_biggest_hand_of_the_family_exceeds_thirty_thousand_moves() -> None:
+    """Its speed is measured in benchmarks/ (the worst-hand case), not asserted here."""
+    sizes = {(level, start): len(native_rows(six_ranks(level, start), level)) for level in range(2, 15) for start in range(8)}
+    assert max(sizes.values()) > 30_000
 
 
 @pytest.mark.parametrize("level", [2, 8, 14])
