@@ -34,6 +34,16 @@ def snapshot(deal: Deal) -> tuple[Any, ...]:
     )
 
 
+def assert_refused(deal: Deal, actions: list[Any], match: str) -> None:
+    """Every one of ``actions`` is refused with a ValueError matching ``match``, and the deal
+    is left exactly as it was."""
+    before = snapshot(deal)
+    for action in actions:
+        with pytest.raises(ValueError, match=match):
+            deal.step(action)
+    assert snapshot(deal) == before
+
+
 def four(a: str, b: str, c: str, d: str, *, level: Any = 2, **kwargs: Any) -> Deal:
     return Deal.start([a, b, c, d], level, **kwargs)
 
@@ -56,12 +66,7 @@ def test_play_goes_to_the_next_seat() -> None:
 def test_leader_may_not_pass() -> None:
     deal = four("S3 S4", "S5 S6", "S7 S8", "S9 ST", leader=0)
     assert PASS_TRIPLE not in deal.legal_actions()
-    before = snapshot(deal)
-    with pytest.raises(ValueError, match="leads and may not pass"):
-        deal.step(PASS_TRIPLE)
-    with pytest.raises(ValueError, match="leads and may not pass"):
-        deal.step(PASS)
-    assert snapshot(deal) == before
+    assert_refused(deal, [PASS_TRIPLE, PASS], "leads and may not pass")
 
 
 def test_follower_may_pass_and_pass_is_listed_first() -> None:
@@ -323,12 +328,7 @@ def test_single_tribute_highest_card_never_a_wildcard() -> None:
     deal = tribute_deal(["S3 ST SJ HK", "S4", "S5", "H2 H2 S2 SA D5"], [0, 1, 2, 3])
     assert (deal.phase, deal.to_act) == ("tribute", 3)
     assert deal.legal_actions() == [["tribute", "tribute", ["S2"]]]
-    before = snapshot(deal)
-    with pytest.raises(ValueError, match="highest card"):
-        deal.step(["tribute", "tribute", ["SA"]])
-    with pytest.raises(ValueError, match="highest card"):
-        deal.step(["tribute", "tribute", ["H2"]])
-    assert snapshot(deal) == before
+    assert_refused(deal, [["tribute", "tribute", ["SA"]], ["tribute", "tribute", ["H2"]]], "highest card")
     deal.step(["tribute", "tribute", ["S2"]])
     assert deal.hands[0] == Hand("S2 S3 ST SJ HK") and deal.hands[3] == Hand("H2 H2 SA D5")
     assert (deal.phase, deal.to_act) == ("return", 0)
@@ -345,12 +345,8 @@ def test_return_rank_2_to_10_then_the_payer_leads() -> None:
     deal = tribute_deal(["S3 ST SJ HK", "S4", "S5", "SA D5"], [0, 1, 2, 3])
     deal.step(["tribute", "tribute", ["SA"]])
     assert deal.legal_actions() == [["back", "back", ["S3"]], ["back", "back", ["ST"]]]
-    before = snapshot(deal)
-    with pytest.raises(ValueError, match="rank 2-10"):
-        deal.step(["back", "back", ["SJ"]])
-    with pytest.raises(ValueError, match="in the return phase"):
-        deal.step(["tribute", "tribute", ["S3"]])
-    assert snapshot(deal) == before
+    assert_refused(deal, [["back", "back", ["SJ"]]], "rank 2-10")
+    assert_refused(deal, [["tribute", "tribute", ["S3"]]], "in the return phase")
     deal.step(["back", "back", ["ST"]])
     assert deal.hands[0] == Hand("S3 SJ HK SA") and deal.hands[3] == Hand("ST D5")
     assert (deal.phase, deal.to_act) == ("play", 3)  # after a single tribute the payer leads
