@@ -278,6 +278,7 @@ class Deal:
         "_last_action",
         "_last_actor",
         "_moves",
+        "_paid",
         "_passes",
         "_pending",
         "_phase",
@@ -304,6 +305,8 @@ class Deal:
     _history: list[tuple[int, tuple[Any, ...]]]
     _trick: list[tuple[Any, ...] | None]
     _tribute: dict[str, Any]
+    #: Tributes chosen, (payer, card), not yet handed over (a double tribute is paid at once).
+    _paid: tuple[tuple[int, int], ...]
     _pending: list[int]
     _moves: MoveList | None
     _actions: list[list[Any]] | None
@@ -349,6 +352,7 @@ class Deal:
         deal._greater = -1
         deal._passes = 0
         deal._tribute = {"kind": "none", "payments": [], "returns": []}
+        deal._paid = ()
         deal._pending = []
         deal._last_actor = -1
         deal._last_action = None
@@ -468,11 +472,7 @@ class Deal:
         """What happened before play: ``kind`` is ``"none"`` (first deal), ``"single"``,
         ``"double"``, ``"anti"`` (抗贡) or ``"waived"`` (no tribute between partners);
         ``payments`` and ``returns`` list ``(from_seat, to_seat, card)``."""
-        return {
-            key: list(value) if isinstance(value, list) else value
-            for key, value in self._tribute.items()
-            if not key.startswith("_")
-        }
+        return {key: list(value) if isinstance(value, list) else value for key, value in self._tribute.items()}
 
     @property
     def done(self) -> bool:
@@ -791,7 +791,7 @@ class Deal:
                 f"seat {seat} may not {'pay' if kind == 'tribute' else 'return'} {CARD_NAMES[card]}: it must be {rule} "
                 f"({' '.join(CARD_NAMES[c] for c in allowed)})"
             )
-        self._record(seat, (kind, kind, (CARD_NAMES[card],)))
+        self._record(seat, (kind, kind, (CARD_NAMES[card],)))  # clears the move-list cache
         self._pending.pop(0)
         if kind == "tribute":
             self._after_tribute(seat, card)
@@ -801,13 +801,12 @@ class Deal:
     def _after_tribute(self, seat: int, card: int) -> None:
         # The cards change hands once every payer has chosen (a double tribute is paid at once).
         info = self._tribute
-        info["_paid"] = info.get("_paid", []) + [(seat, card)]
+        self._paid += ((seat, card),)
         if self._pending:
             self._to_act = self._pending[0]
-            self._clear_cache()
             return
         receivers = info["receivers"]
-        paid = info.pop("_paid")
+        paid, self._paid = list(self._paid), ()
         if len(paid) == 2:
             # Double tribute: the higher card to the first player, the lower to the second;
             # on a tie the loser sitting after the first player (who paid first) pays the first.
@@ -822,7 +821,6 @@ class Deal:
         self._phase = "return"
         self._pending = list(receivers)
         self._to_act = receivers[0]
-        self._clear_cache()
 
     def _after_return(self, seat: int, card: int) -> None:
         info = self._tribute
@@ -832,11 +830,9 @@ class Deal:
         info["returns"] = info["returns"] + [(seat, payer, card)]
         if self._pending:
             self._to_act = self._pending[0]
-            self._clear_cache()
             return
         # Who leads: after a single tribute the payer; after a double, the one who paid the first player.
         self._begin_play(info["payments"][0][0])
-        self._clear_cache()
 
     # -- random playouts ----------------------------------------------------------------------
     def playout(self, seed: int = 0, *, record: bool = False) -> Any:
