@@ -60,12 +60,10 @@ from .cards import (
     level_char,
     parse_card,
     parse_level,
-    position_char,
-    power_char,
     wildcard,
 )
-from .hand import Hand, as_hand
-from .moves import PASS, PLATFORM_NAMES, SEQUENCE_TYPES, Move, MoveType, read_platform
+from .hand import Hand, as_hand, card_names
+from .moves import PASS, PLATFORM_NAMES, Move, MoveType, platform_rank, read_platform
 
 try:  # the native playouts (phase 2); Deal.playout falls back to Python without them
     from . import _playout as _native_playout
@@ -213,47 +211,24 @@ def _card_triple(kind: str, card: int) -> list[Any]:
     return [kind, kind, [CARD_NAMES[card]]]
 
 
-def _fresh(triple: tuple[Any, ...]) -> list[Any]:
+def _fresh(triple: Sequence[Any]) -> list[Any]:
     """A stored action as a new platform triple: lists nobody else holds."""
     cards = triple[2]
     return [triple[0], triple[1], cards if cards.__class__ is str else list(cards)]
 
 
-def _cards_of(once: int, twice: int) -> list[str]:
-    names = []
-    while once:
-        low = once & -once
-        name = CARD_NAMES[low.bit_length() - 1]
-        names.append(name)
-        if twice & low:
-            names.append(name)
-        once ^= low
-    return names
-
-
 _TYPE_NAMES = {int(kind): name for kind, name in PLATFORM_NAMES.items()}
-_SEQUENCE_CODES = frozenset(int(kind) for kind in SEQUENCE_TYPES)
-_FOUR_JOKERS = int(MoveType.FOUR_JOKERS)
-
-
-def _rank_of(kind: int, key: int, level: int) -> str:
-    if kind == _FOUR_JOKERS:
-        return "JOKER"
-    if kind in _SEQUENCE_CODES:
-        return position_char(key)
-    return power_char(key, level)
-
 
 def _move_triple(kind: int, key: int, once: int, twice: int, level: int) -> list[Any]:
     """The platform triple of a generated move (what ``Move.to_platform`` gives, faster)."""
-    return [_TYPE_NAMES[kind], _rank_of(kind, key, level), _cards_of(once, twice)]
+    return [_TYPE_NAMES[kind], platform_rank(kind, key, level), card_names(once, twice)]
 
 
 def _move_tuple(move: Move) -> tuple[Any, ...]:
     """A move's platform triple as stored in a deal (immutable; see :data:`PASS_ACTION`)."""
     kind, key, _ = move.table_args
     cards = move.cards
-    return (_TYPE_NAMES[kind], _rank_of(kind, key, move.level), tuple(_cards_of(cards.once, cards.twice)))
+    return (_TYPE_NAMES[kind], platform_rank(kind, key, move.level), tuple(card_names(cards.once, cards.twice)))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -584,7 +559,7 @@ class Deal:
             else:
                 actions = []
             self._actions = actions
-        return [[kind, rank, cards if isinstance(cards, str) else list(cards)] for kind, rank, cards in self._actions]
+        return [_fresh(action) for action in self._actions]
 
     def step(self, action: Action) -> None:
         """Make the seat to act take ``action``: a platform triple, a :class:`Move` (or
@@ -978,9 +953,7 @@ class Deal:
             "curAction": None if self._last_action is None else _fresh(self._last_action),
             "greaterPos": self._greater,
             "greaterAction": None if last is None else _fresh(last),
-            "actionList": [
-                [kind, rank, list(cards) if isinstance(cards, list) else cards] for kind, rank, cards in actions
-            ],
+            "actionList": [_fresh(action) for action in actions],
             "indexRange": len(actions) - 1,
         }
 

@@ -168,7 +168,7 @@ class Hand:
 
     def to_platform(self) -> list[str]:
         """Canonical card strings, sorted by rank (2..A, then SB, HR) and suit (S H C D)."""
-        return list(self)
+        return card_names(self._once, self._twice)
 
     def __len__(self) -> int:
         return self._once.bit_count() + self._twice.bit_count()
@@ -224,6 +224,19 @@ class Hand:
 
     def __str__(self) -> str:
         return " ".join(self)
+
+
+def card_names(once: int, twice: int) -> list[str]:
+    """Card strings of two valid planes, in index order (a card held twice named twice)."""
+    names = []
+    while once:
+        low = once & -once
+        name = CARD_NAMES[low.bit_length() - 1]
+        names.append(name)
+        if twice & low:
+            names.append(name)
+        once ^= low
+    return names
 
 
 def _planes_of(indices: Iterable[int]) -> tuple[int, int]:

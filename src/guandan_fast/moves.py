@@ -172,13 +172,7 @@ class Move:
     @property
     def rank(self) -> str:
         """The platform's rank field of this move (RULES.md §6)."""
-        if self.kind is MoveType.PASS:
-            return "PASS"
-        if self.kind is MoveType.FOUR_JOKERS:
-            return "JOKER"
-        if self.kind in SEQUENCE_TYPES:
-            return position_char(self.key)
-        return power_char(self.key, self.level)
+        return platform_rank(self.kind, self.key, self.level)
 
     def to_platform(self) -> list[Any]:
         """``[type, rank, cards]`` as the competition platform writes it."""
@@ -229,6 +223,20 @@ class Move:
         if self.kind is MoveType.PASS:
             return "PASS"
         return f"Move({self.kind.platform_name} {self.rank}: {' '.join(self.cards)} @ level {level_char(self.level)})"
+
+
+_SEQUENCE_CODES: Final = frozenset(map(int, SEQUENCE_TYPES))  # plain ints: IntEnum comparisons are slow
+
+
+def platform_rank(kind: int, key: int, level: int) -> str:
+    """The platform's rank field of a move (RULES.md §6), from its type code and key."""
+    if kind in _SEQUENCE_CODES:
+        return position_char(key)
+    if kind == 10:  # MoveType.FOUR_JOKERS
+        return "JOKER"
+    if kind == 0:  # MoveType.PASS
+        return "PASS"
+    return power_char(key, level)
 
 
 def read_platform(action: object, level: int) -> tuple[MoveType, int, Hand]:
