@@ -838,3 +838,13 @@ def test_going_out_with_the_partner_out_ends_the_deal() -> None:
     deal.step(PASS_TRIPLE)
     deal.step(single("S6"))
     assert deal.phase == "done" and deal.finish_order == [0, 3, 1, 2]
+
+
+def test_numpy_integers_are_seats_and_counts() -> None:
+    import numpy as np
+
+    deal = Deal.start(["S3", "S4", "S5", "S6"], 2, leader=np.int64(1))
+    assert deal.to_act == 1
+    assert deal.playouts(np.int32(2), seed=np.uint64(5)).shape == (2, 4)
+    with pytest.raises(TypeError, match="seat number"):
+        Deal.start(["S3", "S4", "S5", "S6"], 2, leader=np.float64(1))

@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import copy
 import random
+import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Union
@@ -56,6 +57,7 @@ from .cards import (
     BIG_JOKER,
     CARD_NAMES,
     NUM_CARDS,
+    as_index,
     card_power,
     level_char,
     parse_card,
@@ -112,12 +114,16 @@ def _team(seat: int) -> int:
     return seat & 1
 
 
+def _bounded(value: object, what: str, low: int, high: int) -> int:
+    """An integer (a numpy integer too) in ``low..high``; TypeError/ValueError name ``what``."""
+    number = as_index(value, f"{what} must be an integer {low}..{high}")
+    if not low <= number <= high:
+        raise ValueError(f"{what} must be an integer {low}..{high}, not {number}")
+    return number
+
+
 def _check_seat(seat: object, what: str) -> int:
-    if isinstance(seat, bool) or not isinstance(seat, int):
-        raise TypeError(f"{what} must be a seat number 0-3, not {type(seat).__name__}")
-    if not 0 <= seat <= 3:
-        raise ValueError(f"{what} must be a seat number 0-3, not {seat}")
-    return seat
+    return _bounded(seat, f"{what} (a seat number 0-3)", 0, 3)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -850,10 +856,7 @@ class Deal:
         """``n`` random playouts of the rest of the deal (see :meth:`playout`): an ``int8``
         array of shape ``(n, 4)``, row ``i`` the finishing order of ``playout(seed + i)``.
         In the play phase the whole batch runs in native code without the GIL."""
-        if isinstance(n, bool) or not isinstance(n, int):
-            raise TypeError(f"the number of playouts must be an integer, not {type(n).__name__}")
-        if n < 0:
-            raise ValueError(f"the number of playouts must be >= 0, not {n}")
+        n = _bounded(n, "the number of playouts", 0, sys.maxsize)
         seed = _check_seed(seed)
         if self._phase == "play" and _native_playout is not None:
             return np.asarray(_native_playout.playouts(*self._native_state(), seed, n), dtype=np.int8)
@@ -969,19 +972,12 @@ def random_deals(n: int, seed: int = 0, level: int | str = 2) -> np.ndarray:
     Needs the native ``_playout`` extension (RuntimeError otherwise)."""
     if _native_playout is None:
         raise RuntimeError("random_deals needs the native _playout extension, which is not built")
-    if isinstance(n, bool) or not isinstance(n, int):
-        raise TypeError(f"the number of deals must be an integer, not {type(n).__name__}")
-    if n < 0:
-        raise ValueError(f"the number of deals must be >= 0, not {n}")
+    n = _bounded(n, "the number of deals", 0, sys.maxsize)
     return np.asarray(_native_playout.random_deals(n, _check_seed(seed), parse_level(level)), dtype=np.int8)
 
 
 def _check_seed(seed: object) -> int:
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise TypeError(f"a playout seed must be an integer, not {type(seed).__name__}")
-    if not 0 <= seed <= _SEED_MASK:
-        raise ValueError(f"a playout seed must be an integer 0 <= seed < 2**64, not {seed}")
-    return int(seed)
+    return _bounded(seed, "a playout seed", 0, _SEED_MASK)
 
 
 # -- validation helpers ------------------------------------------------------------------------
