@@ -128,10 +128,12 @@ class MoveList:
         if not isinstance(move, Move) or move.level != self.level:
             return False
         if self._lookup is None:
-            self._lookup = set(
-                zip(self.kinds.tolist(), self.keys.tolist(), self.cards[:, 0].tolist(), self.cards[:, 1].tolist())
-            )
+            self._lookup = set(self.rows())
         return (int(move.kind), move.key, move.cards.once, move.cards.twice) in self._lookup
+
+    def rows(self) -> Iterator[tuple[int, int, int, int]]:
+        """Every move as plain ints ``(kind, key, once, twice)``, without building Moves."""
+        return zip(self.kinds.tolist(), self.keys.tolist(), self.cards[:, 0].tolist(), self.cards[:, 1].tolist())
 
     def to_platform(self) -> list[list[Any]]:
         """Every move as a platform triple ``[type, rank, cards]``."""

@@ -57,11 +57,13 @@ from .cards import (
     BIG_JOKER,
     CARD_NAMES,
     NUM_CARDS,
+    SMALL_JOKER,
     as_index,
     card_power,
     level_char,
     parse_card,
     parse_level,
+    rank_of,
     wildcard,
 )
 from .hand import Hand, as_hand, card_names
@@ -206,7 +208,7 @@ def _return_choices(hand: Hand, level: int) -> list[int]:
     """Cards a receiver may give back: natural rank 2-10 (wildcards and level cards
     included, RULES.md §9 Choice), else any card of the lowest power."""
     cards = _distinct(hand)
-    low = [c for c in cards if c < 36]  # indices 0..35 are the ranks 2..10
+    low = [c for c in cards if c < SMALL_JOKER and rank_of(c) <= 10]
     if low:
         return low
     bottom = min(card_power(c, level) for c in cards)
@@ -549,15 +551,7 @@ class Deal:
                 moves = self._own_moves()
                 level = self.level
                 actions = [list(PASS_ACTION)] if self._last is not PASS else []
-                actions.extend(
-                    _move_triple(k, y, o, t, level)
-                    for k, y, o, t in zip(
-                        moves.kinds.tolist(),
-                        moves.keys.tolist(),
-                        moves.cards[:, 0].tolist(),
-                        moves.cards[:, 1].tolist(),
-                    )
-                )
+                actions.extend(_move_triple(k, y, o, t, level) for k, y, o, t in moves.rows())
             elif phase == "tribute":
                 actions = [_card_triple("tribute", c) for c in _tribute_choices(self._hands[self._to_act], self.level)]  # type: ignore[index]
             elif phase == "return":
@@ -580,20 +574,19 @@ class Deal:
             raise TypeError("an action is a platform triple, a Move or an index, not a bool")
         if isinstance(action, (int, np.integer)):
             action = self._action_at(int(action))
-            if self._phase == "play":  # a move of the list itself: nothing to look up
-                if action is PASS:
-                    self._do_pass()
-                else:
-                    self._do_play(action)  # type: ignore[arg-type]
+            if isinstance(action, Move):  # in play, a move of the list itself: nothing to look up
+                self._apply(action)
                 return
         if self._phase == "play":
-            move = self._resolve_move(action)
-            if move is PASS:
-                self._do_pass()
-            else:
-                self._do_play(move)
+            self._apply(self._resolve_move(action))
         else:
             self._do_card_action(action)
+
+    def _apply(self, move: Move) -> None:
+        if move is PASS:
+            self._do_pass()
+        else:
+            self._do_play(move)
 
     def _action_at(self, index: int) -> Move | list[Any]:
         """Entry ``index`` of :meth:`legal_actions` (in play, as a Move: no triple is built)."""
@@ -645,17 +638,7 @@ class Deal:
     def _move_index(self) -> dict[tuple[int, int, int, int], int]:
         if self._index is None:
             moves = self._own_moves()
-            self._index = {
-                entry: i
-                for i, entry in enumerate(
-                    zip(
-                        moves.kinds.tolist(),
-                        moves.keys.tolist(),
-                        moves.cards[:, 0].tolist(),
-                        moves.cards[:, 1].tolist(),
-                    )
-                )
-            }
+            self._index = {row: i for i, row in enumerate(moves.rows())}
         return self._index
 
     def _check_pass(self) -> Move:
