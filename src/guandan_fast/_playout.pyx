@@ -87,17 +87,17 @@ cdef struct State:
 
 
 cdef struct Cache:
-    # The leading move list of each seat, valid while the seat's planes and the level match.
+    # The leading move list of each seat, valid while the seat's planes match. A cache
+    # serves one call, whose deals are all played at one level.
     MoveBuffer buf[4]
     uint64_t once[4]
     uint64_t twice[4]
-    int level[4]
     int valid[4]
     MoveBuffer scratch      # the moves of the seat following now
 
 
 cdef struct Log:
-    # One row per action (seats == NULL: not recording).
+    # One row per action (a NULL Log: not recording).
     int8_t* seats
     uint8_t* kinds
     uint8_t* keys
@@ -129,8 +129,7 @@ cdef void _cache_free(Cache* c) noexcept nogil:
 cdef inline MoveBuffer* _leading(Cache* c, State* s, int seat) noexcept nogil:
     """The complete leading move list of ``seat``'s hand (cached); NULL on failure."""
     cdef Py_ssize_t n
-    if not (c.valid[seat] and c.once[seat] == s.once[seat] and c.twice[seat] == s.twice[seat]
-            and c.level[seat] == s.level):
+    if not (c.valid[seat] and c.once[seat] == s.once[seat] and c.twice[seat] == s.twice[seat]):
         n = generate_into(s.once[seat], s.twice[seat], s.level, 0, 0, 0, False, &c.buf[seat])
         if n < 0:
             c.valid[seat] = 0
@@ -138,12 +137,11 @@ cdef inline MoveBuffer* _leading(Cache* c, State* s, int seat) noexcept nogil:
         c.valid[seat] = 1
         c.once[seat] = s.once[seat]
         c.twice[seat] = s.twice[seat]
-        c.level[seat] = s.level
     return &c.buf[seat]
 
 
 cdef inline void _log(Log* log, int seat, int kind, int key, uint64_t mo, uint64_t mt) noexcept nogil:
-    if log == NULL or log.seats == NULL or log.n >= MAX_STEPS:
+    if log == NULL or log.n >= MAX_STEPS:
         return
     log.seats[log.n] = <int8_t>seat
     log.kinds[log.n] = <uint8_t>kind
@@ -166,8 +164,7 @@ cdef inline int _next_active(State* s, int seat) noexcept nogil:
 cdef inline bint _check_end(State* s) noexcept nogil:
     """End the deal on a 1-2 finish (the losers listed in turn order after the second
     finisher) or when three players are out."""
-    cdef int after, seat, k
-    cdef bint out
+    cdef int after
     if s.nfinish >= 2 and s.finish[1] == (s.finish[0] ^ 2):
         after = s.finish[1]
         while s.nfinish < 4:
@@ -175,13 +172,7 @@ cdef inline bint _check_end(State* s) noexcept nogil:
             s.finish[s.nfinish] = after
             s.nfinish += 1
     elif s.nfinish == 3:
-        for seat in range(4):
-            out = False
-            for k in range(3):
-                if s.finish[k] == seat:
-                    out = True
-            if not out:
-                s.finish[3] = seat
+        s.finish[3] = 6 - s.finish[0] - s.finish[1] - s.finish[2]  # the seats sum to 0+1+2+3
         s.nfinish = 4
     else:
         return False
@@ -482,7 +473,7 @@ def playout(once, twice, level, to_act, last_kind, last_key, last_size, greater,
     if _cache_init(&cache) != 0:
         raise MemoryError("out of memory in a native playout")
     with nogil:
-        code = _run(&s, start_seed, &cache, &log)
+        code = _run(&s, start_seed, &cache, &log if record else NULL)
         _cache_free(&cache)
     if code != 0:
         _raise(code)
@@ -490,7 +481,7 @@ def playout(once, twice, level, to_act, last_kind, last_key, last_size, greater,
     if not record:
         return finish_order
     n = log.n
-    return finish_order, seats[:n].copy(), kinds[:n].copy(), keys[:n].copy(), cards[:n].copy()
+    return finish_order, seats[:n], kinds[:n], keys[:n], cards[:n]
 
 
 cdef int _play_many(const State* start, int deal_level, uint64_t first_seed, Py_ssize_t count,
