@@ -19,11 +19,11 @@ import random
 from typing import Any
 
 import pytest
+from conftest import GAME_SPEED
 
 from guandan_fast.game import NATIVE_PLAYOUT, Deal, random_deals
 
 BATCH = 200
-SUMMARY: dict[str, str] = {}
 
 native = pytest.mark.skipif(not NATIVE_PLAYOUT, reason="the native _playout extension is not built")
 
@@ -34,7 +34,7 @@ def _per_second(benchmark: Any, count: int, label: str) -> None:
     median = benchmark.stats.stats.median
     rate = count / median
     benchmark.extra_info["per_second"] = round(rate)
-    SUMMARY[label] = f"{rate:,.0f} / s (median {median * 1e6 / count:.1f} µs each)"
+    GAME_SPEED[label] = f"{rate:,.0f} / s (median {median * 1e6 / count:.1f} µs each)"
 
 
 @native
@@ -100,21 +100,4 @@ def test_turn_from_python(benchmark: Any, by_index: bool) -> None:
     per_turn = benchmark.stats.stats.median / (sum(turns) / len(turns))
     benchmark.extra_info["us_per_turn"] = round(per_turn * 1e6, 2)
     label = "legal_actions() + step(action)" if not by_index else "legal_moves() + step(index)"
-    SUMMARY[f"turn: {label}"] = f"{per_turn * 1e6:.1f} µs per turn ({sum(turns) / len(turns):.0f} turns a deal)"
-
-
-class _Summary:
-    """A plugin object printing the figures above at the end of the session."""
-
-    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
-        if SUMMARY:
-            terminalreporter.section("guandan_fast: game speed (one core)")
-            for label, text in SUMMARY.items():
-                terminalreporter.write_line(f"{label:48} {text}")
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _summary(request: pytest.FixtureRequest) -> None:
-    manager = request.config.pluginmanager
-    if not manager.has_plugin("guandan_fast_game_speed"):
-        manager.register(_Summary(), "guandan_fast_game_speed")
+    GAME_SPEED[f"turn: {label}"] = f"{per_turn * 1e6:.1f} µs per turn ({sum(turns) / len(turns):.0f} turns a deal)"

@@ -26,6 +26,8 @@ HANDS = int(os.environ.get("GUANDAN_BENCH_HANDS", "500"))
 REFERENCE_HANDS = int(os.environ.get("GUANDAN_BENCH_REFERENCE_HANDS", "20"))
 SEED = int(os.environ.get("GUANDAN_BENCH_SEED", str(bench.DEFAULT_SEED)))
 
+#: Game-speed lines of this session (``bench_playout.py``), by label.
+GAME_SPEED: dict[str, str] = {}
 #: Every measurement of this session, by (case, backend), for the closing table.
 RESULTS: dict[tuple[str, str], bench.Measurement] = {}
 
@@ -48,22 +50,25 @@ def reference_workload(workload: bench.Workload) -> bench.Workload:
 
 
 @pytest.fixture
-def record(benchmark: Any) -> Callable[[str, str, int, int], bench.Measurement | None]:
+def record(benchmark: Any) -> Callable[[str, str, int, int], None]:
     """Store a finished benchmark as a :class:`~guandan_fast.bench.Measurement` and put
     µs per hand and moves/s into its ``extra_info``."""
 
-    def record_(case: str, backend: str, hands: int, moves: int) -> bench.Measurement | None:
+    def record_(case: str, backend: str, hands: int, moves: int) -> None:
         if benchmark.stats is None:  # --benchmark-disable: the pass ran once, untimed
-            return None
+            return
         measurement = bench.Measurement(case, backend, hands, moves, list(benchmark.stats.stats.data))
         RESULTS[case, backend] = measurement
         benchmark.extra_info.update(measurement.as_dict())
-        return measurement
 
     return record_
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
+    if GAME_SPEED:
+        terminalreporter.section("guandan_fast: game speed (one core)")
+        for label, text in GAME_SPEED.items():
+            terminalreporter.write_line(f"{label:48} {text}")
     if not RESULTS:
         return
     rows = [bench.Row(case, RESULTS.get((case, "native")), RESULTS.get((case, "reference"))) for case in bench.CASES]
