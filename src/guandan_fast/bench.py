@@ -32,7 +32,8 @@ from typing import Any, TextIO
 import numpy as np
 
 from . import api
-from .cards import NUM_CARDS, RANKS, level_char, wildcard
+from .cards import RANKS, level_char, wildcard
+from .game import deal_cards
 from .hand import Hand
 from .moves import Move, MoveType
 from .reference import sort_key
@@ -52,7 +53,6 @@ DEFAULT_HANDS = 1000
 DEFAULT_REFERENCE_HANDS = 40
 #: Reference time of the worst hand in dealt hands (about 40x one), for the progress bar.
 WORST_PROGRESS_WEIGHT = 40
-HAND_SIZE = 27
 SEATS = 4
 
 #: How often each type is drawn as the move to follow (a type the next seat cannot play
@@ -99,15 +99,11 @@ def deal_hands(n: int, seed: int) -> tuple[list[Hand], list[int]]:
     if n < 0:
         raise ValueError("the number of hands cannot be negative")
     rng = random.Random(seed)
-    deck = [index for index in range(NUM_CARDS) for _ in range(2)]
     hands: list[Hand] = []
     levels: list[int] = []
     while len(hands) < n:
-        rng.shuffle(deck)
-        level = rng.randint(2, 14)
-        for seat in range(SEATS):
-            hands.append(Hand.from_indices(deck[seat * HAND_SIZE : (seat + 1) * HAND_SIZE]))
-            levels.append(level)
+        hands += deal_cards(rng)
+        levels += [rng.randint(2, 14)] * SEATS
     return hands[:n], levels[:n]
 
 

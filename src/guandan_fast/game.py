@@ -184,20 +184,10 @@ def deal_cards(rng: random.Random) -> list[Hand]:
     return [Hand.from_indices(deck[27 * seat : 27 * seat + 27]) for seat in range(4)]
 
 
-def _distinct(hand: Hand) -> list[int]:
-    """The distinct card indices of a hand, ascending."""
-    once, out = hand.once, []
-    while once:
-        low = once & -once
-        out.append(low.bit_length() - 1)
-        once ^= low
-    return out
-
-
 def _tribute_choices(hand: Hand, level: int) -> list[int]:
     """Cards the payer may give: the highest power among the non-wildcards (RULES.md §9)."""
     wild = wildcard(level)
-    cards = [c for c in _distinct(hand) if c != wild]
+    cards = [c for c in hand.distinct() if c != wild]
     if not cards:
         return []
     top = max(card_power(c, level) for c in cards)
@@ -207,7 +197,7 @@ def _tribute_choices(hand: Hand, level: int) -> list[int]:
 def _return_choices(hand: Hand, level: int) -> list[int]:
     """Cards a receiver may give back: natural rank 2-10 (wildcards and level cards
     included, RULES.md §9 Choice), else any card of the lowest power."""
-    cards = _distinct(hand)
+    cards = hand.distinct()
     low = [c for c in cards if c < SMALL_JOKER and rank_of(c) <= 10]
     if low:
         return low
@@ -977,13 +967,10 @@ def _check_hands(hands: object) -> list[Hand]:
             raise type(error)(f"hand of seat {seat}: {error}") from None
     table = Hand()
     for seat, hand in enumerate(out):
-        try:
-            table = table.add(hand)
-        except ValueError:
-            clash = next(c for c in _distinct(hand) if table.count(c) + hand.count(c) > 2)
-            raise ValueError(
-                f"card {CARD_NAMES[clash]} appears more than twice across the table (the deck has two)"
-            ) from None
+        clash = table.clash(hand)
+        if clash is not None:
+            raise ValueError(f"card {CARD_NAMES[clash]} appears more than twice across the table (the deck has two)")
+        table = table.add(hand)
     return out
 
 

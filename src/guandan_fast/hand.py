@@ -163,6 +163,10 @@ class Hand:
                 yield index
             once ^= low
 
+    def distinct(self) -> list[int]:
+        """The distinct card indices held, ascending (a card held twice named once)."""
+        return list(Hand._trusted(self._once, 0).indices())
+
     def __iter__(self) -> Iterator[str]:
         return (CARD_NAMES[i] for i in self.indices())
 
@@ -188,12 +192,17 @@ class Hand:
         return not (other._once & ~self._once) and not (other._twice & ~self._twice)
 
     # -- arithmetic (new hands; the receiver never changes) -----------------------------
+    def clash(self, other: Hand) -> int | None:
+        """The lowest card of which this hand and ``other`` together hold three copies, if any."""
+        both = (self._twice & other._once) | (other._twice & self._once)
+        return (both & -both).bit_length() - 1 if both else None
+
     def add(self, cards: CardsLike | Move) -> Hand:
         """This hand with ``cards`` added; ValueError if a card would have three copies."""
         other = as_hand(cards)
-        if (self._twice & other._once) or (other._twice & self._once):
-            clash = (self._twice & other._once) | (other._twice & self._once)
-            raise ValueError(f"adding would give three copies of {CARD_NAMES[(clash & -clash).bit_length() - 1]}")
+        clash = self.clash(other)
+        if clash is not None:
+            raise ValueError(f"adding would give three copies of {CARD_NAMES[clash]}")
         return Hand._trusted(
             self._once | other._once, self._twice | other._twice | (self._once & other._once)
         )

@@ -94,7 +94,7 @@ def _all_moves(hand: Hand, level: int) -> set[Move]:
             add(kind, key, cards)
 
     # A single is the card itself: a wildcard alone is only a level card.
-    for index in set(hand.indices()):
+    for index in hand.distinct():
         add(MoveType.SINGLE, card_power(index, level), Hand.from_indices([index]))
     held_joker_pairs = [(joker, power) for joker, power in JOKER_PAIRS if hand.count(joker) == 2]
     for joker, power in held_joker_pairs:
