@@ -15,8 +15,9 @@ hands as (once, twice) planes, the level, the seat to act, the move to beat as
 
 Each turn the seat to act draws uniformly among its legal actions: its complete move
 list from ``generate_into`` — the list ``legal_moves(hand, level, last)`` returns — and,
-when it follows, the pass. A seat's leading list is kept while its hand is unchanged (a
-batch of playouts from one state shares the lists of its first turns).
+when it follows, the pass. A seat's leading list is kept while its hand is unchanged: a
+batch of playouts from one state shares the lists of its first turns (in ``random_deals``
+every deal is fresh and the cache never hits; checking it costs two comparisons a lead).
 
 Playout ``i`` of a batch with seed ``s`` is the playout with seed ``s + i``.
 """

@@ -1186,8 +1186,9 @@ def _describe(triple: Sequence[Any]) -> str:
     kind, rank, cards = triple
     if kind == "PASS":
         return "pass"
-    name = "FourJokers" if rank == "JOKER" else kind
-    return f"{name} {rank}: {' '.join(cards)}" if rank != "JOKER" else f"{name}: {' '.join(cards)}"
+    if rank == "JOKER":
+        return f"FourJokers: {' '.join(cards)}"
+    return f"{kind} {rank}: {' '.join(cards)}"
 
 
 def play_log(seed: Any = None, *, deals: int | None = 1, rules: Rules | None = None) -> Iterable[str]:
