@@ -565,26 +565,27 @@ class Deal:
             if index == 0:
                 return _PASS_ROW
             index -= 1
-        once, twice = moves.cards[index].tolist()
-        return int(moves.kinds[index]), int(moves.keys[index]), once, twice, None
+        cards = moves.cards
+        return moves.kinds.item(index), moves.keys.item(index), cards.item(index, 0), cards.item(index, 1), None
 
     def _move_row(self, move: Move) -> _Row:
         """A Move checked against the seat's hand and the move to beat (a Move is always
         a valid reading of its cards, so this is exactly membership in the move list)."""
-        if move.kind is MoveType.PASS:
+        kind, key, size = move.table_args
+        if not kind:
             self._check_pass()
             return _PASS_ROW
         if move.level != self.level:
             raise ValueError(
                 f"the move {move!r} is made at level {level_char(move.level)}, the deal is played at {level_char(self.level)}"
             )
-        kind, key, size = move.table_args
         cards = move.cards
-        if not self._may_play(kind, key, cards.once, cards.twice, size, move.tier):
+        once, twice = cards.once, cards.twice
+        if not self._may_play(kind, key, once, twice, size, _TIERS[kind][size]):
             raise ValueError(
                 f"illegal move for seat {self._to_act}: {move!r} is not among its {len(self._own_moves())} legal moves"
             )
-        return kind, key, cards.once, cards.twice, move
+        return kind, key, once, twice, move
 
     def _triple_row(self, action: Sequence[Any]) -> _Row:
         """A platform triple read (once per spelling and level) and checked against the
@@ -648,7 +649,7 @@ class Deal:
         played[base + 1] |= twice | (had & once)
         self._played_array = None
         size = once.bit_count() + twice.bit_count()
-        self._last = (kind, key, once, twice, size, bomb_tier(kind, size))
+        self._last = (kind, key, once, twice, size, _TIERS[kind][size])
         self._last_move = move
         self._last_seat = seat
         self._passes = 0
@@ -908,6 +909,8 @@ class Deal:
 _Row = tuple[int, int, int, int, Union[Move, None]]  # noqa: UP007 - a runtime alias
 _PASS_ROW: _Row = (0, 0, 0, 0, PASS)
 _MOVE_TYPES = tuple(MoveType)
+#: Bomb tier by kind and size (a move has at most 10 cards): ``bomb_tier`` as a table.
+_TIERS = tuple(tuple(bomb_tier(kind, size) for size in range(11)) for kind in range(len(_MOVE_TYPES)))
 _new_deal = object.__new__
 
 
@@ -942,7 +945,7 @@ def _reading(action: Sequence[Any], level: int) -> tuple[int, int, int, int, int
         reading = None
     elif any(m.kind is kind and m.key == key for m in classify(hand, level)):
         size = len(hand)
-        reading = (int(kind), key, hand.once, hand.twice, size, bomb_tier(kind, size))
+        reading = (int(kind), key, hand.once, hand.twice, size, _TIERS[kind][size])
     else:
         reading = _NOT_A_READING
     if memo_key is not None:
