@@ -1,5 +1,5 @@
-"""The whole game: one deal (:class:`Deal`), a match of deals (:class:`Match`) and the
-rule options (:class:`Rules`), as RULES.md §7-10 describe them.
+"""The whole game: one deal (:class:`Deal`, the one owner of a deal's state), a match of
+deals (:class:`Match`) and its scoring (:func:`score_deal`), as RULES.md §7-10 describe them.
 
 A deal moves through four phases:
 
@@ -18,22 +18,24 @@ pass when following), and :meth:`Deal.step` takes one of them as a platform trip
 :class:`~guandan_fast.moves.Move` or an index into that list. An illegal action raises
 ValueError (TypeError for something that is no action at all) and changes nothing.
 
-:meth:`Deal.playout` and :meth:`Deal.playouts` play the rest of a deal by uniformly random
-legal actions in native code (``_playout``, without the GIL), deterministic per seed, and
-:func:`random_deals` plays whole random deals there; :func:`score_deal` scores a finished
-deal for a match.
+The modules below this one each hold one job: :mod:`~guandan_fast.rules` the options
+(:class:`Rules`), :mod:`~guandan_fast.tribute` the tribute record and its rules as pure
+functions, :mod:`~guandan_fast.observation` what a seat sees, :mod:`~guandan_fast.playout`
+the random playouts (native, without the GIL, or in Python). Adapters for the competition
+platform live above, in :mod:`guandan_fast.platform`.
 
 Where RULES.md is silent, this module does what an expert player would expect; each such
 choice is written down where it is implemented and summarised here:
 
 * a deal's two losers in a double down (双下) both count as last; :attr:`Deal.finish_order`
   lists them after the winners in turn order, starting with the next seat after the
-  second finisher;
+  second finisher (one order everywhere: deals, previous finishes, native playouts);
 * in a single down the "paying side" of anti-tribute (抗贡) is the one payer: it needs both
   ``HR`` in that one hand; in a double down the two payers' hands together;
 * the two payers of a double tribute choose one after the other, the loser sitting after
   the first player first; the two receivers return in finishing order;
-* a card received as tribute may be returned if it qualifies;
+* a card received as tribute may be returned if it qualifies (unless
+  :attr:`Rules.return_received_card` is off);
 * a team "plays at A" when its own level is A and the deal is played at A; only such a
   deal can win the match, and (with :attr:`Rules.fail_at_a_limit`) only such a deal can be
   a failure at A. Failures count from the moment the team reached A;
