@@ -935,13 +935,16 @@ _NOT_A_READING = (0, 0, 0, 0, 0, -1)
 def _reading(action: Sequence[Any], level: int) -> tuple[int, int, int, int, int, int] | None:
     """What a platform triple names at ``level``: None for a pass, ``_NOT_A_READING`` when
     its cards do not form that reading; TypeError/ValueError for a malformed triple."""
+    memo_key = None
     try:
-        memo_key = (action[0], action[1], tuple(action[2]), level) if len(action) == 3 else None
-        reading = _READINGS[memo_key]  # type: ignore[index]
-    except (KeyError, TypeError):
+        if len(action) == 3:
+            cards = action[2]
+            memo_key = (action[0], action[1], cards if cards.__class__ is str else tuple(cards), level)
+            return _READINGS[memo_key]
+    except KeyError:
         pass
-    else:
-        return reading
+    except TypeError:  # no sequence, or unhashable parts: read (and refused) below, not memoised
+        memo_key = None
     kind, key, hand = read_platform(action, level)
     if kind is MoveType.PASS:
         reading = None
