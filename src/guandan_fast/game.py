@@ -916,11 +916,36 @@ _TIERS = tuple(tuple(bomb_tier(kind, size) for size in range(11)) for kind in ra
 _new_deal = object.__new__
 
 
+class _TripleMemo:
+    """Stored triples of moves already listed at one level, by (kind, key, once, twice): a
+    hand lists mostly the same moves turn after turn. A memo of a pure function, bounded
+    (emptied when full, or for another level)."""
+
+    __slots__ = ("level", "triples")
+
+    def __init__(self) -> None:
+        self.level = 0
+        self.triples: dict[tuple[int, int, int, int], StoredAction] = {}
+
+    def at(self, level: int) -> dict[tuple[int, int, int, int], StoredAction]:
+        if level != self.level or len(self.triples) >= 1 << 15:
+            self.level, self.triples = level, {}
+        return self.triples
+
+
+_TRIPLES = _TripleMemo()
+
+
 def _move_list_actions(moves: MoveList, following: bool) -> list[StoredAction]:
     """A move list as stored platform triples, the pass first when following."""
     level = moves.level
     actions = [PASS_ACTION] if following else []
-    actions.extend(move_triple(k, y, o, t, level) for k, y, o, t in moves.rows())
+    memo = _TRIPLES.at(level)
+    for row in moves.rows():
+        triple = memo.get(row)
+        if triple is None:
+            triple = memo[row] = move_triple(*row, level)
+        actions.append(triple)
     return actions
 
 
