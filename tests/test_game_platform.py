@@ -66,7 +66,15 @@ def test_act_message_is_the_platform_part_as_a_plain_dict() -> None:
     assert act_message(deal, 1)["handCards"] == ["S5", "S6"]
 
 
-def test_play_log_ends_a_capped_match_in_a_draw() -> None:
-    lines = list(play_log(0, deals=None, rules=Rules(deal_cap=2)))
-    assert lines[-1] == "A draw: equal levels after 2 deals (the deal cap)"
+@pytest.mark.parametrize("seed", range(3))
+def test_play_log_of_a_capped_match_names_the_winner_or_the_draw(seed: int) -> None:
+    lines = list(play_log(seed, deals=None, rules=Rules(deal_cap=2)))
     assert sum(line.startswith("Deal ") for line in lines) == 2
+    levels = [line for line in lines if line.startswith("  levels:")][-1]  # "  levels: team 0 at X, team 1 at Y"
+    zero, one = levels.split(" at ")[1][0], levels.split(" at ")[2][0]
+    ranks = "23456789TJQKA"
+    if zero == one:
+        assert lines[-1] == "A draw: equal levels after 2 deals (the deal cap)"
+    else:
+        winner = int(ranks.index(one) > ranks.index(zero))
+        assert lines[-1] == f"Team {winner} wins the match after 2 deals"
