@@ -6,6 +6,7 @@ tests, e.g. when cibuildwheel runs a copy of tests/ against an installed wheel).
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import shutil
@@ -82,3 +83,17 @@ def test_link_pattern_finds_what_pages_write() -> None:
     sample = "See [rules](docs/rules.md#5), ![logo](img.png \"x\"), `[code](no.md)`.\n[ref]: https://example.org\n"
     found = LINK.findall(CODE.sub("", sample)) + REFERENCE.findall(CODE.sub("", sample))
     assert found == ["docs/rules.md#5", "img.png", "https://example.org"]
+
+
+@needs_docs
+def test_docstrings_are_rewritten_as_markdown() -> None:
+    """The site's Griffe extension: Sphinx roles become code, reST definition lists Markdown ones."""
+    pytest.importorskip("griffe", reason="griffe is not installed (pip install '.[docs]')")
+    spec = importlib.util.spec_from_file_location("rest_docstrings", DOCS / "_griffe" / "rest_docstrings.py")
+    assert spec is not None and spec.loader is not None
+    extension = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(extension)
+    text = "See :meth:`~guandan_fast.Deal.step` and :class:`Rules`.\n\n``limit``\n    how many\n    failures\n``level``\n    where to"
+    assert extension.as_markdown(text) == (
+        "See `step` and `Rules`.\n\n\n``limit``\n:   how many\n    failures\n\n``level``\n:   where to"
+    )
