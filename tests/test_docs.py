@@ -93,7 +93,11 @@ def test_docstrings_are_rewritten_as_markdown() -> None:
     assert spec is not None and spec.loader is not None
     extension = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(extension)
-    text = "See :meth:`~guandan_fast.Deal.step` and :class:`Rules`.\n\n``limit``\n    how many\n    failures\n``level``\n    where to"
+    text = (
+        "See :meth:`~guandan_fast.Deal.step`, :class:`Rules` (RULES.md §7-9) and RULES.md.\n\n"
+        "``limit``\n    how many\n    failures\n``level``\n    where to"
+    )
     assert extension.as_markdown(text) == (
-        "See `step` and `Rules`.\n\n\n``limit``\n:   how many\n    failures\n\n``level``\n:   where to"
+        "See `step`, `Rules` ([the rules §7-9][rules-7]) and [the rules][rules].\n\n"
+        "\n``limit``\n:   how many\n    failures\n\n``level``\n:   where to"
     )
