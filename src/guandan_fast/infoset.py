@@ -32,7 +32,7 @@ from typing import Any, Final
 
 import numpy as np
 
-from .cards import BIG_JOKER, NUM_CARDS, as_index
+from .cards import BIG_JOKER, as_index
 from .hand import Hand
 
 try:
@@ -43,7 +43,6 @@ except ImportError:  # pragma: no cover - exercised only where the extension is 
 __all__ = ["Unseen", "sample_hands", "sample_worlds", "unseen"]
 
 _SEED_MASK: Final = (1 << 64) - 1
-_DECK: Final = Hand.from_counts(np.full(NUM_CARDS, 2, dtype=np.uint8))
 
 
 @dataclass(frozen=True)
@@ -51,7 +50,8 @@ class Unseen:
     """What ``seat`` cannot see, and what it knows of where those cards are.
 
     ``cards``: the cards whose place the seat does not know (108 minus its hand, minus
-    every card played, minus ``known`` and ``pooled``). ``counts[s]``: how many of seat
+    every card played, minus ``known`` and ``pooled``; an endgame set up with
+    :meth:`Deal.start` leaves out the cards no hand holds, as if played). ``counts[s]``: how many of seat
     ``s``'s cards the seat does not know (0 for itself); they are ``cards`` and ``pooled``
     together. ``known[s]``: the cards the seat knows are in hand ``s`` (its own hand for
     itself). ``pooled``: big jokers known to be in one of ``pooled_seats`` (an
@@ -106,11 +106,14 @@ def unseen(deal: Any, seat: int) -> Unseen:
             known[others[0]] = known[others[0]].add(held)
         elif others:
             pooled, pooled_seats = held, others
-    seen = Hand()
-    for hand in [hands[seat], *played, *(known[s] for s in range(4) if s != seat), pooled]:
-        seen = seen.add(hand)
+    # The cards in the other hands: 108 minus this hand and every card played (in an
+    # endgame set up with Deal.start, minus the cards the deal left out as well).
+    hidden = Hand()
+    for s in range(4):
+        if s != seat:
+            hidden = hidden.add(hands[s]).remove(known[s])
     counts = tuple(0 if s == seat else left[s] - len(known[s]) for s in range(4))
-    return Unseen(seat, _DECK.remove(seen), counts, tuple(known), pooled, pooled_seats)  # type: ignore[arg-type]
+    return Unseen(seat, hidden.remove(pooled), counts, tuple(known), pooled, pooled_seats)  # type: ignore[arg-type]
 
 
 def _check_count_and_seed(n: object, seed: object) -> tuple[int, int]:
