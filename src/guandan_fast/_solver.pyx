@@ -1,29 +1,30 @@
 # cython: boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, freethreading_compatible=True
 """Native exact solver of the fewest leading plays that empty a hand (最少手数).
 
-The search is a depth-first branch and bound over *partitions* of the hand into legal
-leading moves, all without the GIL:
+Every rule but the straight flush's is blind to suits (a straight flush is a straight as
+well), so the fewest plays depend only on the hand's 16 card counts — the 13 ranks
+without the wildcards, the two jokers, the wildcards — its *lanes*. The search is a
+depth-first branch and bound over partitions of those counts, without the GIL:
 
-* the hand's leading moves are generated once (``generate_into``, one reading per
-  (kind, cards)); a leading move is legal in any sub-hand holding its cards, so the moves
-  of every sub-hand are the root moves it contains;
-* canonical order: every partition has exactly one play holding the remaining hand's
-  *pivot* card (jokers first, then the other cards by index, the level rank's cards and
-  the wildcards last), so each node branches only on the moves whose own pivot is that
-  card — moves are bucketed by pivot once, and permutations of one partition are never
-  searched twice;
-* a memo (open addressing on the 108-bit remaining hand, owned by the caller's
+* the hand's leading moves are generated once (``generate_into``) and reduced to their
+  distinct count patterns; a leading move is legal in any sub-hand holding its cards, so
+  the patterns of a sub-hand are the root patterns that fit in it;
+* every partition has a play holding a card of any given non-empty lane, so a node
+  branches only on the patterns touching one lane: the one with the fewest patterns;
+* a memo (open addressing on the remaining counts, owned by the caller's
   :class:`MinPlays`) keeps exact values and proven lower bounds (fail-soft), so a
   sub-hand reached by different partitions is solved once;
-* a per-rank lower bound (see ``_lower_bound``) and the best cost so far prune.
+* a lower bound on the plays left (see ``_lower_bound``) and the best cost so far prune;
+  the patterns are tried most cards first.
 
 Costs are additive per play: 1 per play, or 1024 per play plus a tie-break penalty (the
 ``prefer`` option of :func:`guandan_fast.min_plays`), so the same search returns a
-decomposition with the fewest plays and, among those, the smallest penalty.
+decomposition with the fewest plays and, among those, the smallest penalty. The counts
+found are then given real cards of the hand, each play read by the generator's own move.
 """
 
 from libc.stdint cimport uint8_t, int32_t, uint32_t, uint64_t
-from libc.stdlib cimport malloc, free, qsort
+from libc.stdlib cimport malloc, calloc, free
 
 import numpy as np
 cimport numpy as cnp
@@ -48,8 +49,8 @@ cdef enum:
     INFINITE = 1 << 28
     MAX_PLAY = 10             # the largest move: a bomb of ten cards
     NUM_LANES = 16
-    JOKER_LANES = 3 << 13
-    WILD_LANE = 1 << 15
+    NUM_ORDERS = 4 * MAX_PLAY     # _order's values: 0 .. 4 * MAX_PLAY - 1 (sizes 1..10)
+    DEDUPE_SIZE = 4096
 
 # Tie-breaks (the prefer option); the codes are solver.PREFER's.
 cdef enum:
@@ -57,6 +58,8 @@ cdef enum:
     PREFER_BOMBS = 1          # most bomb plays (bombs, straight flushes, four jokers), then fewest singles
     PREFER_SINGLES = 2        # fewest singles, then fewest pairs
 
+cdef uint32_t STAMP_LIMIT = 0xFFFFFFFFU   # a stamp wraps: clear the table first
+cdef uint64_t SUITED = (1ULL << 52) - 1
 cdef uint64_t LOW7 = 0x7F7F7F7F7F7F7F7FULL
 cdef uint64_t HIGH1 = 0x8080808080808080ULL
 cdef uint64_t GATHER = 0x0102040810204080ULL   # byte bits 0, 8, .. 56 -> bits 56..63
@@ -67,7 +70,6 @@ cdef struct Play:
     uint64_t lo
     uint64_t hi
     int32_t cost
-    int32_t pivot             # bucket: the pattern's own pivot lane
     int32_t size
 
 
@@ -83,11 +85,11 @@ cdef struct Entry:
 cdef struct Search:
     Play* plays
     Py_ssize_t nplays
-    int starts[NUM_LANES + 1] # plays of pivot lane c are plays[starts[c]:starts[c + 1]]
+    int* lists                # the plays touching lane c: lists[starts[c]:starts[c + 1]]
+    int starts[NUM_LANES + 1]
     Entry* table
     uint64_t table_mask
     uint32_t stamp
-    uint32_t late             # lane mask: the level rank's non-wild cards, pivots after the others
     int unit                  # the cost of a play without penalty
     long nodes
 
@@ -98,19 +100,27 @@ cdef struct Search:
 # 2..A, 13 and 14 the jokers SB and HR, 15 the wildcards. Lanes 0..7 are the bytes of ``lo``,
 # 8..15 those of ``hi``; a count is at most 8, so bytewise arithmetic never carries.
 
+cdef inline uint64_t _nibble_counts(uint64_t x) noexcept nogil:
+    """Each 4-bit nibble of x replaced by its number of set bits."""
+    x = x - ((x >> 1) & 0x5555555555555555ULL)
+    return (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL)
+
+
+cdef inline uint64_t _spread(uint64_t v) noexcept nogil:
+    """The 8 nibbles of a 32-bit value, one per byte."""
+    v = (v | (v << 16)) & 0x0000FFFF0000FFFFULL
+    v = (v | (v << 8)) & 0x00FF00FF00FF00FFULL
+    return (v | (v << 4)) & 0x0F0F0F0F0F0F0F0FULL
+
+
 cdef inline void _lanes(uint64_t once, uint64_t twice, uint64_t wild, uint64_t* lo, uint64_t* hi) noexcept nogil:
-    cdef uint64_t nibble = 0xF, words[2]
-    cdef int lane
-    words[0] = 0
-    words[1] = 0
-    for lane in range(13):
-        words[lane >> 3] |= <uint64_t>(gf_popcount64(once & nibble & ~wild) + gf_popcount64(twice & nibble & ~wild)) << (8 * (lane & 7))
-        nibble <<= 4
-    words[1] |= <uint64_t>((once >> 52 & 1) + (twice >> 52 & 1)) << 40
-    words[1] |= <uint64_t>((once >> 53 & 1) + (twice >> 53 & 1)) << 48
-    words[1] |= <uint64_t>(((once & wild) != 0) + ((twice & wild) != 0)) << 56
-    lo[0] = words[0]
-    hi[0] = words[1]
+    # per rank: at most 4 + 4 copies, so a nibble (<= 8) never carries into the next
+    cdef uint64_t ranks = _nibble_counts(once & ~wild & SUITED) + _nibble_counts(twice & ~wild & SUITED)
+    lo[0] = _spread(ranks & 0xFFFFFFFFULL)
+    hi[0] = (_spread(ranks >> 32)
+             | <uint64_t>((once >> 52 & 1) + (twice >> 52 & 1)) << 40
+             | <uint64_t>((once >> 53 & 1) + (twice >> 53 & 1)) << 48
+             | <uint64_t>(((once & wild) != 0) + ((twice & wild) != 0)) << 56)
 
 
 cdef inline uint32_t _nonzero_lanes(uint64_t lo, uint64_t hi) noexcept nogil:
@@ -125,14 +135,17 @@ cdef inline bint _fits(uint64_t lo, uint64_t hi, Play* p) noexcept nogil:
     return (((lo | HIGH1) - p.lo) & HIGH1) == HIGH1 and (((hi | HIGH1) - p.hi) & HIGH1) == HIGH1
 
 
-cdef inline int _pivot(uint32_t lanes, uint32_t late) noexcept nogil:
-    """The pivot lane of a non-empty hand: jokers, then the ranks low to high but the level
-    rank, then the level rank, then the wildcards."""
-    if lanes & JOKER_LANES:
-        return gf_ctz64(lanes & JOKER_LANES)
-    if lanes & ~(late | WILD_LANE):
-        return gf_ctz64(lanes & ~(late | WILD_LANE))
-    return gf_ctz64(lanes)
+cdef inline int _pivot(uint32_t lanes, Search* s) noexcept nogil:
+    """The lane to branch on: the non-empty lane with the fewest plays touching it."""
+    cdef int lane, best = -1, size, fewest = 1 << 30
+    while lanes:
+        lane = gf_ctz64(lanes)
+        lanes &= lanes - 1
+        size = s.starts[lane + 1] - s.starts[lane]
+        if size < fewest:
+            fewest = size
+            best = lane
+    return best
 
 
 cdef inline int _lower_bound(uint64_t lo, uint64_t hi) noexcept nogil:
@@ -175,11 +188,12 @@ cdef int _search(Search* s, uint64_t lo, uint64_t hi, int ub) noexcept nogil:
         lb = _lower_bound(lo, hi) * s.unit
         if lb >= ub:
             return lb
-    cdef int pivot = _pivot(_nonzero_lanes(lo, hi), s.late)
+    cdef int pivot = _pivot(_nonzero_lanes(lo, hi), s)
     cdef int best = INFINITE, best_play = -1, floor = INFINITE
-    cdef int i, v, cap
+    cdef int j, i, v, cap
     cdef Play* p
-    for i in range(s.starts[pivot], s.starts[pivot + 1]):
+    for j in range(s.starts[pivot], s.starts[pivot + 1]):
+        i = s.lists[j]
         p = &s.plays[i]
         if not _fits(lo, hi, p):
             continue
@@ -207,23 +221,6 @@ cdef int _search(Search* s, uint64_t lo, uint64_t hi, int ub) noexcept nogil:
     return e.value
 
 
-cdef int _play_order(const void* a, const void* b) noexcept nogil:
-    """By pivot, then the most cards first, then the cheapest, then by pattern (total order)."""
-    cdef const Play* x = <const Play*>a
-    cdef const Play* y = <const Play*>b
-    if x.pivot != y.pivot:
-        return -1 if x.pivot < y.pivot else 1
-    if x.size != y.size:
-        return -1 if x.size > y.size else 1
-    if x.hi != y.hi:
-        return -1 if x.hi < y.hi else 1
-    if x.lo != y.lo:
-        return -1 if x.lo < y.lo else 1
-    if x.cost != y.cost:
-        return -1 if x.cost < y.cost else 1
-    return 0
-
-
 cdef inline int _play_cost(int kind, int prefer) noexcept nogil:
     """A play's cost under a tie-break. A straight flush counts as a straight here: the
     search sees rank counts only (its cards may or may not share a suit)."""
@@ -234,36 +231,124 @@ cdef inline int _play_cost(int kind, int prefer) noexcept nogil:
     return 1
 
 
-cdef int _prepare(Search* s, MoveBuffer* buf, Py_ssize_t n, int level, int prefer) noexcept nogil:
+cdef struct Dedupe:
+    # A hash set of patterns (open addressing; slots of older stamps are empty), owned by
+    # the MinPlays object and grown as needed.
+    uint32_t* stamps
+    int32_t* rows
+    uint64_t mask
+    uint32_t stamp
+
+
+cdef int _dedupe_reserve(Dedupe* d, Py_ssize_t n) noexcept nogil:
+    """Room for n patterns at most half full, and a fresh stamp; -1 when out of memory."""
+    cdef uint64_t size = d.mask + 1, i
+    if d.stamps == NULL or <uint64_t>(2 * n) > size:
+        while <uint64_t>(2 * n) > size:
+            size *= 2
+        free(d.stamps)
+        free(d.rows)
+        d.stamps = <uint32_t*>calloc(size, sizeof(uint32_t))
+        d.rows = <int32_t*>malloc(size * sizeof(int32_t))
+        if d.stamps == NULL or d.rows == NULL:
+            free(d.stamps)
+            free(d.rows)
+            d.stamps = NULL
+            d.rows = NULL
+            d.mask = DEDUPE_SIZE - 1
+            return -1
+        d.mask = size - 1
+        d.stamp = 0
+    if d.stamp == STAMP_LIMIT:
+        for i in range(d.mask + 1):
+            d.stamps[i] = 0
+        d.stamp = 0
+    d.stamp += 1
+    return 0
+
+
+cdef inline int _order(Play* p, int unit) noexcept nogil:
+    """Where a play stands in the branching order: the most cards first, then the cheapest."""
+    cdef int extra = p.cost - unit
+    return (MAX_PLAY - p.size) * 4 + (2 if extra >= PENALTY_MAJOR else 0) + (extra & 1)
+
+
+cdef int _prepare(Search* s, MoveBuffer* buf, Py_ssize_t n, int level, int prefer, Dedupe* d) noexcept nogil:
     """The distinct count patterns of the generator's n moves (the cheapest reading of
-    each), bucketed by pivot lane; -1 when out of memory."""
-    cdef Py_ssize_t i, kept
-    cdef int c
+    each) in branching order, and the plays touching each lane; -1 when out of memory."""
+    cdef Py_ssize_t i, j, kept = 0, total
+    cdef int c, k
+    cdef int place[NUM_ORDERS + 1]
+    cdef int at[NUM_LANES + 1]
+    cdef uint32_t lanes
+    cdef uint64_t lo, hi, h
     cdef Play* p
+    cdef Play* found
     cdef uint64_t wild = 1ULL << (4 * (level - 2) + 1)
-    s.late = 1U << (level - 2)
     s.unit = 1 if prefer == PREFER_NONE else UNIT_TIED
-    s.plays = <Play*>malloc(<size_t>(n if n > 0 else 1) * sizeof(Play))
+    if _dedupe_reserve(d, n) != 0:
+        return -1
+    s.plays = <Play*>malloc(<size_t>(2 * n + 1) * sizeof(Play))
     if s.plays == NULL:
         return -1
+    cdef Play* unique = s.plays + n    # patterns in generator order, then sorted into s.plays
     for i in range(n):
-        p = &s.plays[i]
-        _lanes(buf.cards[2 * i], buf.cards[2 * i + 1], wild, &p.lo, &p.hi)
+        _lanes(buf.cards[2 * i], buf.cards[2 * i + 1], wild, &lo, &hi)
+        c = _play_cost(buf.kinds[i], prefer)
+        h = _slot(lo, hi, d.mask)
+        found = NULL
+        while d.stamps[h] == d.stamp:
+            if unique[d.rows[h]].lo == lo and unique[d.rows[h]].hi == hi:
+                found = &unique[d.rows[h]]
+                break
+            h = (h + 1) & d.mask
+        if found != NULL:
+            if c < found.cost:
+                found.cost = c
+            continue
+        d.stamps[h] = d.stamp
+        d.rows[h] = <int32_t>kept
+        p = &unique[kept]
+        p.lo = lo
+        p.hi = hi
+        p.cost = c
         p.size = gf_popcount64(buf.cards[2 * i]) + gf_popcount64(buf.cards[2 * i + 1])
-        p.cost = _play_cost(buf.kinds[i], prefer)
-        p.pivot = _pivot(_nonzero_lanes(p.lo, p.hi), s.late)
-    qsort(s.plays, <size_t>n, sizeof(Play), _play_order)
-    kept = 0
-    for i in range(n):  # equal patterns are adjacent, the cheapest first: keep that one
-        if kept == 0 or s.plays[i].lo != s.plays[kept - 1].lo or s.plays[i].hi != s.plays[kept - 1].hi:
-            s.plays[kept] = s.plays[i]
-            kept += 1
+        kept += 1
     s.nplays = kept
-    i = 0
+    # counting sort into the branching order
+    for k in range(NUM_ORDERS + 1):
+        place[k] = 0
+    for i in range(kept):
+        place[_order(&unique[i], s.unit) + 1] += 1
+    for k in range(NUM_ORDERS):
+        place[k + 1] += place[k]
+    for i in range(kept):
+        k = _order(&unique[i], s.unit)
+        s.plays[place[k]] = unique[i]
+        place[k] += 1
+    # the plays touching each lane, in branching order
     for c in range(NUM_LANES + 1):
-        while i < kept and s.plays[i].pivot < c:
-            i += 1
-        s.starts[c] = <int>i
+        at[c] = 0
+    for i in range(kept):
+        lanes = _nonzero_lanes(s.plays[i].lo, s.plays[i].hi)
+        while lanes:
+            at[gf_ctz64(lanes) + 1] += 1
+            lanes &= lanes - 1
+    for c in range(NUM_LANES):
+        at[c + 1] += at[c]
+    total = at[NUM_LANES]
+    s.lists = <int*>malloc(<size_t>(total + 1) * sizeof(int))
+    if s.lists == NULL:
+        return -1
+    for c in range(NUM_LANES + 1):
+        s.starts[c] = at[c]
+    for i in range(kept):
+        lanes = _nonzero_lanes(s.plays[i].lo, s.plays[i].hi)
+        while lanes:
+            c = gf_ctz64(lanes)
+            s.lists[at[c]] = <int>i
+            at[c] += 1
+            lanes &= lanes - 1
     return 0
 
 
@@ -318,9 +403,14 @@ cdef class MinPlays:
     cdef uint64_t mask
     cdef uint32_t stamp
     cdef MoveBuffer buf
+    cdef Dedupe dedupe
     cdef readonly long nodes
 
     def __cinit__(self):
+        self.dedupe.stamps = NULL
+        self.dedupe.rows = NULL
+        self.dedupe.mask = DEDUPE_SIZE - 1
+        self.dedupe.stamp = 0
         self.mask = (1ULL << TABLE_BITS) - 1
         self.table = <Entry*>malloc(<size_t>(self.mask + 1) * sizeof(Entry))
         if self.table == NULL or movebuf_init(&self.buf, 1024) != 0:
@@ -332,6 +422,8 @@ cdef class MinPlays:
 
     def __dealloc__(self):
         free(self.table)
+        free(self.dedupe.stamps)
+        free(self.dedupe.rows)
         movebuf_free(&self.buf)
 
     def solve(self, uint64_t once, uint64_t twice, int level, int prefer):
@@ -352,7 +444,7 @@ cdef class MinPlays:
         cdef Entry* e
         cdef Play* p
         cdef Py_ssize_t rows[108]
-        if self.stamp == 0xFFFFFFFF:
+        if self.stamp == STAMP_LIMIT:
             for k in range(<int>(self.mask + 1)):
                 self.table[k].stamp = 0
             self.stamp = 0
@@ -362,10 +454,11 @@ cdef class MinPlays:
         s.stamp = self.stamp
         s.nodes = 0
         s.plays = NULL
+        s.lists = NULL
         try:
             with nogil:
                 n = generate_into(once, twice, level, 0, 0, 0, True, &self.buf)
-                if n >= 0 and _prepare(&s, &self.buf, n, level, prefer) != 0:
+                if n >= 0 and _prepare(&s, &self.buf, n, level, prefer, &self.dedupe) != 0:
                     n = -1
                 if n >= 0:
                     _lanes(once, twice, wild, &lo, &hi)
@@ -402,3 +495,4 @@ cdef class MinPlays:
             return count, kinds, keys, cards
         finally:
             free(s.plays)
+            free(s.lists)
