@@ -149,24 +149,24 @@ def test_tie_breaks_keep_the_count_and_improve_their_criterion(prefer: str) -> N
             assert sum(m.kind is MoveType.SINGLE for m in tied) <= sum(m.kind is MoveType.SINGLE for m in plays)
 
 
-def test_bombs_tie_break_keeps_a_bomb_whole() -> None:
-    # Four 7s and three 8s: 7777 + 888 or 777 + 8887 ... both two plays; the bomb stays whole.
-    hand = Hand.parse("S7 H7 C7 D7 S8 H8 C8 S9 S9")
-    count, plays = min_plays(hand, 2, prefer="bombs")
-    assert count == 2
-    assert any(m.kind is MoveType.BOMB for m in plays)
-    check_decomposition(hand, 2, count, plays)
+def test_bombs_tie_break_keeps_both_bombs() -> None:
+    # 8888 99 JJJJ at level A: three plays either as 888+99, 8, JJJJ or as 8888, 99, JJJJ;
+    # only the second keeps both bombs.
+    hand = Hand.parse("S8 H8 C8 D8 H9 D9 CJ CJ DJ DJ")
+    count, plays = min_plays(hand, "A", prefer="bombs")
+    assert count == 3
+    assert sorted(m.kind for m in plays) == [MoveType.PAIR, MoveType.BOMB, MoveType.BOMB]
+    check_decomposition(hand, 14, count, plays)
 
 
-def test_singles_tie_break_avoids_singles() -> None:
-    # 3 3 4 4 5 5 6 7 at level 2: straight 34567 + pair + pair + ... vs pairs; fewest singles.
-    hand = Hand.parse("S3 H3 S4 H4 S5 H5 S6 S7")
-    count, plays = min_plays(hand, 2, prefer="singles")
-    singles = sum(m.kind is MoveType.SINGLE for m in plays)
-    assert singles == min(
-        sum(m.kind is MoveType.SINGLE for m in min_plays(hand, 2, prefer=p)[1]) for p in ("none", "bombs")
-    )
-    check_decomposition(hand, 2, count, plays)
+def test_singles_tie_break_leaves_only_the_forced_single() -> None:
+    # 9 TT JJ QQQ at level A: three plays either as 9, TTJJQQ, Q or as 9, QQQTT, JJ; the
+    # 9 is a single whatever the split (no straight reaches it), the second has no other.
+    hand = Hand.parse("D9 DT DT SJ DJ HQ HQ CQ")
+    count, plays = min_plays(hand, "A", prefer="singles")
+    assert count == 3
+    assert [m.cards for m in plays if m.kind is MoveType.SINGLE] == [Hand("D9")]
+    check_decomposition(hand, 14, count, plays)
 
 
 def test_known_hands() -> None:
