@@ -10,6 +10,8 @@
   no other pruning, branching on the *highest* non-empty lane — a different order, a
   different search scheme and no lower bound, sharing nothing with the native code but the
   leading move list of the hand.
+* Tie-breaks (``prefer``): the same card-level exhaustive search, minimising the
+  documented (plays, major, minor) cost, on small hands.
 """
 
 from __future__ import annotations
@@ -147,6 +149,50 @@ def test_tie_breaks_keep_the_count_and_improve_their_criterion(prefer: str) -> N
             assert sum(m.kind in BOMB_KINDS for m in tied) >= sum(m.kind in BOMB_KINDS for m in plays)
         else:
             assert sum(m.kind is MoveType.SINGLE for m in tied) <= sum(m.kind is MoveType.SINGLE for m in plays)
+
+
+def tie_break_cost(prefer: str, kind: MoveType) -> tuple[int, int, int]:
+    """(plays, major, minor) of one play under a tie-break, as documented in solver.PREFER
+    (a straight flush counts as a straight: the search sees counts, not suits)."""
+    if prefer == "bombs":
+        return (1, int(kind not in BOMB_KINDS), int(kind is MoveType.SINGLE))
+    return (1, int(kind is MoveType.SINGLE), int(kind is MoveType.PAIR))
+
+
+def brute_force_tie_break(hand: Hand, level: int, prefer: str) -> tuple[int, int, int]:
+    """The lexicographically smallest (plays, major, minor) over card-level partitions."""
+    cheapest: dict[tuple[int, int], tuple[int, int, int]] = {}
+    for move in legal_moves(hand, level):
+        cost = tie_break_cost(prefer, move.kind)
+        key = (move.cards.once, move.cards.twice)
+        cheapest[key] = min(cheapest.get(key, cost), cost)
+
+    @lru_cache(maxsize=None)
+    def best(once: int, twice: int) -> tuple[int, int, int]:
+        if not once:
+            return (0, 0, 0)
+        low = once & -once
+        result = (10**9, 0, 0)
+        for (mo, mt), cost in cheapest.items():
+            if mo & low and not (mo & ~once) and not (mt & ~twice):
+                rest = best((once & ~mo) | (twice & ~mt), twice & ~mo)
+                result = min(result, (cost[0] + rest[0], cost[1] + rest[1], cost[2] + rest[2]))
+        return result
+
+    return best(hand.once, hand.twice)
+
+
+@pytest.mark.parametrize("prefer", ["bombs", "singles"])
+def test_tie_breaks_equal_brute_force_on_small_hands(prefer: str) -> None:
+    rng = random.Random(prefer)
+    for _ in range(300):
+        level = rng.randint(2, 14)
+        hand = small_hand(rng, level)
+        count, plays = min_plays(hand, level, prefer=prefer)  # type: ignore[arg-type]
+        check_decomposition(hand, level, count, plays)
+        kinds = [MoveType.STRAIGHT if m.kind is MoveType.STRAIGHT_FLUSH else m.kind for m in plays]
+        total = tuple(map(sum, zip((0, 0, 0), *(tie_break_cost(prefer, kind) for kind in kinds))))
+        assert total == brute_force_tie_break(hand, level, prefer), (str(hand), level)
 
 
 def test_bombs_tie_break_keeps_both_bombs() -> None:
