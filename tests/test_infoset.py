@@ -81,7 +81,7 @@ def test_endgame_distribution_with_repeated_cards() -> None:
 
 def tribute_endgame() -> Deal:
     """Seat 3 pays its highest card (SA) to seat 0, who returns S4; play begins."""
-    hands = ["S4 S6 SK", "S7 D7 SQ", "C6 HK S8", "SA S9 S3"]
+    hands = ["S4 S6 SK", "S7 D7 SQ", "C6 SA S8", "SA S9 S3"]  # seat 2 hides the other SA
     deal = Deal.start(hands, 2, previous_finish=[0, 1, 2, 3])
     deal.step(["tribute", "tribute", ["SA"]])
     deal.step(["back", "back", ["S4"]])
