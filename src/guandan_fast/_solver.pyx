@@ -84,7 +84,6 @@ cdef struct Entry:
 
 cdef struct Search:
     Play* plays
-    Py_ssize_t nplays
     int* lists                # the plays touching lane c: lists[starts[c]:starts[c + 1]]
     int starts[NUM_LANES + 1]
     Entry* table
@@ -314,7 +313,6 @@ cdef int _prepare(Search* s, MoveBuffer* buf, Py_ssize_t n, int level, int prefe
         p.cost = c
         p.size = gf_popcount64(buf.cards[2 * i]) + gf_popcount64(buf.cards[2 * i + 1])
         kept += 1
-    s.nplays = kept
     # counting sort into the branching order
     for k in range(NUM_ORDERS + 1):
         place[k] = 0
