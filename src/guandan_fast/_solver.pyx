@@ -1,0 +1,496 @@
+# cython: boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, freethreading_compatible=True
+"""Native exact solver of the fewest leading plays that empty a hand (最少手数).
+
+Every rule but the straight flush's is blind to suits (a straight flush is a straight as
+well), so the fewest plays depend only on the hand's 16 card counts — the 13 ranks
+without the wildcards, the two jokers, the wildcards — its *lanes*. The search is a
+depth-first branch and bound over partitions of those counts, without the GIL:
+
+* the hand's leading moves are generated once (``generate_into``) and reduced to their
+  distinct count patterns; a leading move is legal in any sub-hand holding its cards, so
+  the patterns of a sub-hand are the root patterns that fit in it;
+* every partition has a play holding a card of any given non-empty lane, so a node
+  branches only on the patterns touching one lane: the one with the fewest patterns;
+* a memo (open addressing on the remaining counts, owned by the caller's
+  :class:`MinPlays`) keeps exact values and proven lower bounds (fail-soft), so a
+  sub-hand reached by different partitions is solved once;
+* a lower bound on the plays left (see ``_lower_bound``) and the best cost so far prune;
+  the patterns are tried most cards first.
+
+Costs are additive per play: 1 per play, or 1024 per play plus a tie-break penalty (the
+``prefer`` option of :func:`guandan_fast.min_plays`), so the same search returns a
+decomposition with the fewest plays and, among those, the smallest penalty. The counts
+found are then given real cards of the hand, each play read by the generator's own move.
+"""
+
+from libc.stdint cimport uint8_t, int32_t, uint32_t, uint64_t
+from libc.stdlib cimport malloc, calloc, free
+
+import numpy as np
+cimport numpy as cnp
+
+from guandan_fast._bitops cimport gf_popcount64, gf_ctz64
+from guandan_fast._movegen cimport (
+    MoveBuffer, movebuf_init, movebuf_free, generate_into, check_args,
+)
+
+cnp.import_array()
+
+cdef enum:
+    KIND_SINGLE = 1
+    KIND_PAIR = 2
+    KIND_STRAIGHT_FLUSH = 8
+    KIND_BOMB = 9
+    KIND_FOUR_JOKERS = 10
+    NUM_CARDS = 54
+    UNIT_TIED = 1024          # cost of one play when a tie-break penalty is added
+    PENALTY_MAJOR = 32        # > 27: a major penalty outweighs any number of minor ones
+    TABLE_BITS = 15
+    INFINITE = 1 << 28
+    MAX_PLAY = 10             # the largest move: a bomb of ten cards
+    NUM_LANES = 16
+    NUM_ORDERS = 4 * MAX_PLAY     # _order's values: 0 .. 4 * MAX_PLAY - 1 (sizes 1..10)
+    DEDUPE_SIZE = 4096
+
+# Tie-breaks (the prefer option); the codes are solver.PREFER's.
+cdef enum:
+    PREFER_NONE = 0           # any decomposition with the fewest plays
+    PREFER_BOMBS = 1          # most bomb plays (bombs, straight flushes, four jokers), then fewest singles
+    PREFER_SINGLES = 2        # fewest singles, then fewest pairs
+
+cdef uint32_t STAMP_LIMIT = 0xFFFFFFFFU   # a stamp wraps: clear the table first
+cdef uint64_t SUITED = (1ULL << 52) - 1
+cdef uint64_t LOW7 = 0x7F7F7F7F7F7F7F7FULL
+cdef uint64_t HIGH1 = 0x8080808080808080ULL
+cdef uint64_t GATHER = 0x0102040810204080ULL   # byte bits 0, 8, .. 56 -> bits 56..63
+
+
+cdef struct Play:
+    # A count pattern: how many cards of each lane the play takes.
+    uint64_t lo
+    uint64_t hi
+    int32_t cost
+    int32_t size
+
+
+cdef struct Entry:
+    uint64_t lo
+    uint64_t hi
+    uint32_t stamp            # the search that wrote it (older stamps are empty slots)
+    int32_t value             # exact cost, or a proven lower bound
+    int32_t exact
+    int32_t best              # exact entries: index of the first play of an optimal decomposition
+
+
+cdef struct Search:
+    Play* plays
+    int* lists                # the plays touching lane c: lists[starts[c]:starts[c + 1]]
+    int starts[NUM_LANES + 1]
+    Entry* table
+    uint64_t table_mask
+    uint32_t stamp
+    int unit                  # the cost of a play without penalty
+    long nodes
+
+
+# -- lanes: a hand as 16 card counts, one byte each ----------------------------------------------
+# Every rule but the straight flush's is blind to suits, so the fewest plays depend only on
+# how many cards of each rank the hand holds: lanes 0..12 count the non-wild cards of ranks
+# 2..A, 13 and 14 the jokers SB and HR, 15 the wildcards. Lanes 0..7 are the bytes of ``lo``,
+# 8..15 those of ``hi``; a count is at most 8, so bytewise arithmetic never carries.
+
+cdef inline uint64_t _nibble_counts(uint64_t x) noexcept nogil:
+    """Each 4-bit nibble of x replaced by its number of set bits."""
+    x = x - ((x >> 1) & 0x5555555555555555ULL)
+    return (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL)
+
+
+cdef inline uint64_t _spread(uint64_t v) noexcept nogil:
+    """The 8 nibbles of a 32-bit value, one per byte."""
+    v = (v | (v << 16)) & 0x0000FFFF0000FFFFULL
+    v = (v | (v << 8)) & 0x00FF00FF00FF00FFULL
+    return (v | (v << 4)) & 0x0F0F0F0F0F0F0F0FULL
+
+
+cdef inline void _lanes(uint64_t once, uint64_t twice, uint64_t wild, uint64_t* lo, uint64_t* hi) noexcept nogil:
+    # per rank: at most 4 + 4 copies, so a nibble (<= 8) never carries into the next
+    cdef uint64_t ranks = _nibble_counts(once & ~wild & SUITED) + _nibble_counts(twice & ~wild & SUITED)
+    lo[0] = _spread(ranks & 0xFFFFFFFFULL)
+    hi[0] = (_spread(ranks >> 32)
+             | <uint64_t>((once >> 52 & 1) + (twice >> 52 & 1)) << 40
+             | <uint64_t>((once >> 53 & 1) + (twice >> 53 & 1)) << 48
+             | <uint64_t>(((once & wild) != 0) + ((twice & wild) != 0)) << 56)
+
+
+cdef inline uint32_t _nonzero_lanes(uint64_t lo, uint64_t hi) noexcept nogil:
+    """Bit c set when lane c is not empty."""
+    cdef uint64_t l = (((lo & LOW7) + LOW7) | lo) & HIGH1
+    cdef uint64_t h = (((hi & LOW7) + LOW7) | hi) & HIGH1
+    return <uint32_t>(((l >> 7) * GATHER) >> 56) | (<uint32_t>(((h >> 7) * GATHER) >> 56) << 8)
+
+
+cdef inline bint _fits(uint64_t lo, uint64_t hi, Play* p) noexcept nogil:
+    """Whether every lane of the pattern is at most the hand's."""
+    return (((lo | HIGH1) - p.lo) & HIGH1) == HIGH1 and (((hi | HIGH1) - p.hi) & HIGH1) == HIGH1
+
+
+cdef inline int _pivot(uint32_t lanes, Search* s) noexcept nogil:
+    """The lane to branch on: the non-empty lane with the fewest plays touching it."""
+    cdef int lane, best = -1, size, fewest = 1 << 30
+    while lanes:
+        lane = gf_ctz64(lanes)
+        lanes &= lanes - 1
+        size = s.starts[lane + 1] - s.starts[lane]
+        if size < fewest:
+            fewest = size
+            best = lane
+    return best
+
+
+cdef inline int _lower_bound(uint64_t lo, uint64_t hi) noexcept nogil:
+    """Fewest plays any partition of the hand can have (a cheap, valid bound).
+
+    A play has at most 6 cards unless it is a bomb of one rank (wildcards added), so
+    ``ceil(cards / longest)`` with ``longest`` = max(6, the largest bomb the hand could make).
+    """
+    cdef int wilds = <int>(hi >> 56)
+    cdef int cards = wilds, longest = 6, lane, count
+    for lane in range(15):
+        count = <int>(((lo if lane < 8 else hi) >> (8 * (lane & 7))) & 0xFF)
+        cards += count
+        if lane < 13 and count + wilds > longest:
+            longest = count + wilds
+    if longest > MAX_PLAY:
+        longest = MAX_PLAY
+    return (cards + longest - 1) // longest
+
+
+cdef inline uint64_t _slot(uint64_t lo, uint64_t hi, uint64_t mask) noexcept nogil:
+    cdef uint64_t h = lo * 0x9E3779B97F4A7C15ULL ^ (hi + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL
+    h ^= h >> 29
+    return h & mask
+
+
+cdef int _search(Search* s, uint64_t lo, uint64_t hi, int ub) noexcept nogil:
+    """The cost of the best partition of the hand (lo, hi) when it is < ``ub`` (exact), else
+    a lower bound >= ``ub`` of it (fail-soft)."""
+    if lo == 0 and hi == 0:
+        return 0
+    s.nodes += 1
+    cdef Entry* e = &s.table[_slot(lo, hi, s.table_mask)]
+    cdef int lb
+    if e.stamp == s.stamp and e.lo == lo and e.hi == hi:
+        if e.exact or e.value >= ub:
+            return e.value
+        lb = e.value
+    else:
+        lb = _lower_bound(lo, hi) * s.unit
+        if lb >= ub:
+            return lb
+    cdef int pivot = _pivot(_nonzero_lanes(lo, hi), s)
+    cdef int best = INFINITE, best_play = -1, floor = INFINITE
+    cdef int j, i, v, cap
+    cdef Play* p
+    for j in range(s.starts[pivot], s.starts[pivot + 1]):
+        i = s.lists[j]
+        p = &s.plays[i]
+        if not _fits(lo, hi, p):
+            continue
+        cap = best if best < ub else ub
+        v = p.cost + _search(s, lo - p.lo, hi - p.hi, cap - p.cost)
+        if v < cap:
+            best = v
+            best_play = i
+            if best <= lb:
+                break
+        elif v < floor:
+            floor = v
+    # _search may have overwritten this slot: write it again.
+    e = &s.table[_slot(lo, hi, s.table_mask)]
+    e.lo = lo
+    e.hi = hi
+    e.stamp = s.stamp
+    if best < ub:
+        e.value = best
+        e.exact = 1
+        e.best = best_play
+        return best
+    e.value = floor if floor > lb else lb
+    e.exact = 0
+    return e.value
+
+
+cdef inline int _play_cost(int kind, int prefer) noexcept nogil:
+    """A play's cost under a tie-break. A straight flush counts as a straight here: the
+    search sees rank counts only (its cards may or may not share a suit)."""
+    if prefer == PREFER_BOMBS:
+        return UNIT_TIED + (0 if kind == KIND_BOMB or kind == KIND_FOUR_JOKERS else PENALTY_MAJOR) + (kind == KIND_SINGLE)
+    if prefer == PREFER_SINGLES:
+        return UNIT_TIED + (PENALTY_MAJOR if kind == KIND_SINGLE else 0) + (kind == KIND_PAIR)
+    return 1
+
+
+cdef struct Dedupe:
+    # A hash set of patterns (open addressing; slots of older stamps are empty), owned by
+    # the MinPlays object and grown as needed.
+    uint32_t* stamps
+    int32_t* rows
+    uint64_t mask
+    uint32_t stamp
+
+
+cdef int _dedupe_reserve(Dedupe* d, Py_ssize_t n) noexcept nogil:
+    """Room for n patterns at most half full, and a fresh stamp; -1 when out of memory."""
+    cdef uint64_t size = d.mask + 1, i
+    if d.stamps == NULL or <uint64_t>(2 * n) > size:
+        while <uint64_t>(2 * n) > size:
+            size *= 2
+        free(d.stamps)
+        free(d.rows)
+        d.stamps = <uint32_t*>calloc(size, sizeof(uint32_t))
+        d.rows = <int32_t*>malloc(size * sizeof(int32_t))
+        if d.stamps == NULL or d.rows == NULL:
+            free(d.stamps)
+            free(d.rows)
+            d.stamps = NULL
+            d.rows = NULL
+            d.mask = DEDUPE_SIZE - 1
+            return -1
+        d.mask = size - 1
+        d.stamp = 0
+    if d.stamp == STAMP_LIMIT:
+        for i in range(d.mask + 1):
+            d.stamps[i] = 0
+        d.stamp = 0
+    d.stamp += 1
+    return 0
+
+
+cdef inline int _order(Play* p, int unit) noexcept nogil:
+    """Where a play stands in the branching order: the most cards first, then the cheapest."""
+    cdef int extra = p.cost - unit
+    return (MAX_PLAY - p.size) * 4 + (2 if extra >= PENALTY_MAJOR else 0) + (extra & 1)
+
+
+cdef int _prepare(Search* s, MoveBuffer* buf, Py_ssize_t n, int level, int prefer, Dedupe* d) noexcept nogil:
+    """The distinct count patterns of the generator's n moves (the cheapest reading of
+    each) in branching order, and the plays touching each lane; -1 when out of memory."""
+    cdef Py_ssize_t i, j, kept = 0, total
+    cdef int c, k
+    cdef int place[NUM_ORDERS + 1]
+    cdef int at[NUM_LANES + 1]
+    cdef uint32_t lanes
+    cdef uint64_t lo, hi, h
+    cdef Play* p
+    cdef Play* found
+    cdef uint64_t wild = 1ULL << (4 * (level - 2) + 1)
+    s.unit = 1 if prefer == PREFER_NONE else UNIT_TIED
+    if _dedupe_reserve(d, n) != 0:
+        return -1
+    s.plays = <Play*>malloc(<size_t>(2 * n + 1) * sizeof(Play))
+    if s.plays == NULL:
+        return -1
+    cdef Play* unique = s.plays + n    # patterns in generator order, then sorted into s.plays
+    for i in range(n):
+        _lanes(buf.cards[2 * i], buf.cards[2 * i + 1], wild, &lo, &hi)
+        c = _play_cost(buf.kinds[i], prefer)
+        h = _slot(lo, hi, d.mask)
+        found = NULL
+        while d.stamps[h] == d.stamp:
+            if unique[d.rows[h]].lo == lo and unique[d.rows[h]].hi == hi:
+                found = &unique[d.rows[h]]
+                break
+            h = (h + 1) & d.mask
+        if found != NULL:
+            if c < found.cost:
+                found.cost = c
+            continue
+        d.stamps[h] = d.stamp
+        d.rows[h] = <int32_t>kept
+        p = &unique[kept]
+        p.lo = lo
+        p.hi = hi
+        p.cost = c
+        p.size = gf_popcount64(buf.cards[2 * i]) + gf_popcount64(buf.cards[2 * i + 1])
+        kept += 1
+    # counting sort into the branching order
+    for k in range(NUM_ORDERS + 1):
+        place[k] = 0
+    for i in range(kept):
+        place[_order(&unique[i], s.unit) + 1] += 1
+    for k in range(NUM_ORDERS):
+        place[k + 1] += place[k]
+    for i in range(kept):
+        k = _order(&unique[i], s.unit)
+        s.plays[place[k]] = unique[i]
+        place[k] += 1
+    # the plays touching each lane, in branching order
+    for c in range(NUM_LANES + 1):
+        at[c] = 0
+    for i in range(kept):
+        lanes = _nonzero_lanes(s.plays[i].lo, s.plays[i].hi)
+        while lanes:
+            at[gf_ctz64(lanes) + 1] += 1
+            lanes &= lanes - 1
+    for c in range(NUM_LANES):
+        at[c + 1] += at[c]
+    total = at[NUM_LANES]
+    s.lists = <int*>malloc(<size_t>(total + 1) * sizeof(int))
+    if s.lists == NULL:
+        return -1
+    for c in range(NUM_LANES + 1):
+        s.starts[c] = at[c]
+    for i in range(kept):
+        lanes = _nonzero_lanes(s.plays[i].lo, s.plays[i].hi)
+        while lanes:
+            c = gf_ctz64(lanes)
+            s.lists[at[c]] = <int>i
+            at[c] += 1
+            lanes &= lanes - 1
+    return 0
+
+
+cdef inline void _take(uint64_t* once, uint64_t* twice, uint64_t cards, int count,
+                       uint64_t* mo, uint64_t* mt) noexcept nogil:
+    """Move ``count`` cards among ``cards`` (one rank's bits) from the hand into the move."""
+    cdef uint64_t bit, left
+    while count > 0:
+        left = once[0] & cards
+        if left == 0:
+            return
+        while left and count > 0:
+            bit = left & (~left + 1)
+            left ^= bit
+            if twice[0] & bit:
+                twice[0] &= ~bit
+            else:
+                once[0] &= ~bit
+            mt[0] |= mo[0] & bit
+            mo[0] |= bit
+            count -= 1
+
+
+cdef Py_ssize_t _realize(Play* p, uint64_t* once, uint64_t* twice, uint64_t wild,
+                         MoveBuffer* buf, Py_ssize_t n) noexcept nogil:
+    """Cards of the hand for one pattern, taken out of it; the row of the generator's move
+    with exactly those cards (a bomb reading first), -1 if there is none (impossible)."""
+    cdef uint64_t mo = 0, mt = 0
+    cdef int lane, count
+    cdef Py_ssize_t i, found = -1
+    for lane in range(16):
+        count = <int>(((p.lo if lane < 8 else p.hi) >> (8 * (lane & 7))) & 0xFF)
+        if count == 0:
+            continue
+        if lane < 13:
+            _take(once, twice, (0xFULL << (4 * lane)) & ~wild, count, &mo, &mt)
+        elif lane == 15:
+            _take(once, twice, wild, count, &mo, &mt)
+        else:
+            _take(once, twice, 1ULL << (52 + lane - 13), count, &mo, &mt)
+    for i in range(n):
+        if buf.cards[2 * i] == mo and buf.cards[2 * i + 1] == mt:
+            if found < 0 or buf.kinds[i] >= KIND_STRAIGHT_FLUSH:
+                found = i
+    return found
+
+
+cdef class MinPlays:
+    """A reusable solver: owns the memo table (one solver per thread; not thread-safe)."""
+
+    cdef Entry* table
+    cdef uint64_t mask
+    cdef uint32_t stamp
+    cdef MoveBuffer buf
+    cdef Dedupe dedupe
+    cdef readonly long nodes
+
+    def __cinit__(self):
+        self.dedupe.stamps = NULL
+        self.dedupe.rows = NULL
+        self.dedupe.mask = DEDUPE_SIZE - 1
+        self.dedupe.stamp = 0
+        self.mask = (1ULL << TABLE_BITS) - 1
+        self.table = <Entry*>malloc(<size_t>(self.mask + 1) * sizeof(Entry))
+        if self.table == NULL or movebuf_init(&self.buf, 1024) != 0:
+            raise MemoryError()
+        cdef uint64_t i
+        for i in range(self.mask + 1):
+            self.table[i].stamp = 0
+        self.stamp = 0
+
+    def __dealloc__(self):
+        free(self.table)
+        free(self.dedupe.stamps)
+        free(self.dedupe.rows)
+        movebuf_free(&self.buf)
+
+    def solve(self, uint64_t once, uint64_t twice, int level, int prefer):
+        """solve(once, twice, level, prefer) -> (count, kinds, keys, cards)
+
+        The fewest leading plays that empty the hand and one optimal decomposition, its
+        plays as ``kinds uint8[count]``, ``keys uint8[count]``, ``cards uint64[count, 2]``.
+        ``prefer``: 0 none, 1 bombs, 2 singles (see :data:`guandan_fast.solver.PREFER`)."""
+        if check_args(once, twice, level, 0, 0, 0) != 0:
+            raise ValueError("bad hand planes or level")
+        if not 0 <= prefer <= 2:
+            raise ValueError(f"bad prefer code {prefer}")
+        cdef Search s
+        cdef Py_ssize_t n, row
+        cdef int count = 0, k, failed = 0
+        cdef uint64_t lo, hi, o = once, t = twice
+        cdef uint64_t wild = 1ULL << (4 * (level - 2) + 1)
+        cdef Entry* e
+        cdef Play* p
+        cdef Py_ssize_t rows[108]
+        if self.stamp == STAMP_LIMIT:
+            for k in range(<int>(self.mask + 1)):
+                self.table[k].stamp = 0
+            self.stamp = 0
+        self.stamp += 1
+        s.table = self.table
+        s.table_mask = self.mask
+        s.stamp = self.stamp
+        s.nodes = 0
+        s.plays = NULL
+        s.lists = NULL
+        try:
+            with nogil:
+                n = generate_into(once, twice, level, 0, 0, 0, True, &self.buf)
+                if n >= 0 and _prepare(&s, &self.buf, n, level, prefer, &self.dedupe) != 0:
+                    n = -1
+                if n >= 0:
+                    _lanes(once, twice, wild, &lo, &hi)
+                    _search(&s, lo, hi, INFINITE)
+                    # Walk one optimal decomposition (a slot overwritten on the way is
+                    # solved again) and give each pattern cards of the hand.
+                    while (lo != 0 or hi != 0) and count < 108:
+                        e = &s.table[_slot(lo, hi, s.table_mask)]
+                        if not (e.stamp == s.stamp and e.lo == lo and e.hi == hi and e.exact):
+                            _search(&s, lo, hi, INFINITE)
+                            e = &s.table[_slot(lo, hi, s.table_mask)]
+                        p = &s.plays[e.best]
+                        row = _realize(p, &o, &t, wild, &self.buf, n)
+                        if row < 0:
+                            failed = 1
+                            break
+                        rows[count] = row
+                        count += 1
+                        lo -= p.lo
+                        hi -= p.hi
+            if n < 0:
+                raise MemoryError()
+            if failed or o != 0:
+                raise RuntimeError("min_plays: a decomposition could not be given cards (a bug)")
+            self.nodes = s.nodes
+            kinds = np.empty(count, dtype=np.uint8)
+            keys = np.empty(count, dtype=np.uint8)
+            cards = np.empty((count, 2), dtype=np.uint64)
+            for k in range(count):
+                kinds[k] = self.buf.kinds[rows[k]]
+                keys[k] = self.buf.keys[rows[k]]
+                cards[k, 0] = self.buf.cards[2 * rows[k]]
+                cards[k, 1] = self.buf.cards[2 * rows[k] + 1]
+            return count, kinds, keys, cards
+        finally:
+            free(s.plays)
+            free(s.lists)
