@@ -25,7 +25,6 @@ cimport numpy as cnp
 from guandan_fast._bitops cimport gf_ctz64
 from guandan_fast.game import Deal
 from guandan_fast.cards import parse_card
-from guandan_fast.moves import read_platform
 
 cnp.import_array()
 
@@ -226,7 +225,7 @@ cdef int _gather(object deal, int seat, Position* p, bint full) except -1:
     p.n_out = n_out if n_out <= len(finish) else <int>len(finish)
     for s in range(p.n_out):
         p.finish[s] = (<int>finish[s]) & 3
-    played, plays = _record(deal)
+    played = deal.played
     if played.ndim != 2 or played.shape[0] != 4 or played.shape[1] != 2 or played.dtype != np.uint64 \
             or not played.flags.c_contiguous:
         raise ValueError("Deal.played must be a C-contiguous uint64 array of shape (4, 2)")
@@ -234,7 +233,7 @@ cdef int _gather(object deal, int seat, Position* p, bint full) except -1:
     for s in range(4):
         p.played_once[s] = planes[2 * s] & CARD_MASK
         p.played_twice[s] = planes[2 * s + 1] & p.played_once[s]
-    _gather_plays(plays, p, full)
+    _gather_plays(deal.plays, p, full)
     last = deal.last_move
     if last is None:
         p.beat_kind = 0
@@ -252,29 +251,6 @@ cdef int _gather(object deal, int seat, Position* p, bint full) except -1:
     if full:
         _gather_tribute(deal, p)
     return 0
-
-
-def _record(deal):
-    """``(Deal.played, Deal.plays)``; derived from the history when the Deal lacks them."""
-    try:
-        return deal.played, deal.plays
-    except AttributeError:
-        return _derived_record(deal)
-
-
-def _derived_record(deal):
-    played = np.zeros((4, 2), dtype=np.uint64)
-    plays = []
-    for seat, triple in deal.history:
-        if triple[0] in ("tribute", "back"):
-            continue
-        kind, key, cards = read_platform(triple, deal.level)
-        plays.append((seat, int(kind), key, cards.once, cards.twice))
-        once, twice = int(played[seat, 0]), int(played[seat, 1])
-        twice |= once & cards.once | cards.twice
-        once |= cards.once
-        played[seat] = (once, twice)
-    return played, tuple(plays)
 
 
 # -- kernels (no GIL) --------------------------------------------------------------------------
