@@ -15,6 +15,8 @@ from guandan_fast.game import Deal
 
 #: Layout name -> (state size, action feature width).
 LAYOUTS: Final[dict[str, tuple[int, int]]]
+#: Layout name -> {field: (offset, length)}, in state order.
+FIELDS: Final[dict[str, dict[str, tuple[int, int]]]]
 #: Play-phase actions kept in the full layout's history planes.
 HISTORY_LENGTH: Final[int]
 

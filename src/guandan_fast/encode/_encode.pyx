@@ -85,6 +85,41 @@ cdef uint64_t CARD_MASK = (1ULL << 54) - 1
 #: Layout name -> (state size, action feature width).
 LAYOUTS = {"danzero": (DZ_SIZE, NUM_CARDS), "full-v1": (F_SIZE, F_ACTION)}
 HISTORY_LENGTH = TAIL
+#: Layout name -> {field: (offset, length)}, in state order (docs/encoding.md explains each).
+FIELDS = {
+    "danzero": {
+        "hand": (DZ_HAND, 54),
+        "wildcard_flags": (DZ_FLAGS, 12),
+        "unseen": (DZ_UNSEEN, 54),
+        "latest_action": (DZ_LATEST, 54),
+        "partner_latest_action": (DZ_PARTNER, 54),
+        "played": (DZ_PLAYED, 3 * 54),
+        "cards_left": (DZ_LEFT, 3 * DZ_LEFT_WIDTH),
+        "levels": (DZ_LEVELS, 3 * 13),
+    },
+    "full-v1": {
+        "hand": (F_HAND, 54),
+        "unseen": (F_UNSEEN, 54),
+        "played": (F_PLAYED, 4 * 54),
+        "cards_left": (F_LEFT, 4 * F_LEFT_WIDTH),
+        "place": (F_PLACE, 16),
+        "levels": (F_LEVELS, 3 * 13),
+        "phase": (F_PHASE, 4),
+        "to_act": (F_TO_ACT, 4),
+        "beat_cards": (F_BEAT_CARDS, 54),
+        "beat_kind": (F_BEAT_KIND, NUM_KINDS),
+        "beat_key": (F_BEAT_KEY, NUM_KEYS),
+        "beat_seat": (F_BEAT_SEAT, 4),
+        "tribute_kind": (F_TRIBUTE_KIND, 5),
+        "payers": (F_PAYERS, 4),
+        "receivers": (F_RECEIVERS, 4),
+        "tribute_cards": (F_TRIBUTE_CARDS, 4 * 54),
+        "return_cards": (F_RETURN_CARDS, 4 * 54),
+        "bombs": (F_BOMBS, 4),
+        "wildcards_played": (F_WILDCARDS, 12),
+        "history": (F_HISTORY, TAIL * F_SLOT),
+    },
+}
 _PHASES = {"tribute": PHASE_TRIBUTE, "return": PHASE_RETURN, "play": PHASE_PLAY, "done": PHASE_DONE}
 _TRIBUTE_KINDS = {"none": 0, "single": 1, "double": 2, "anti": 3, "waived": 4}
 
@@ -134,6 +169,8 @@ def check_layout(layout):
 
 
 cdef int _check_seat(object seat) except -1:
+    if type(seat) is int and 0 <= seat <= 3:  # the common case, without a Python call
+        return <int>seat
     if isinstance(seat, bool):
         raise TypeError("seat must be an integer 0..3, not a bool")
     try:
@@ -151,14 +188,15 @@ cdef int _check_deal(object deal) except -1:
     return 0
 
 
-cdef int _gather_plays(object plays, Position* p, bint full) except -1:
+cdef int _gather_plays(tuple plays, Position* p, bint full) except -1:
     cdef Py_ssize_t n = len(plays), start, j
     cdef int k, kind, seat
+    cdef tuple entry
     start = n - TAIL if n > TAIL else 0
     p.n_plays = n
     p.tail_len = <int>(n - start)
     for j in range(start, n):
-        entry = plays[j]
+        entry = <tuple>plays[j]
         k = <int>(j - start)
         seat = entry[0]
         kind = entry[1]
@@ -171,7 +209,7 @@ cdef int _gather_plays(object plays, Position* p, bint full) except -1:
         for k in range(4):
             p.bombs[k] = 0
         for j in range(n):
-            entry = plays[j]
+            entry = <tuple>plays[j]
             kind = entry[1]
             if kind >= KIND_STRAIGHT_FLUSH:
                 seat = entry[0]
@@ -502,9 +540,10 @@ def state(deal, seat, layout="danzero"):
     cdef int size = check_layout(layout)[0]
     cdef bint full = size == F_SIZE
     cdef cnp.ndarray out
+    cdef cnp.npy_intp dims = size
     _check_deal(deal)
     _gather(deal, _check_seat(seat), &p, full)
-    out = np.empty(size, dtype=np.float32)
+    out = cnp.PyArray_EMPTY(1, &dims, cnp.NPY_FLOAT32, 0)
     _encode(&p, <float*>cnp.PyArray_DATA(out), full)
     return out
 
@@ -550,6 +589,14 @@ def states(deals, seats, layout="danzero"):
     return out
 
 
+cdef cnp.ndarray _contiguous(object array, int type_num):
+    """``array`` itself when it is a C-contiguous array of that type, else such a copy."""
+    if cnp.PyArray_Check(array) and cnp.PyArray_TYPE(<cnp.ndarray>array) == type_num \
+            and cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray>array):
+        return <cnp.ndarray>array
+    return np.ascontiguousarray(array, dtype=cnp.PyArray_DescrFromType(type_num))
+
+
 cdef inline void _action_row(int8_t* row, int kind, int key, uint64_t once, uint64_t twice, bint full) noexcept nogil:
     cdef int card
     once &= CARD_MASK
@@ -593,9 +640,9 @@ def action_features(deal, layout="danzero"):
         return out
     moves = deal.legal_moves()
     offset = 1 if deal.following else 0
-    kinds = np.ascontiguousarray(moves.kinds, dtype=np.uint8)
-    keys = np.ascontiguousarray(moves.keys, dtype=np.uint8)
-    cards = np.ascontiguousarray(moves.cards, dtype=np.uint64)
+    kinds = _contiguous(moves.kinds, cnp.NPY_UINT8)
+    keys = _contiguous(moves.keys, cnp.NPY_UINT8)
+    cards = _contiguous(moves.cards, cnp.NPY_UINT64)
     n = kinds.shape[0]
     if keys.shape[0] != n or cards.ndim != 2 or cards.shape[0] != n or cards.shape[1] != 2:
         raise ValueError("the deal's move list has inconsistent arrays")
