@@ -80,3 +80,21 @@ def test_encoding_changes_nothing(deal: Deal) -> None:
         features[:] = 9  # the caller owns its arrays
     assert pickle.dumps(deal) == before
     assert deal.legal_actions() == actions
+
+
+def test_out_arrays(deal: Deal) -> None:
+    out = np.full(513, 7, dtype=np.float32)
+    assert state(deal, 1, out=out) is out
+    assert np.array_equal(out, state(deal, 1))
+    rows = np.full((2, 2467), 7, dtype=np.float32)
+    assert states([deal, deal], [0, 2], "full-v1", out=rows) is rows
+    assert np.array_equal(rows[1], state(deal, 2, "full-v1"))
+    read_only = np.zeros(513, dtype=np.float32)
+    read_only.flags.writeable = False
+    for bad in (np.zeros(513, dtype=np.float64), np.zeros(512, dtype=np.float32), np.zeros(1026, dtype=np.float32)[::2], read_only):
+        with pytest.raises(ValueError, match="out must be"):
+            state(deal, 1, out=bad)
+    with pytest.raises(TypeError, match="numpy array"):
+        state(deal, 1, out=[0.0] * 513)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"shape \(3, 513\)"):
+        states([deal] * 3, 0, out=np.zeros((2, 513), dtype=np.float32))

@@ -31,6 +31,7 @@ cnp.import_array()
 cdef enum:
     NUM_CARDS = 54
     TAIL = 24                # plays kept per position: the full layout's history length
+    DZ_TAIL = 8              # enough for DanZero's markers: a play, <= 3 passes, the partner's turn
     NUM_KINDS = 11           # MoveType codes 0..10 (0 = PASS)
     NUM_KEYS = 18            # keys 0..17
     KIND_STRAIGHT_FLUSH = 8  # kinds 8..10 are bombs
@@ -192,7 +193,8 @@ cdef int _gather_plays(tuple plays, Position* p, bint full) except -1:
     cdef Py_ssize_t n = len(plays), start, j
     cdef int k, kind, seat
     cdef tuple entry
-    start = n - TAIL if n > TAIL else 0
+    cdef Py_ssize_t keep = TAIL if full else DZ_TAIL
+    start = n - keep if n > keep else 0
     p.n_plays = n
     p.tail_len = <int>(n - start)
     for j in range(start, n):
@@ -533,31 +535,48 @@ cdef inline void _encode(const Position* p, float* out, bint full) noexcept nogi
 
 
 # -- Python entry points -----------------------------------------------------------------------
-def state(deal, seat, layout="danzero"):
+cdef cnp.ndarray _output(object out, tuple shape):
+    """A new float32 array of ``shape``, or ``out`` checked to be one (C-contiguous, writable)."""
+    if out is None:
+        return np.empty(shape, dtype=np.float32)
+    if not isinstance(out, np.ndarray):
+        raise TypeError(f"out must be a numpy array, not {type(out).__name__}")
+    if out.dtype != np.float32 or out.shape != shape or not out.flags.c_contiguous or not out.flags.writeable:
+        raise ValueError(
+            f"out must be a writable C-contiguous float32 array of shape {shape}, not {out.dtype} {out.shape}"
+        )
+    return <cnp.ndarray>out
+
+
+def state(deal, seat, layout="danzero", out=None):
     """The encoding of ``deal`` seen by ``seat`` as ``float32[D]`` (D: 513 for ``"danzero"``,
-    2467 for ``"full-v1"``). TypeError/ValueError for a non-Deal, a bad seat or layout."""
+    2467 for ``"full-v1"``), written into ``out`` when given (and returned).
+    TypeError/ValueError for a non-Deal, a bad seat, layout or ``out``."""
     cdef Position p
     cdef int size = check_layout(layout)[0]
     cdef bint full = size == F_SIZE
-    cdef cnp.ndarray out
+    cdef cnp.ndarray target
     cdef cnp.npy_intp dims = size
     _check_deal(deal)
     _gather(deal, _check_seat(seat), &p, full)
-    out = cnp.PyArray_EMPTY(1, &dims, cnp.NPY_FLOAT32, 0)
-    _encode(&p, <float*>cnp.PyArray_DATA(out), full)
-    return out
+    if out is None:
+        target = cnp.PyArray_EMPTY(1, &dims, cnp.NPY_FLOAT32, 0)
+    else:
+        target = _output(out, (size,))
+    _encode(&p, <float*>cnp.PyArray_DATA(target), full)
+    return target
 
 
-def states(deals, seats, layout="danzero"):
+def states(deals, seats, layout="danzero", out=None):
     """Encodings of many positions as ``float32[B, D]``: row ``i`` is ``state(deals[i],
-    seats[i], layout)``; ``seats`` may be one seat for all. Positions are gathered in
-    chunks and encoded without the GIL."""
+    seats[i], layout)``; ``seats`` may be one seat for all; written into ``out`` when
+    given (and returned). Positions are gathered in chunks and encoded without the GIL."""
     cdef int size = check_layout(layout)[0]
     cdef bint full = size == F_SIZE
     cdef Py_ssize_t n, i, begin, end, count
     cdef Position* chunk
     cdef float* base
-    cdef cnp.ndarray out
+    cdef cnp.ndarray target
     deals = list(deals)
     n = len(deals)
     if isinstance(seats, bool) or not hasattr(seats, "__len__"):
@@ -568,8 +587,8 @@ def states(deals, seats, layout="danzero"):
             raise ValueError(f"{n} deals but {len(seat_list)} seats: give one seat per deal, or one seat for all")
     for deal in deals:
         _check_deal(deal)
-    out = np.empty((n, size), dtype=np.float32)
-    base = <float*>cnp.PyArray_DATA(out)
+    target = _output(out, (n, size))
+    base = <float*>cnp.PyArray_DATA(target)
     chunk = <Position*>malloc(CHUNK * sizeof(Position))
     if chunk == NULL:
         raise MemoryError()
@@ -586,7 +605,7 @@ def states(deals, seats, layout="danzero"):
             begin = end
     finally:
         free(chunk)
-    return out
+    return target
 
 
 cdef cnp.ndarray _contiguous(object array, int type_num):
