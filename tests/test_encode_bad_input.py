@@ -48,14 +48,26 @@ def test_numpy_seats_are_seats(deal: Deal) -> None:
 
 @pytest.mark.parametrize("thing", [None, "deal", 3, {"hand": []}])
 def test_not_a_deal(thing: object) -> None:
-    for call in (lambda: state(thing, 0), lambda: states([thing], 0), lambda: action_features(thing)):  # type: ignore[arg-type]
+    calls = (
+        lambda: state(thing, 0),  # type: ignore[arg-type]
+        lambda: states([thing], 0),  # type: ignore[list-item]
+        lambda: action_features(thing),  # type: ignore[arg-type]
+    )
+    for call in calls:
         with pytest.raises(TypeError, match="Deal"):
             call()
 
 
-@pytest.mark.parametrize(("layout", "error"), [("full", ValueError), ("DanZero", ValueError), (1, TypeError), (None, TypeError)])
+@pytest.mark.parametrize(
+    ("layout", "error"), [("full", ValueError), ("DanZero", ValueError), (1, TypeError), (None, TypeError)]
+)
 def test_unknown_layout(deal: Deal, layout: object, error: type[Exception]) -> None:
-    for call in (lambda: state(deal, 0, layout), lambda: states([deal], 0, layout), lambda: action_features(deal, layout)):  # type: ignore[arg-type]
+    calls = (
+        lambda: state(deal, 0, layout),  # type: ignore[arg-type]
+        lambda: states([deal], 0, layout),  # type: ignore[arg-type]
+        lambda: action_features(deal, layout),  # type: ignore[arg-type]
+    )
+    for call in calls:
         with pytest.raises(error, match="layout"):
             call()
 
@@ -91,7 +103,8 @@ def test_out_arrays(deal: Deal) -> None:
     assert np.array_equal(rows[1], state(deal, 2, "full-v1"))
     read_only = np.zeros(513, dtype=np.float32)
     read_only.flags.writeable = False
-    for bad in (np.zeros(513, dtype=np.float64), np.zeros(512, dtype=np.float32), np.zeros(1026, dtype=np.float32)[::2], read_only):
+    strided = np.zeros(1026, dtype=np.float32)[::2]
+    for bad in (np.zeros(513, dtype=np.float64), np.zeros(512, dtype=np.float32), strided, read_only):
         with pytest.raises(ValueError, match="out must be"):
             state(deal, 1, out=bad)
     with pytest.raises(TypeError, match="numpy array"):

@@ -6,14 +6,19 @@ tribute and return), every seat at every play-phase step and at the end of each 
 
 from __future__ import annotations
 
+import gzip
+import json
 import random
 from collections import Counter
 from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 from danzero_reference import (
     DZ_LATEST,
+    DanZeroClient,
     DZ_PARTNER,
     STATE_SIZE,
     action_vectors,
@@ -24,6 +29,8 @@ from danzero_reference import (
 
 from guandan_fast import Deal, Hand, Match
 from guandan_fast.encode import action_features, state, states
+
+DATA = Path(__file__).parent / "data"
 
 
 def match_positions(seed: int, deals: int) -> Iterator[Deal]:
@@ -146,3 +153,41 @@ def test_batch_equals_single(positions: list[Deal]) -> None:
     assert batch.shape == (len(sample), STATE_SIZE)
     for row, deal, seat in zip(batch, sample, seats):
         assert np.array_equal(row, state(deal, seat))
+
+
+def test_real_platform_session() -> None:
+    """A game recorded from the OpenGuanDan server (13 deals): DanZero's client fed the
+    real messages of each seat, and our Deal fed the same plays, agree at every play
+    request. The recording keeps, per seat, its beginning, play notifications and play
+    requests (the fields the client reads)."""
+    with gzip.open(DATA / "danzero_session.jsonl.gz", "rt", encoding="utf-8") as lines:
+        events = [json.loads(line) for line in lines]
+    streams: dict[int, list[list[dict[str, Any]]]] = {seat: [] for seat in range(4)}
+    for event in events:
+        if event["event"] == "beginning":
+            streams[event["seat"]].append([])
+        streams[event["seat"]][-1].append(event)
+    compared = 0
+    for number in range(len(streams[0])):
+        first_requests = [next(e for e in streams[s][number] if e["event"] == "act") for s in range(4)]
+        hands = [request["handCards"] for request in first_requests]  # after tribute and return
+        ranks = first_requests[0]
+        leader = next(e["curPos"] for e in streams[0][number] if e["event"] == "played")
+        for seat in range(4):
+            levels = (ranks["selfRank"], ranks["oppoRank"])  # seat 0's team first
+            deal = Deal.start(hands, ranks["curRank"], leader=leader, team_levels=levels)
+            client = DanZeroClient(seat)
+            for event in streams[seat][number]:
+                if event["event"] == "played":
+                    client.notify_play(event["curPos"], event["curAction"][2])
+                    assert deal.to_act == event["curPos"]
+                    deal.step(event["curAction"])
+                elif event["event"] == "act":
+                    client.play_request(event["handCards"])
+                    assert deal.to_act == seat
+                    expected = client.prepare(
+                        event["handCards"], event["selfRank"], event["oppoRank"], event["curRank"]
+                    )
+                    assert np.array_equal(state(deal, seat), expected), (number, seat, len(deal.plays))
+                    compared += 1
+    assert compared > 1500

@@ -78,7 +78,7 @@ def test_cards_left_place_and_to_act() -> None:
 
 
 def test_cards_left_bucket_for_big_hands() -> None:
-    big = " ".join(["S2", "S2", "H2", "H2", "C2", "C2", "D2", "D2"] + [f"{s}{r}" for r in "3456" for s in "SHCD" for _ in (0, 1)])
+    big = " ".join(f"{suit}{rank}" for rank in "23456" for suit in "SHCD" for _ in (0, 1))
     deal = Deal.start([big, "S7", "S8", "S9"], 2, leader=0)
     assert len(deal.hands[0]) == 40
     assert np.array_equal(per_seat(state(deal, 0, LAYOUT), "cards_left")[0], one_hot(28, 29))
