@@ -137,11 +137,9 @@ cdef struct Position:
     uint64_t played_twice[4]
     int n_out                # seats whose hands are empty; finish[0:n_out] in order
     int finish[4]
-    Py_ssize_t n_plays       # entries of Deal.plays; the last tail_len are kept
-    int tail_len
+    int tail_len             # the last tail_len entries of Deal.plays are kept
     int tail_seat[TAIL]      # oldest kept first
     int tail_kind[TAIL]
-    int tail_key[TAIL]
     uint64_t tail_once[TAIL]
     uint64_t tail_twice[TAIL]
     int beat_kind            # 0 when leading
@@ -195,7 +193,6 @@ cdef int _gather_plays(tuple plays, Position* p, bint full) except -1:
     cdef tuple entry
     cdef Py_ssize_t keep = TAIL if full else DZ_TAIL
     start = n - keep if n > keep else 0
-    p.n_plays = n
     p.tail_len = <int>(n - start)
     for j in range(start, n):
         entry = <tuple>plays[j]
@@ -204,7 +201,6 @@ cdef int _gather_plays(tuple plays, Position* p, bint full) except -1:
         kind = entry[1]
         p.tail_seat[k] = seat & 3
         p.tail_kind[k] = kind if 0 <= kind < NUM_KINDS else 0
-        p.tail_key[k] = entry[2]
         p.tail_once[k] = (<uint64_t>entry[3]) & CARD_MASK
         p.tail_twice[k] = (<uint64_t>entry[4]) & CARD_MASK
     if full:
