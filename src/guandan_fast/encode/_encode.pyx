@@ -262,8 +262,8 @@ cdef int _gather(object deal, int seat, Position* p, bint full) except -1:
     for s in range(p.n_out):
         p.finish[s] = (<int>finish[s]) & 3
     played = deal.played
-    if played.ndim != 2 or played.shape[0] != 4 or played.shape[1] != 2 or played.dtype != np.uint64 \
-            or not played.flags.c_contiguous:
+    if cnp.PyArray_NDIM(played) != 2 or played.shape[0] != 4 or played.shape[1] != 2 \
+            or cnp.PyArray_TYPE(played) != cnp.NPY_UINT64 or not cnp.PyArray_IS_C_CONTIGUOUS(played):
         raise ValueError("Deal.played must be a C-contiguous uint64 array of shape (4, 2)")
     planes = <const uint64_t*>cnp.PyArray_DATA(played)
     for s in range(4):
