@@ -191,3 +191,14 @@ def test_real_platform_session() -> None:
                     assert np.array_equal(state(deal, seat), expected), (number, seat, len(deal.plays))
                     compared += 1
     assert compared > 1500
+
+
+def test_return_phase_receiver_count_is_clipped() -> None:
+    """DanZero encodes play positions only; in the return phase the receiver holds 28
+    cards, which its 28-wide one-hot (0..27) shows as 27."""
+    deal = Deal.random(8, previous_finish=[0, 1, 2, 3])  # seat 3 pays seat 0
+    deal.step(0)
+    assert deal.phase == "return" and len(deal.hands[0]) == 28
+    left = state(deal, 1)[390 : 390 + 3 * 28].reshape(3, 28)  # next, partner (seat 3), previous (seat 0)
+    assert left[2].argmax() == 27 and left[2].sum() == 1
+    assert left[1].argmax() == 26
