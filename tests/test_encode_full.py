@@ -204,3 +204,31 @@ def test_states_over_a_match_equal_single_calls(layout: str) -> None:
     assert batch.shape == (len(deals), LAYOUTS[layout][0])
     for row, deal, seat in zip(batch, deals, seats):
         assert np.array_equal(row, state(deal, int(seat), layout))
+
+
+def test_uneven_endgames_encode_consistently() -> None:
+    """Deals set up with hands of any size (up to 54 cards) and any level: every one-hot
+    field has exactly one bit, hands and unseen cards add up, in both layouts."""
+    rng = random.Random(21)
+    deck = [card for card in range(54) for _ in (0, 1)]
+    for _ in range(15):
+        rng.shuffle(deck)
+        cuts = sorted(rng.sample(range(1, 108), 3))
+        parts = [deck[a:b] for a, b in zip([0, *cuts], [*cuts, 108])]
+        deal = Deal.start([Hand.from_indices(part) for part in parts], rng.randrange(2, 15), leader=rng.randrange(4))
+        for _ in range(rng.randrange(6)):
+            if deal.done:
+                break
+            deal.step(rng.randrange(len(deal.legal_actions())))
+        for seat in range(4):
+            x = state(deal, seat, LAYOUT)
+            for name in ("cards_left", "place"):
+                assert (per_seat(x, name).sum(axis=1) == 1).all(), name
+            assert field(x, "levels").sum() == 3 and field(x, "phase").sum() == 1
+            seen = field(x, "hand") + field(x, "unseen") + per_seat(x, "played").sum(axis=0)
+            assert (seen == 2).all()
+            left = [len(deal.hands[(seat + r) % 4]) for r in range(4)]
+            assert [int(np.argmax(row)) for row in per_seat(x, "cards_left")] == [min(n, 28) for n in left]
+            d = state(deal, seat)
+            assert (d[390 : 390 + 84].reshape(3, 28).sum(axis=1) == 1).all()
+            assert np.isin(d, (-1, 0, 1, 2)).all()
