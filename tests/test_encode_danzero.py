@@ -139,7 +139,8 @@ def _hand_of(vector: np.ndarray) -> Hand:
 
 
 def test_action_vectors(positions: list[Deal]) -> None:
-    for deal in positions[:: max(1, len(positions) // 40)]:
+    jokers = Deal.start(["H2 S2 C3 D4 SA HA DA SB HR HR", "S5", "S6", "S7"], 9, leader=0)
+    for deal in [jokers, *positions[:: max(1, len(positions) // 40)]]:
         if deal.phase == "play":
             features = action_features(deal)
             assert features.dtype == np.int8
