@@ -232,3 +232,17 @@ def test_uneven_endgames_encode_consistently() -> None:
             d = state(deal, seat)
             assert (d[390 : 390 + 84].reshape(3, 28).sum(axis=1) == 1).all()
             assert np.isin(d, (-1, 0, 1, 2)).all()
+
+
+def test_batches_in_parallel_threads() -> None:
+    """states() releases the GIL while it encodes: batches from several threads agree with
+    the same batches encoded one after another."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    deals = [random_play(seed, 20 + seed % 30) for seed in range(40)]
+    jobs = [(deals, [seed % 4] * len(deals), layout) for seed in range(4) for layout in LAYOUTS]
+    expected = [states(*job) for job in jobs]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        results = list(pool.map(lambda job: states(*job), jobs))
+    for got, want in zip(results, expected):
+        assert np.array_equal(got, want)
