@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
@@ -237,8 +238,6 @@ def test_uneven_endgames_encode_consistently() -> None:
 def test_batches_in_parallel_threads() -> None:
     """states() releases the GIL while it encodes: batches from several threads agree with
     the same batches encoded one after another."""
-    from concurrent.futures import ThreadPoolExecutor
-
     deals = [random_play(seed, 20 + seed % 30) for seed in range(40)]
     jobs = [(deals, [seed % 4] * len(deals), layout) for seed in range(4) for layout in LAYOUTS]
     expected = [states(*job) for job in jobs]
