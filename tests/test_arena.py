@@ -116,6 +116,7 @@ def test_selfplay_files_replay_the_deals(tmp_path: Path) -> None:
         seat = int(data["seats"][row])
         assert seat == deal.to_act
         assert np.array_equal(data["states"][row, :54], deal.hands[seat].counts())
+        assert data["states"][row, 108:324].sum() == 108 - sum(deal.cards_left())  # every card played
         cards = data["action_cards"][data["action_offsets"][row] : data["action_offsets"][row + 1]]
         assert len(cards) == len(deal.legal_actions())
         chosen = deal.legal_actions()[data["actions"][row]]

@@ -56,11 +56,7 @@ def count_planes(deal: Deal, seat: int) -> np.ndarray:
     seen (54: two decks minus its hand minus every card played), the cards each seat has
     played (4 × 54) and each seat's cards left (4), seats in order from ``seat`` on. What
     the seat knows of the others' hands from tribute and return is left out."""
-    played = np.zeros((4, NUM_CARDS), dtype=np.int8)
-    for who, (kind, _, cards) in deal.history:
-        if kind not in ("PASS", "tribute", "back"):
-            for card in cards:
-                played[who, parse_card(card)] += 1
+    played = plane_counts(deal.played)
     own = deal.hands[seat].counts().astype(np.int8)
     order = [(seat + k) % 4 for k in range(4)]
     left = deal.cards_left()
