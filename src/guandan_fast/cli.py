@@ -99,6 +99,63 @@ def _add_play_parser(commands: argparse._SubParsersAction) -> None:  # type: ign
     play.set_defaults(run=_play_command)
 
 
+def _arena_command(args: argparse.Namespace) -> int:
+    from .arena import play_matches
+
+    result = play_matches(
+        args.agent_a, args.agent_b, args.matches, args.seed,
+        workers=args.workers, ray_address=args.ray, progress=not args.quiet,
+    )
+    print(json.dumps(result.summary()) if args.json else result.format())
+    return 130 if result.interrupted else 0
+
+
+def _add_arena_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    arena = commands.add_parser(
+        "arena", help="seat-swapped matches between two agents: win rate with a 95%% CI, level points per deal"
+    )
+    arena.add_argument("agent_a", metavar="AGENT_A", help="random, minplays or pimc, options as NAME:key=value,...")
+    arena.add_argument("agent_b", metavar="AGENT_B", help="the opponent, written the same way")
+    arena.add_argument("--matches", type=_positive, default=100, help="matches, an even number (default 100)")
+    _add_run_options(arena)
+    arena.add_argument("--json", action="store_true", help="print the summary as one JSON document")
+    arena.set_defaults(run=_arena_command)
+
+
+def _selfplay_command(args: argparse.Namespace) -> int:
+    from .arena import generate_selfplay
+
+    try:
+        paths = generate_selfplay(
+            args.agent, args.deals, args.out, args.seed, shard_size=args.shard_size,
+            workers=args.workers, ray_address=args.ray, encoding=args.encoding, progress=not args.quiet,
+        )
+    except KeyboardInterrupt:
+        print("interrupted: the shards written so far are complete", file=sys.stderr)
+        return 130
+    print(f"{len(paths)} shards of {args.deals} deals in {args.out}")
+    return 0
+
+
+def _add_selfplay_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    selfplay = commands.add_parser("selfplay", help="write self-play decisions as sharded .npz files for learners")
+    selfplay.add_argument("--agent", default="random", help="the agent in all four seats (default random)")
+    selfplay.add_argument("--deals", type=_positive, required=True, help="deals to play")
+    selfplay.add_argument("--out", required=True, help="directory of the shard-NNNNN.npz files")
+    selfplay.add_argument("--shard-size", type=_positive, default=100, help="deals per shard (default 100)")
+    selfplay.add_argument("--encoding", default=None, help="state encoding: counts or an encode layout (default: danzero if available)")
+    _add_run_options(selfplay)
+    selfplay.set_defaults(run=_selfplay_command)
+
+
+def _add_run_options(parser: argparse.ArgumentParser) -> None:
+    """Where the arena and self-play run, and their seed."""
+    parser.add_argument("--workers", type=_positive, default=None, help="local worker processes (default: one per CPU)")
+    parser.add_argument("--ray", default=None, metavar="ADDRESS", help="run on Ray: local, auto or host:port")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the cards and the agents (default 0)")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
+
+
 def _positive(text: str) -> int:
     value = int(text)
     if value < 1:
@@ -127,6 +184,8 @@ def build_parser() -> argparse.ArgumentParser:
     moves.set_defaults(run=_moves_command)
     _add_bench_parser(commands)
     _add_play_parser(commands)
+    _add_arena_parser(commands)
+    _add_selfplay_parser(commands)
     return parser
 
 
@@ -134,7 +193,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return int(args.run(args))
-    except (ValueError, TypeError, json.JSONDecodeError) as error:
+    except (ValueError, TypeError, ConnectionError, json.JSONDecodeError) as error:
         print(f"guandan-fast: error: {error}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # the reader went away (``| head``): stop quietly
