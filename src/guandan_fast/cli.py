@@ -148,6 +148,48 @@ def _add_selfplay_parser(commands: argparse._SubParsersAction) -> None:  # type:
     selfplay.set_defaults(run=_selfplay_command)
 
 
+def _client_command(args: argparse.Namespace) -> int:
+    import logging
+
+    from .agents import make_agent, parse_agent_spec
+    from .platform.client import PlatformError, play_sync
+
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s %(message)s")
+    name, options = parse_agent_spec(args.agent)
+    try:
+        result = play_sync(
+            args.url, make_agent(name, **options), create_room=args.create_room, join=args.join, seat=args.seat,
+            user=args.user, log_file=args.log, protocol=args.protocol,
+        )
+    except PlatformError as error:
+        print(f"guandan-fast client: {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("guandan-fast client: interrupted", file=sys.stderr)
+        return 130
+    mirror = result.mirror
+    departures = ", ".join(f"{kind} {count}" for kind, count in sorted(mirror.departures.items())) or "none"
+    print(f"seat {result.seat}, room {result.room}: {len(mirror.finish_orders)} deals, {result.answered} answers")
+    print(f"final: {json.dumps(result.final, ensure_ascii=False)}")
+    print(f"server departures from RULES.md: {departures}")
+    return 0
+
+
+def _add_client_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    client = commands.add_parser("client", help="play one seat on an OpenGuanDan (or legacy) platform server")
+    client.add_argument("--url", default="ws://127.0.0.1:8181", help="the server (default ws://127.0.0.1:8181)")
+    client.add_argument("--agent", default="random", help="random, minplays or pimc, options as NAME:key=value,...")
+    room = client.add_mutually_exclusive_group()
+    room.add_argument("--create-room", type=_positive, metavar="ROUNDS", help="create a room for ROUNDS games")
+    room.add_argument("--join", type=_non_negative, metavar="ROOM", help="join room ROOM")
+    client.add_argument("--seat", type=int, choices=range(4), default=None, help="seat 0-3 (default 0)")
+    client.add_argument("--user", default=None, help="user id sent to the server (default guandan_fast-SEAT)")
+    client.add_argument("--log", default=None, metavar="FILE", help="write every message as JSON lines to FILE")
+    client.add_argument("--protocol", choices=["openguandan", "legacy"], default="openguandan")
+    client.add_argument("--verbose", action="store_true", help="log every server departure from RULES.md")
+    client.set_defaults(run=_client_command)
+
+
 def _add_run_options(parser: argparse.ArgumentParser) -> None:
     """Where the arena and self-play run, and their seed."""
     parser.add_argument("--workers", type=_positive, default=None, help="local worker processes (default: one per CPU)")
@@ -186,6 +228,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_play_parser(commands)
     _add_arena_parser(commands)
     _add_selfplay_parser(commands)
+    _add_client_parser(commands)
     return parser
 
 
