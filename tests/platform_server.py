@@ -48,8 +48,11 @@ class Room:
 class PlatformServer:
     """``async with PlatformServer(...) as server:`` then connect clients to ``server.url``."""
 
-    def __init__(self, *, seed: int = 0, max_deals: int = 2, rules: Rules | None = None, faults: Faults | None = None):
-        self.seed, self.max_deals, self.faults = seed, max_deals, faults
+    def __init__(
+        self, *, seed: int = 0, max_deals: int = 2, rules: Rules | None = None, faults: Faults | None = None,
+        legacy: bool = False,
+    ):
+        self.seed, self.max_deals, self.faults, self.legacy = seed, max_deals, faults, legacy
         self.rules = rules if rules is not None else platform_rules()
         self.rooms: dict[int, Room] = {}
         self.errors: list[str] = []
@@ -78,6 +81,9 @@ class PlatformServer:
 
     # -- connections ---------------------------------------------------------------------------
     async def _connection(self, connection: Any) -> None:
+        if self.legacy:
+            await self._legacy_connection(connection)
+            return
         room: Room | None = None
         seat = -1
         try:
@@ -113,6 +119,20 @@ class PlatformServer:
         except Exception as error:  # a test server: record, never crash silently
             self.errors.append(f"seat {seat}: {type(error).__name__}: {error}")
 
+    async def _legacy_connection(self, connection: Any) -> None:
+        """The older platform: the path ``/game/client{seat}`` names the seat, no rooms; an
+        answer is ``{"actIndex": i}``."""
+        seat = int(connection.request.path.rsplit("client", 1)[1])
+        room = self.rooms.setdefault(1, Room(1, 1))
+        await self._sit(room, seat, f"client{seat}", connection)
+        if len(room.seats) == 4:
+            room.task = asyncio.create_task(self._game(room))
+        try:
+            async for raw in connection:
+                await room.answers[seat].put(json.loads(raw))
+        except websockets.ConnectionClosed:
+            pass
+
     async def _sit(self, room: Room, seat: int, user: str, connection: Any) -> None:
         room.seats[seat] = connection
         room.users[seat] = user
@@ -126,8 +146,13 @@ class PlatformServer:
             self.errors.append(f"connection lost: {error}")
         except Exception as error:
             self.errors.append(f"{type(error).__name__}: {error}")
+        else:
+            return
         finally:
             self.done.set()
+        for link in room.seats.values():  # after a fault the others are told at once
+            with contextlib.suppress(Exception):
+                await link.close(1011, "the game was stopped")
 
     async def _play_deals(self, room: Room) -> None:
         rng = random.Random(self.seed)
@@ -177,7 +202,7 @@ class PlatformServer:
             hand = deal.hands[seat].remove([_card(card)]).to_platform()  # as the server shows it: before the tribute
             extra = {"stage": "back", "tributePos": payer, "tribute": _card(card), "handCards": hand}
             answer = await self._ask(room, deal, seat, extra)
-            if answer.get("tributePos") != payer or answer.get("tribute") != _card(card):
+            if not self.legacy and (answer.get("tributePos"), answer.get("tribute")) != (payer, _card(card)):
                 self.errors.append(f"seat {seat} did not echo tributePos/tribute: {answer}")
             deal.step(answer["act"])
         returns = deal.tribute["returns"]
@@ -218,6 +243,8 @@ class PlatformServer:
             raise ConnectionError(f"fault {faults.kind} injected at seat {seat}")
         await self._send(room, seat, msg)
         answer = await asyncio.wait_for(room.answers[seat].get(), ANSWER_TIMEOUT)
+        if self.legacy:
+            return {"act": actions[answer["actIndex"]]}
         act = answer["data"]["act"]
         if act not in actions:  # the real server compares the entry, card order included
             raise ValueError(f"seat {seat} answered {act!r}, not an entry of its actionList")
