@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..cards import BIG_JOKER, NUM_CARDS, card_power, level_char, parse_card, parse_level, rank_of, wildcard
+from ..cards import BIG_JOKER, CARD_NAMES, NUM_CARDS, card_power, level_char, parse_card, parse_level, rank_of, wildcard
 from ..game import Deal, DealScore, Rules, score_deal
 from ..hand import Hand
 from ..moves import MoveType, read_platform
@@ -54,6 +54,7 @@ DEPARTURES = (
 _ROOM_REPLIES = frozenset({"CREATE_ROOM", "JOIN_ROOM", "JOIN"})
 _FULL_DECK = Hand.from_indices([i for i in range(NUM_CARDS) for _ in range(2)])
 _PASS = ("PASS", "PASS", "PASS")
+_PASS_KEY = (0, 0, 0, 0)
 
 
 class ProtocolError(ValueError):
@@ -67,10 +68,31 @@ def platform_rules() -> Rules:
     return preset() if preset is not None else Rules()
 
 
+_BITS = {name: 1 << index for index, name in enumerate(CARD_NAMES)}
+#: ``(type, rank, level) -> (kind, key)`` of the platform triples met so far (a few thousand at most).
+_READINGS: dict[tuple[str, str, int], tuple[int, int]] = {}
+
+
 def move_key(action: Sequence[Any], level: int) -> tuple[int, int, int, int]:
     """A move's identity regardless of card order: ``(kind, key, once, twice)`` (the rows of
-    :meth:`~guandan_fast.MoveList.rows`); the pass is ``(0, 0, 0, 0)``."""
+    :meth:`~guandan_fast.MoveList.rows`); the pass is ``(0, 0, 0, 0)``. Server triples are
+    read fast (a cached reading of type and rank, card bits by name); anything unusual goes
+    through :func:`~guandan_fast.moves.read_platform`, which names the fault."""
+    reading = _READINGS.get((action[0], action[1], level)) if len(action) == 3 else None
+    if reading is not None and action[2].__class__ is list:
+        once = twice = 0
+        for name in action[2]:
+            bit = _BITS.get(name, 0)
+            if not bit or twice & bit:
+                break
+            if once & bit:
+                twice |= bit
+            else:
+                once |= bit
+        else:
+            return reading[0], reading[1], once, twice
     kind, key, hand = read_platform(action, level)
+    _READINGS[(action[0], action[1], level)] = (int(kind), key)
     return int(kind), key, hand.once, hand.twice
 
 
@@ -131,6 +153,7 @@ class Mirror:
         self._national: DealScore | None = None  # the previous deal scored by RULES.md
         self._failures = (0, 0)
         self._played = Hand()
+        self._leader_known = True  # False once the deal was rebuilt: its first leader is the first to play
 
     # -- views --------------------------------------------------------------------------------
     @property
@@ -216,6 +239,7 @@ class Mirror:
         elif national is not None and national.winner is not None:
             self._depart("both_teams_at_a", f"RULES.md: team {national.winner} won the match; the server deals again")
         self._played = Hand()
+        self._leader_known = True
         self.tribute = {"kind": "none", "payments": [], "returns": [], "anti": []}
         self._start(own, level, anti=())
 
@@ -305,24 +329,30 @@ class Mirror:
         (when the rules cannot reproduce them); the leader is fixed at the first play."""
         hands = list(deal.hands)
         for giver, taker, card in [*payments, *returns]:
-            if giver != self.seat and card not in hands[giver]:
-                hands = list(self._give(deal.with_hands(hands), giver, Hand.from_indices([card])).hands)
+            hands = self._swapped_in(hands, giver, Hand.from_indices([card]), {})
             hands[giver] = hands[giver].remove([_name(card)])
             hands[taker] = hands[taker].add([_name(card)])
+        self._leader_known = False
         return Deal.start(hands, deal.level, leader=0, rules=self.rules, team_levels=deal.team_levels)
 
     # -- placeholder world ----------------------------------------------------------------------
     def _give(self, deal: Deal, seat: int, cards: Hand, reserved: Mapping[int, Hand] | None = None) -> Deal:
-        """``deal`` with hidden ``seat`` holding ``cards``, taken from the other hidden hands
-        (never their ``reserved`` cards) in exchange for cards of its own; the own seat's
-        hand is never changed."""
+        """``deal`` with hidden ``seat`` holding ``cards`` (see :meth:`_swapped_in`)."""
         hands = list(deal.hands)
+        if hands[seat].contains(cards):
+            return deal
+        return deal.with_hands(self._swapped_in(hands, seat, cards, reserved or {}))
+
+    def _swapped_in(self, hands: list[Hand], seat: int, cards: Hand, reserved: Mapping[int, Hand]) -> list[Hand]:
+        """``hands`` with hidden ``seat`` holding ``cards``, taken from the other hidden hands
+        (never their ``reserved`` cards) in exchange for cards of its own; the own seat's
+        hand is never changed (ValueError when that cannot be done)."""
         held = hands[seat]
         if held.contains(cards):
-            return deal
+            return hands
         if seat == self.seat:
             raise ValueError(f"the server says seat {seat} holds {cards}, its hand is {held}")
-        reserved = reserved or {}
+        hands = list(hands)
         keep = _common(held, cards)
         need = list(cards.remove(keep).indices())
         spare = list(held.remove(keep).indices())
@@ -333,7 +363,7 @@ class Mirror:
             back = spare.pop()
             hands[donor] = hands[donor].remove([_name(card)]).add([_name(back)])
             hands[seat] = hands[seat].remove([_name(back)]).add([_name(card)])
-        return deal.with_hands(hands)
+        return hands
 
     def _arrange_tribute(self, deal: Deal, paid: Mapping[int, int]) -> Deal:
         """``deal`` where every payer holds its tribute card and nothing of higher power
@@ -372,6 +402,11 @@ class Mirror:
             self._depart("unexplained", f"play by seat {seat} before the tribute was settled")
             deal = self._rebuilt(deal, [], [])
         greater = msg.get("greaterPos", -1)
+        if deal.phase == "play" and not deal.hands[seat]:
+            self._depart("act_to_out_seat", f"seat {seat} is out and was asked to act; it answered {list(action)!r}")
+            if passing:
+                return
+            raise ProtocolError(f"seat {seat} is out but played {list(action)!r}")
         if greater == seat and deal.phase == "play":
             # The trick was over, but the server had the unbeaten player answer its own play.
             self._depart("trick_end_skip", f"seat {seat} was asked to beat its own play and answered {list(action)!r}")
@@ -402,9 +437,7 @@ class Mirror:
             self._depart("unexplained", f"seat {seat} acted {list(action)!r} after the deal ended")
             return None
         if action[0] == "PASS":
-            if not deal.hands[seat]:
-                self._depart("act_to_out_seat", f"seat {seat} is out and was asked to act")
-            elif not deal.following:
+            if not deal.following:
                 self._depart("trick_end_skip", f"seat {seat} passed where seat {deal.to_act} leads a new trick")
             else:
                 self._depart("unexplained", f"seat {seat} passed; the deal waits for seat {deal.to_act}")
@@ -412,8 +445,9 @@ class Mirror:
         if deal.following:
             self._depart("unexplained", f"seat {seat} played {list(action)!r}; the deal waits for seat {deal.to_act}")
         elif not self._played:  # the deal's first play: the leader after the tribute
-            kind = "tribute_natural_rank" if self.tribute["kind"] == "double" else "unexplained"
-            self._depart(kind, f"seat {seat} leads the deal, the rules give the lead to seat {deal.to_act}")
+            if self._leader_known:
+                kind = "tribute_natural_rank" if self.tribute["kind"] == "double" else "unexplained"
+                self._depart(kind, f"seat {seat} leads the deal, the rules give the lead to seat {deal.to_act}")
         else:
             self._depart("trick_end_skip", f"seat {seat} leads where the rules give the lead to seat {deal.to_act}")
         return self._led_by(deal, seat)
@@ -443,7 +477,9 @@ class Mirror:
                 log.debug("seat %s: act after the trick or the deal ended for it: %s", self.seat, msg["actionList"][:1])
                 self._pending = msg
                 return
-            if deal.to_act != self.seat:
+            if deal.to_act != self.seat and not self._leader_known and not self._played:
+                self._deal = self._led_by(deal, self.seat)  # a rebuilt deal learns its leader here
+            elif deal.to_act != self.seat:
                 self._depart("unexplained", f"act to seat {self.seat}, the deal waits for seat {deal.to_act}")
         elif stage in ("tribute", "back"):
             phase = "tribute" if stage == "tribute" else "return"
@@ -472,7 +508,12 @@ class Mirror:
             self._depart("unexplained", f"{stage}: server hand {msg.get('handCards')}, mirrored hand {own}")
         level = deal.level
         server = {_action_key(a, level) for a in msg["actionList"]}
-        ours = {_action_key(a, level) for a in deal.legal_actions()}
+        if stage == "play":
+            ours = set(deal.legal_moves().rows())
+            if deal.following:
+                ours.add(_PASS_KEY)
+        else:
+            ours = {_action_key(a, level) for a in deal.legal_actions()}
         if server == ours:
             return
         extra = server - ours
