@@ -20,7 +20,6 @@ import websockets
 
 from guandan_fast.cards import CARD_NAMES, level_char
 from guandan_fast.game import Deal, Rules, deal_cards, score_deal
-from guandan_fast.platform import platform_rules
 
 ANSWER_TIMEOUT = 10.0
 
@@ -53,7 +52,7 @@ class PlatformServer:
         legacy: bool = False,
     ):
         self.seed, self.max_deals, self.faults, self.legacy = seed, max_deals, faults, legacy
-        self.rules = rules if rules is not None else platform_rules()
+        self.rules = rules if rules is not None else Rules.openguandan()
         self.rooms: dict[int, Room] = {}
         self.errors: list[str] = []
         self.finish_orders: list[list[int]] = []

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from guandan_fast import classify, legal_moves
+from guandan_fast import Rules, classify, legal_moves
 from guandan_fast.cards import parse_level
 from guandan_fast.hand import Hand
 from guandan_fast.moves import read_platform
@@ -30,15 +30,19 @@ SESSIONS = sorted(SHARED.glob("session-*.jsonl.gz")) if SHARED.is_dir() else []
 needs_recordings = pytest.mark.skipif(not SESSIONS, reason=f"the OpenGuanDan recordings are not at {SHARED}")
 
 #: What the two recorded sessions hold, summed over the four seats (each departure is
-#: counted once per seat that sees it; the move-list classes once per act and class).
-EXPECTED = {
+#: counted once per seat that sees it; the move-list classes once per act and class): with
+#: the platform preset only the server's bugs and the three move-list classes; with the
+#: national rules also the preset's rule choices.
+SERVER_BUGS = {
     "session-1": {
         "pair_of_wildcards": 4, "straight_of_one_suit": 19, "full_house_of_one_rank": 1,
-        "return_without_level_cards": 13, "tribute_one_suit": 2, "both_teams_at_a": 4, "lost_wake_up": 1,
+        "tribute_one_suit": 2, "lost_wake_up": 1,
     },
-    "session-2": {
-        "pair_of_wildcards": 1, "straight_of_one_suit": 11, "return_without_level_cards": 3, "tribute_one_suit": 2,
-    },
+    "session-2": {"pair_of_wildcards": 1, "straight_of_one_suit": 11, "tribute_one_suit": 2},
+}
+RULE_CHOICES = {
+    "session-1": {"return_without_level_cards": 13, "both_teams_at_a": 4},
+    "session-2": {"return_without_level_cards": 3},
 }
 
 _cache: dict[Path, list[dict[str, Any]]] = {}
@@ -76,9 +80,10 @@ def mirror_moves(mirror: Mirror) -> set[tuple[int, int, int, int]]:
     return keys | {(0, 0, 0, 0)} if deal.following else keys
 
 
-def replay(path: Path, seat: int) -> tuple[Mirror, Counter[str]]:
-    """Feed one seat's messages, checking the mirror against each message on the way."""
-    mirror = Mirror(seat)
+def replay(path: Path, seat: int, rules: Rules | None = None, *, check: bool = True) -> tuple[Mirror, Counter[str]]:
+    """Feed one seat's messages, checking the mirror against each message on the way
+    (``check=False``: only the mirror's own checks)."""
+    mirror = Mirror(seat, rules)
     checks: Counter[str] = Counter()
     for msg in received(path, seat):
         kind, stage = msg.get("type"), msg.get("stage")
@@ -86,7 +91,7 @@ def replay(path: Path, seat: int) -> tuple[Mirror, Counter[str]]:
             mine, theirs = parse_level(msg["selfRank"]), parse_level(msg["oppoRank"])
             checks["levels differ"] += mirror.levels != ((mine, theirs) if seat % 2 == 0 else (theirs, mine))
         mirror.feed(msg)
-        if kind == "act" and stage == "play" and msg["handCards"] and msg["greaterPos"] != seat:
+        if check and kind == "act" and stage == "play" and msg["handCards"] and msg["greaterPos"] != seat:
             # in step: the mirror's legal actions are those of the server's own hand and move to beat
             assert mirror_moves(mirror) == server_moves(msg)
             checks["plays checked"] += 1
@@ -122,7 +127,19 @@ def test_recorded_session_mirrors_without_unexplained_departures(path: Path) -> 
         result = next(r["msg"] for r in rows if r["seat"] == seat and r["msg"].get("stage") == "gameResult")
         assert mirror.levels == tuple(parse_level(rank) for rank in result["victoryRank"])
         totals.update(mirror.departures)
-    assert dict(totals) == EXPECTED[path.name.split(".")[0]]
+    assert dict(totals) == SERVER_BUGS[path.name.split(".")[0]]
+
+
+@needs_recordings
+@pytest.mark.parametrize("path", SESSIONS, ids=[p.name.split(".")[0] for p in SESSIONS])
+def test_national_rules_count_the_servers_rule_choices_too(path: Path) -> None:
+    totals: Counter[str] = Counter()
+    for seat in range(4):
+        mirror, checks = replay(path, seat, Rules(), check=False)
+        assert checks["levels differ"] == 0 or "both_teams_at_a" in mirror.departures
+        totals.update(mirror.departures)
+    name = path.name.split(".")[0]
+    assert dict(totals) == {**SERVER_BUGS[name], **RULE_CHOICES[name]}
 
 
 def _session(name: str) -> Path:

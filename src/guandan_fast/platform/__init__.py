@@ -3,7 +3,7 @@
 needed only to connect (the ``platform`` extra)."""
 
 from .client import ClientResult, PlatformError, answer_index, play, play_sync
-from .mirror import DEPARTURES, MOVE_LIST_CLASSES, Mirror, ProtocolError, Unseen, platform_rules
+from .mirror import DEPARTURES, MOVE_LIST_CLASSES, Mirror, ProtocolError, Unseen
 
 __all__ = [
     "DEPARTURES",
@@ -14,7 +14,6 @@ __all__ = [
     "ProtocolError",
     "Unseen",
     "answer_index",
-    "platform_rules",
     "play",
     "play_sync",
 ]

@@ -7,18 +7,22 @@ placeholder world (the unseen cards split among them with the right counts), and
 another seat's play is applied the played cards are swapped into that seat's placeholder
 hand from the other hidden hands — the own hand is never touched.
 
-The server is taken at its word where it departs from RULES.md (the list in the shared
-PROTOCOL.md): levels from ``curRank``/``selfRank``/``oppoRank``, tribute and return as
-notified, whose turn it is from the ``act`` it sends. Each departure is detected, counted
-in :attr:`Mirror.departures` under one of :data:`DEPARTURES` and logged; anything else
-that disagrees is counted as ``"unexplained"``. A mirror never raises on a server message
-it can read; a message it cannot read raises :class:`ProtocolError`.
+The server is taken at its word wherever it departs from the rules the mirror plays
+(``Rules.openguandan()`` by default): levels from ``curRank``/``selfRank``/``oppoRank``,
+tribute and return as notified, whose turn it is from the ``act`` it sends. Each known
+departure (the shared PROTOCOL.md lists them) is detected, counted in
+:attr:`Mirror.departures` under one of :data:`DEPARTURES` and logged; anything else that
+disagrees is counted as ``"unexplained"`` (a warning). With the preset only the server's
+plain bugs and the three move-list classes remain; with the national ``Rules()`` the
+preset's choices (return lists, failing and winning at A, double tribute by rank) show
+up as departures too. A mirror never raises on a server message it can read; a message
+it cannot read raises :class:`ProtocolError`.
 """
 
 from __future__ import annotations
 
 import logging
-from collections import Counter
+from collections import ChainMap, Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -28,14 +32,17 @@ from ..game import Deal, DealScore, Rules, score_deal
 from ..hand import Hand
 from ..moves import MoveType, read_platform
 
-__all__ = ["DEPARTURES", "MOVE_LIST_CLASSES", "Mirror", "ProtocolError", "Unseen", "move_key", "platform_rules"]
+__all__ = ["DEPARTURES", "MOVE_LIST_CLASSES", "Mirror", "ProtocolError", "Unseen", "move_key"]
 
 log = logging.getLogger("guandan_fast.platform")
 
-#: Legal readings RULES.md allows that the server leaves out of its move lists.
+#: Legal readings RULES.md allows that the server leaves out of its move lists (counted
+#: once per ``act`` and class).
 MOVE_LIST_CLASSES = ("pair_of_wildcards", "straight_of_one_suit", "full_house_of_one_rank")
 
 #: Every kind of server departure the mirror detects (PROTOCOL.md), plus the catch-all.
+#: The first group are the server's bugs; the second its rule choices, departures only
+#: from rules other than ``Rules.openguandan()``.
 DEPARTURES = (
     *MOVE_LIST_CLASSES,
     "lost_wake_up",  # the seat had to send GET_ROOMPLAYER to release a stuck message
@@ -43,10 +50,10 @@ DEPARTURES = (
     "trick_end_skip",  # the unbeaten player was asked to beat its own play
     "tribute_one_suit",  # of two top cards in different suits only one was offered
     "tribute_tie_arrival_order",  # equal double tribute: arrival order decided the first player's card
-    "tribute_natural_rank",  # double tribute compared by natural rank (the rules in use differ)
-    "return_without_level_cards",  # return list without level cards / the received card / empty
+    "tribute_natural_rank",  # double tribute: cards compared by natural rank, its leader rule
+    "return_without_level_cards",  # return list without level cards or the card just received
     "failing_at_a",  # the server sent a team at A back to 2
-    "both_teams_at_a",  # a team at A did not win because the deal was not played at its level
+    "both_teams_at_a",  # a team at A did not win: the deal was not played at its level
     "unexplained",  # anything else: logged with the details
 )
 
@@ -59,13 +66,6 @@ _PASS_KEY = (0, 0, 0, 0)
 
 class ProtocolError(ValueError):
     """A server message the mirror cannot read (not JSON-like, missing or malformed fields)."""
-
-
-def platform_rules() -> Rules:
-    """The rules the OpenGuanDan server plays: ``Rules.openguandan()`` where the game
-    module has it, else the national rules (departures are then counted, not followed)."""
-    preset = getattr(Rules, "openguandan", None)
-    return preset() if preset is not None else Rules()
 
 
 _BITS = {name: 1 << index for index, name in enumerate(CARD_NAMES)}
@@ -131,12 +131,12 @@ class Mirror:
     """One seat's view of the game, in step with the server (see the module docstring).
 
     ``seat``: the seat mirrored (None: taken from the first ``beginning`` message).
-    ``rules``: the rules the placeholder deal follows (default :func:`platform_rules`).
+    ``rules``: the rules the mirrored deal follows (default ``Rules.openguandan()``).
     """
 
     def __init__(self, seat: int | None = None, rules: Rules | None = None) -> None:
         self.seat = None if seat is None else _seat(seat)
-        self.rules = platform_rules() if rules is None else rules
+        self.rules = Rules.openguandan() if rules is None else rules
         self.departures: Counter[str] = Counter()
         #: Finishing orders of the deals so far: ``(server's order, the deal's order)``.
         self.finish_orders: list[tuple[list[int], list[int]]] = []
@@ -150,7 +150,7 @@ class Mirror:
         self._view: Deal | None = None  # the deal shown while the seat answers a simultaneous request
         self._pending: Mapping[str, Any] | None = None
         self._previous: list[int] | None = None  # the previous deal's finishing order in this game
-        self._national: DealScore | None = None  # the previous deal scored by RULES.md
+        self._scored: DealScore | None = None  # the previous deal scored by the rules in use
         self._failures = (0, 0)
         self._played = Hand()
         self._leader_known = True  # False once the deal was rebuilt: its first leader is the first to play
@@ -173,15 +173,14 @@ class Mirror:
         own = deal.hands[self.seat]  # type: ignore[index]
         return Unseen(_FULL_DECK.remove(own).remove(self._played), tuple(deal.cards_left()))  # type: ignore[arg-type]
 
-    def observation(self) -> dict[str, Any]:
+    def observation(self) -> Mapping[str, Any]:
         """:meth:`Deal.observation` of this seat; while an ``act`` is pending its
         ``actionList``/``indexRange`` are the server's (an answer indexes that list)."""
         obs = self._need_deal().observation(self.seat)  # type: ignore[arg-type]
-        if self._pending is not None:
-            actions = self._pending["actionList"]
-            obs["actionList"] = [list(a) for a in actions]
-            obs["indexRange"] = len(actions) - 1
-        return obs
+        if self._pending is None:
+            return obs
+        actions = self._pending["actionList"]
+        return ChainMap({"actionList": [list(a) for a in actions], "indexRange": len(actions) - 1}, obs)  # type: ignore[arg-type]
 
     def _need_deal(self) -> Deal:
         deal = self.deal
@@ -229,15 +228,15 @@ class Mirror:
             raise ProtocolError(f"the mirror follows seat {self.seat}, the server dealt to seat {seat}")
         own = _cards(_field(msg, "handCards"))
         level = parse_level(_field(msg, "levelCard"))
-        national = self._national
+        scored = self._scored
         if self.game_over or (self._previous is not None and level == 2):
             # A new game (a deal after a played one is never at 2: the winner goes up).
-            if national is not None and national.winner is None:
-                self._depart("unexplained", "the server started a new game; RULES.md: nobody won the last deal's match")
+            if scored is not None and scored.winner is None:
+                self._depart("unexplained", "the server started a new game; by the rules nobody won the last deal")
             self.game_over = False
             self._new_game()
-        elif national is not None and national.winner is not None:
-            self._depart("both_teams_at_a", f"RULES.md: team {national.winner} won the match; the server deals again")
+        elif scored is not None and scored.winner is not None:
+            self._depart("both_teams_at_a", f"by the rules team {scored.winner} won the match; the server deals again")
         self._played = Hand()
         self._leader_known = True
         self.tribute = {"kind": "none", "payments": [], "returns": [], "anti": []}
@@ -314,10 +313,12 @@ class Mirror:
             self._deal = self._rebuilt(deal, [], results)
             return
         back = {returner: card for returner, _, card in results}
+        # the tribute a receiver was just given stays with it (the rules may forbid returning it)
+        received = {receiver: Hand.from_indices([card]) for _, receiver, card in deal.tribute["payments"]}
         try:
             while deal.phase == "return":
                 returner: int = deal.to_act  # type: ignore[assignment]
-                deal = self._give(deal, returner, Hand.from_indices([back[returner]]))
+                deal = self._give(deal, returner, Hand.from_indices([back[returner]]), received)
                 deal.step(["back", "back", [_name(back[returner])]])
         except (KeyError, ValueError) as error:
             self._depart("unexplained", f"return {results} cannot be followed: {error}")
@@ -355,7 +356,8 @@ class Mirror:
         hands = list(hands)
         keep = _common(held, cards)
         need = list(cards.remove(keep).indices())
-        spare = list(held.remove(keep).indices())
+        rest = held.remove(keep)
+        spare = list(rest.remove(_common(rest, reserved[seat])).indices() if seat in reserved else rest.indices())
         for card in need:
             donor = next((s for s in range(4) if s not in (seat, self.seat) and card in _free(hands[s], reserved.get(s))), None)
             if donor is None or not spare:
@@ -559,17 +561,15 @@ class Mirror:
     # -- levels and the deal's end --------------------------------------------------------------
     def _server_levels(self, msg: Mapping[str, Any]) -> None:
         """Take the levels of an ``act``; the first act of a deal is compared with the
-        levels RULES.md gives after the previous deal."""
+        levels the rules gave after the previous deal."""
         if "selfRank" not in msg:
             return
         mine, theirs = parse_level(msg["selfRank"]), parse_level(_field(msg, "oppoRank"))
         levels = (mine, theirs) if self.seat & 1 == 0 else (theirs, mine)  # type: ignore[operator]
-        national, self._national = self._national, None
-        if national is not None and national.winner is None and levels != national.levels:
-            if all(server <= rules for server, rules in zip(levels, national.levels)):
-                self._depart("failing_at_a", f"levels {_chars(levels)}, RULES.md {_chars(national.levels)}")
-            else:
-                self._depart("unexplained", f"levels {_chars(levels)}, RULES.md {_chars(national.levels)}")
+        scored, self._scored = self._scored, None
+        if scored is not None and scored.winner is None and levels != scored.levels:
+            kind = "failing_at_a" if all(a <= b for a, b in zip(levels, scored.levels)) else "unexplained"
+            self._depart(kind, f"server levels {_chars(levels)}, by the rules {_chars(scored.levels)}")
         self._set_levels(levels)
 
     def _set_levels(self, levels: tuple[int, int]) -> None:
@@ -590,16 +590,17 @@ class Mirror:
         level = parse_level(_field(msg, "curRank"))
         if level != deal.level:
             self._depart("unexplained", f"deal played at {level_char(level)}, mirrored at {level_char(deal.level)}")
-        # The levels the rules in use give (the server's, with the platform preset), and
-        # RULES.md's, which classify what the server does next.
-        played = score_deal(self.levels, level, order, rules=self.rules, failures=self._failures)
-        self._national = score_deal(self.levels, level, order)
-        self._failures = played.failures
-        self._set_levels(played.levels)
+        # The levels by the rules in use (the server's own with the platform preset); the
+        # next deal's messages show where the server differs.
+        own_deal = None if self._previous is None else self._previous[0] & 1
+        scored = score_deal(self.levels, level, order, rules=self.rules, failures=self._failures, deal_team=own_deal)
+        self._scored = scored
+        self._failures = scored.failures
+        self._set_levels(scored.levels)
         self._previous = order
 
     def _new_game(self) -> None:
-        self._previous, self._national, self._failures = None, None, (0, 0)
+        self._previous, self._scored, self._failures = None, None, (0, 0)
         self._set_levels((2, 2))
 
     def _game_result(self, msg: Mapping[str, Any]) -> None:
