@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from guandan_fast import Rules, classify, legal_moves
+from guandan_fast import Deal, Rules, classify, legal_moves
 from guandan_fast.cards import parse_level
 from guandan_fast.hand import Hand
 from guandan_fast.moves import read_platform
@@ -279,8 +279,20 @@ def test_messages_the_mirror_cannot_read_raise_protocol_errors() -> None:
         mirror.feed({"type": "act", "stage": "play", "handCards": hand})
     with pytest.raises(ProtocolError, match="curAction"):
         mirror.feed({"type": "notify", "stage": "play", "curPos": 0, "curAction": "PASS", "greaterPos": -1})
-    with pytest.raises(ProtocolError, match="illegal in the mirrored deal"):  # a 'pair' of two different ranks
-        mirror.feed({"type": "notify", "stage": "play", "curPos": 0, "curAction": ["Pair", "5", ["S5", "S6"]], "greaterPos": -1})
     # nothing was applied by the refused messages: the deal still waits for seat 0's lead
     assert mirror.deal is not None and mirror.deal.to_act == 0 and len(mirror.deal.hands[0]) == 27
     assert mirror.departures["unexplained"] == 0
+
+
+def test_a_play_the_rules_refuse_is_logged_and_taken_as_played(caplog: pytest.LogCaptureFixture) -> None:
+    """The server does not check what clients send: a 'pair' of two ranks by seat 0 is
+    counted, its cards leave the hand, and the next seat leads."""
+    hand = Deal.random(seed=4).hands[0]
+    cards = [card for card in hand if card[1] != hand.to_platform()[0][1]][:1] + hand.to_platform()[:1]
+    mirror = Mirror(1)
+    mirror.feed({"type": "notify", "stage": "beginning", "myPos": 1, "levelCard": "2", "handCards": Deal.random(seed=4).hands[1].to_platform()})
+    with caplog.at_level(logging.WARNING, logger="guandan_fast.platform"):
+        mirror.feed({"type": "notify", "stage": "play", "curPos": 0, "curAction": ["Pair", "5", cards], "greaterPos": -1})
+    assert mirror.departures["unexplained"] == 1 and "which the rules refuse" in caplog.text
+    assert mirror.deal is not None and mirror.deal.to_act == 1 and mirror.deal.cards_left() == [25, 27, 27, 27]
+    assert len(mirror.unseen().cards) == 108 - 27 - 2

@@ -45,7 +45,7 @@ MOVE_LIST_CLASSES = ("pair_of_wildcards", "straight_of_one_suit", "full_house_of
 #: from rules other than ``Rules.openguandan()``.
 DEPARTURES = (
     *MOVE_LIST_CLASSES,
-    "lost_wake_up",  # the seat had to send GET_ROOMPLAYER to release a stuck message
+    "lost_wake_up",  # the seat, hearing nothing for a while, sent GET_ROOMPLAYER (a stuck message, or slow players)
     "act_to_out_seat",  # a seat that is out was asked to act (and passed)
     "trick_end_skip",  # the unbeaten player was asked to beat its own play
     "tribute_one_suit",  # of two top cards in different suits only one was offered
@@ -284,16 +284,16 @@ class Mirror:
         results = [(_seat(p), _seat(r), parse_card(c)) for p, r, c in _field(msg, "result")]
         self.tribute["kind"] = "single" if len(results) == 1 else "double"
         self.tribute["payments"] = results
-        deal = self._need_deal()
+        before = self._need_deal()
         paid = {payer: card for payer, _, card in results}
         try:
-            deal = self._arrange_tribute(deal, paid)
+            deal = self._arrange_tribute(before.clone(), paid)
             while deal.phase == "tribute":
                 payer: int = deal.to_act  # type: ignore[assignment]
                 deal.step(["tribute", "tribute", [_name(paid[payer])]])
         except (KeyError, ValueError) as error:
             self._depart("unexplained", f"tribute {results} cannot be followed: {error}")
-            self._deal = self._rebuilt(self._deal, results, [])  # type: ignore[arg-type]
+            self._deal = self._rebuilt(before, results, [])
             return
         ours = sorted(deal.tribute["payments"])
         if ours != sorted(results):
@@ -302,19 +302,20 @@ class Mirror:
                 self._depart("tribute_tie_arrival_order", f"server {results}, rules {ours}")
             else:
                 self._depart("tribute_natural_rank", f"server {results}, rules {ours}")
-            deal = self._rebuilt(self._deal, results, [])  # type: ignore[arg-type]
+            deal = self._rebuilt(before, results, [])
         self._deal = deal
 
     def _back(self, msg: Mapping[str, Any]) -> None:
         results = [(_seat(r), _seat(p), parse_card(c)) for r, p, c in _field(msg, "result")]
         self.tribute["returns"] = results
-        deal = self._need_deal()
-        if deal.phase == "play" and not deal.tribute["payments"]:  # rebuilt after a departure: returns by hand
-            self._deal = self._rebuilt(deal, [], results)
+        before = self._need_deal()
+        if before.phase == "play" and not before.tribute["payments"]:  # rebuilt after a departure: returns by hand
+            self._deal = self._rebuilt(before, [], results)
             return
         back = {returner: card for returner, _, card in results}
         # the tribute a receiver was just given stays with it (the rules may forbid returning it)
-        received = {receiver: Hand.from_indices([card]) for _, receiver, card in deal.tribute["payments"]}
+        received = {receiver: Hand.from_indices([card]) for _, receiver, card in before.tribute["payments"]}
+        deal = before.clone()
         try:
             while deal.phase == "return":
                 returner: int = deal.to_act  # type: ignore[assignment]
@@ -322,7 +323,7 @@ class Mirror:
                 deal.step(["back", "back", [_name(back[returner])]])
         except (KeyError, ValueError) as error:
             self._depart("unexplained", f"return {results} cannot be followed: {error}")
-            deal = self._rebuilt(deal, [], results)
+            deal = self._rebuilt(before, [], results)
         self._deal = deal
 
     def _rebuilt(self, deal: Deal, payments: Sequence[tuple[int, int, int]], returns: Sequence[tuple[int, int, int]]) -> Deal:
@@ -428,7 +429,9 @@ class Mirror:
             try:
                 deal.step(action)
             except (TypeError, ValueError) as error:
-                raise ProtocolError(f"seat {seat} played {action!r}, illegal in the mirrored deal: {error}") from None
+                # The server does not check what a client sends: take the cards as played.
+                self._depart("unexplained", f"seat {seat} played {list(action)!r}, which the rules refuse: {error}")
+                deal = self._after_refused_play(deal, seat, cards)
             self._played = self._played.add(cards)
         self._deal = deal
 
@@ -453,6 +456,18 @@ class Mirror:
         else:
             self._depart("trick_end_skip", f"seat {seat} leads where the rules give the lead to seat {deal.to_act}")
         return self._led_by(deal, seat)
+
+    def _after_refused_play(self, deal: Deal, seat: int, cards: Hand) -> Deal:
+        """The deal restarted with ``cards`` gone from ``seat``'s hand and the next seat to
+        lead (the rules cannot make anyone follow a play they refuse)."""
+        hands = list(deal.hands)
+        hands[seat] = hands[seat].remove(cards)
+        finished = deal.finish_order + ([seat] if not hands[seat] else [])
+        leader = next(s for s in ((seat + step) % 4 for step in (1, 2, 3, 4)) if hands[s])
+        try:
+            return Deal.start(hands, deal.level, leader=leader, rules=self.rules, team_levels=deal.team_levels, finished=finished)
+        except ValueError as error:
+            raise ProtocolError(f"seat {seat} played {cards}, which ends the deal against the rules: {error}") from None
 
     def _led_by(self, deal: Deal, seat: int) -> Deal:
         """The deal restarted from the current hands with ``seat`` to lead a new trick (the
@@ -481,6 +496,7 @@ class Mirror:
                 return
             if deal.to_act != self.seat and not self._leader_known and not self._played:
                 self._deal = self._led_by(deal, self.seat)  # a rebuilt deal learns its leader here
+                self._leader_known = True
             elif deal.to_act != self.seat:
                 self._depart("unexplained", f"act to seat {self.seat}, the deal waits for seat {deal.to_act}")
         elif stage in ("tribute", "back"):
@@ -545,7 +561,7 @@ class Mirror:
         found: Counter[str] = Counter()
         for key in missing:
             kind, rank, once, twice = key
-            cards = list(Hand._trusted(once, twice).indices())  # noqa: SLF001 - planes from a legal move
+            cards = list(Hand.from_bits(once, twice).indices())
             if kind == MoveType.PAIR and cards == [wild, wild]:
                 found["pair_of_wildcards"] += 1
             elif kind == MoveType.STRAIGHT and (MoveType.STRAIGHT_FLUSH, rank, once, twice) in ours:
@@ -639,7 +655,7 @@ def _natural(card: int) -> int:
 
 
 def _name(card: int) -> str:
-    return Hand.from_indices([card]).to_platform()[0]
+    return CARD_NAMES[card]
 
 
 def _free(hand: Hand, reserved: Hand | None) -> list[int]:
@@ -648,7 +664,7 @@ def _free(hand: Hand, reserved: Hand | None) -> list[int]:
 
 
 def _common(a: Hand, b: Hand) -> Hand:
-    return Hand._trusted(a.once & b.once, a.twice & b.twice)  # noqa: SLF001 - a sub-multiset of both
+    return Hand.from_bits(a.once & b.once, a.twice & b.twice)
 
 
 def _action_key(action: Sequence[Any], level: int) -> tuple[Any, ...]:
@@ -658,9 +674,12 @@ def _action_key(action: Sequence[Any], level: int) -> tuple[Any, ...]:
 
 
 def _show(keys: Any) -> str:
-    out = []
-    for key in list(keys)[:3]:
-        kind, rank, once, twice = key
-        name = key[0] if isinstance(kind, str) else MoveType(kind).name
-        out.append(f"{name} {' '.join(Hand._trusted(once, twice))}" if not isinstance(kind, str) else f"{name} {_name(once)}")  # noqa: SLF001
-    return ", ".join(out)
+    """A few action keys (see :func:`_action_key`) in words, for log lines."""
+
+    def words(key: tuple[Any, ...]) -> str:
+        kind, _, once, twice = key
+        if isinstance(kind, str):
+            return f"{kind} {CARD_NAMES[once]}"
+        return f"{MoveType(kind).name} {Hand.from_bits(once, twice)}"
+
+    return ", ".join(words(key) for key in list(keys)[:3])
