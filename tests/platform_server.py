@@ -27,7 +27,8 @@ ANSWER_TIMEOUT = 10.0
 @dataclass
 class Faults:
     """Misbehaviour: after ``after`` act messages to ``seat``, ``"drop"`` closes that seat's
-    connection without a close frame, ``"malformed"`` sends it a frame that is not JSON."""
+    connection without a close frame, ``"malformed"`` sends it a frame that is not JSON,
+    ``"unexpected"`` an ``act`` without its fields."""
 
     kind: str
     seat: int = 0
@@ -237,8 +238,10 @@ class PlatformServer:
         if faults is not None and faults.seat == seat and self.acts_sent[seat] > faults.after:
             if faults.kind == "drop":
                 room.seats[seat].transport.abort()
-            else:
+            elif faults.kind == "malformed":
                 await room.seats[seat].send("{this is not json")
+            else:  # "unexpected": JSON, but not a message the protocol has
+                await room.seats[seat].send(json.dumps({"type": "act", "stage": "play", "handCards": 5}))
             raise ConnectionError(f"fault {faults.kind} injected at seat {seat}")
         await self._send(room, seat, msg)
         answer = await asyncio.wait_for(room.answers[seat].get(), ANSWER_TIMEOUT)

@@ -9,6 +9,7 @@ import asyncio
 import io
 import json
 import random
+import sys
 import threading
 from typing import Any
 
@@ -118,7 +119,10 @@ def test_legacy_protocol_answers_with_indices() -> None:
     asyncio.run(scenario())
 
 
-@pytest.mark.parametrize(("kind", "message"), [("drop", "no close frame"), ("malformed", "not JSON")])
+@pytest.mark.parametrize(
+    ("kind", "message"),
+    [("drop", "no close frame"), ("malformed", "not JSON"), ("unexpected", "message without 'actionList'")],
+)
 def test_faults_end_every_client_with_a_clear_error(kind: str, message: str) -> None:
     async def scenario() -> None:
         async with PlatformServer(seed=3, max_deals=2, faults=Faults(kind, seat=2, after=3)) as server:
@@ -184,6 +188,13 @@ def test_cli_client_plays_and_reports(capsys: pytest.CaptureFixture[str], tmp_pa
     assert sum(1 for line in log.read_text().splitlines() if json.loads(line)["dir"] == "send") > 1
 
 
-def test_cli_client_reports_a_refused_connection(capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_client_reports_a_refused_connection(capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture) -> None:
     assert main(["client", "--url", "ws://127.0.0.1:1", "--join", "1", "--seat", "2"]) == 1
-    assert "cannot connect to ws://127.0.0.1:1" in capsys.readouterr().err
+    assert "cannot connect to ws://127.0.0.1:1" in caplog.text  # one log line, no traceback
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_missing_websockets_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "websockets", None)
+    with pytest.raises(ImportError, match=r"pip install 'guandan_fast\[platform\]'"):
+        asyncio.run(play("ws://127.0.0.1:1", make_agent("random"), join=1))

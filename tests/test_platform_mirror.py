@@ -8,9 +8,11 @@ known departure must be detected without crashing, none unexplained."""
 
 from __future__ import annotations
 
+import copy
 import gzip
 import json
 import logging
+import random
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -296,3 +298,27 @@ def test_a_play_the_rules_refuse_is_logged_and_taken_as_played(caplog: pytest.Lo
     assert mirror.departures["unexplained"] == 1 and "which the rules refuse" in caplog.text
     assert mirror.deal is not None and mirror.deal.to_act == 1 and mirror.deal.cards_left() == [25, 27, 27, 27]
     assert len(mirror.unseen().cards) == 108 - 27 - 2
+
+
+@needs_recordings
+def test_damaged_messages_raise_only_protocol_errors() -> None:
+    """Recorded messages with a field removed or of the wrong type, each fed to a copy of
+    the mirror as it stood: it either reads them or raises ProtocolError naming the fault,
+    never anything else."""
+    rng = random.Random(0)
+    mirror, damaged = Mirror(0), 0
+    for msg in list(received(_session("session-2"), 0))[:200]:
+        for _ in range(2):
+            broken = dict(msg)
+            key = rng.choice(sorted(broken))
+            if rng.random() < 0.5:
+                del broken[key]
+            else:
+                broken[key] = rng.choice([None, 7, "x", [], {}, [[1, 2]], ["PASS"]])
+            try:
+                copy.deepcopy(mirror).feed(broken)
+            except ProtocolError as error:
+                damaged += 1
+                assert str(error)
+        mirror.feed(msg)
+    assert damaged > 60 and mirror.departures["unexplained"] == 0

@@ -161,8 +161,7 @@ def _client_command(args: argparse.Namespace) -> int:
             args.url, make_agent(name, **options), create_room=args.create_room, join=args.join, seat=args.seat,
             user=args.user, log_file=args.log, protocol=args.protocol,
         )
-    except PlatformError as error:
-        print(f"guandan-fast client: {error}", file=sys.stderr)
+    except PlatformError:  # already logged, one line naming what happened
         return 1
     except KeyboardInterrupt:
         print("guandan-fast client: interrupted", file=sys.stderr)

@@ -154,8 +154,12 @@ async def play(
         except (OSError, asyncio.TimeoutError, websockets.InvalidURI, websockets.InvalidHandshake) as error:
             raise PlatformError(f"cannot connect to {url}: {error or type(error).__name__}") from None
         async with connection:
-            session = _Session(connection, chosen, agent, mirror, result, stream, websockets)
-            await session.run(wake_after, idle_timeout)
+            session = _Session(connection, chosen, agent, mirror, result, stream, websockets, idle_timeout)
+            await session.run(wake_after)
+    except PlatformError as error:
+        known = mirror.seat if mirror.seat is not None else getattr(chosen, "seat", None)
+        log.error("%s: %s", "client" if known is None else f"seat {known}", error)
+        raise
     finally:
         if own_log and stream is not None:
             stream.close()
@@ -187,10 +191,10 @@ class _Session:
 
     def __init__(
         self, connection: Any, protocol: Protocol, agent: Any, mirror: Mirror, result: ClientResult,
-        stream: IO[str] | None, websockets: Any,
+        stream: IO[str] | None, websockets: Any, idle_timeout: float,
     ) -> None:
         self.connection, self.protocol, self.agent, self.mirror = connection, protocol, agent, mirror
-        self.result, self.stream, self.websockets = result, stream, websockets
+        self.result, self.stream, self.websockets, self.idle_timeout = result, stream, websockets, idle_timeout
 
     def _record(self, direction: str, msg: Any) -> None:
         if self.stream is not None:
@@ -199,11 +203,13 @@ class _Session:
     async def _send(self, msg: dict[str, Any]) -> None:
         self._record("send", msg)
         try:
-            await self.connection.send(json.dumps(msg, ensure_ascii=False))
+            await asyncio.wait_for(self.connection.send(json.dumps(msg, ensure_ascii=False)), self.idle_timeout)
         except self.websockets.ConnectionClosed as error:
             raise PlatformError(f"the connection dropped while sending {msg.get('type', 'an answer')}: {_closed(error)}") from None
+        except asyncio.TimeoutError:
+            raise PlatformError(f"the server took nothing for {self.idle_timeout:g} s: giving up") from None
 
-    async def run(self, wake_after: float, idle_timeout: float) -> None:
+    async def run(self, wake_after: float) -> None:
         for msg in self.protocol.opening():
             await self._send(msg)
         silent = 0.0
@@ -212,7 +218,7 @@ class _Session:
                 raw = await asyncio.wait_for(self.connection.recv(), wake_after)
             except asyncio.TimeoutError:
                 silent += wake_after
-                if silent >= idle_timeout:
+                if silent >= self.idle_timeout:
                     raise PlatformError(f"no message from the server for {silent:g} s: giving up") from None
                 room = self.mirror.room if self.mirror.room is not None else self.result.room
                 if self.protocol.wakes_up and room is not None:

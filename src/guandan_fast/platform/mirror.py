@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import logging
 from collections import ChainMap, Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -103,6 +104,18 @@ class Unseen:
 
     cards: Hand
     counts: tuple[int, int, int, int]
+
+
+@contextmanager
+def _reading(msg: Mapping[str, Any]) -> Iterator[None]:
+    """Turn what a field of the wrong shape raises while reading ``msg`` into a ProtocolError."""
+    try:
+        yield
+    except ProtocolError:
+        raise
+    except (KeyError, IndexError, TypeError, ValueError) as error:
+        what = f"{msg.get('type')!r}/{msg.get('stage')!r}"
+        raise ProtocolError(f"malformed {what} message: {type(error).__name__}: {error}") from None
 
 
 def _field(msg: Mapping[str, Any], name: str) -> Any:
@@ -185,7 +198,7 @@ class Mirror:
     def _need_deal(self) -> Deal:
         deal = self.deal
         if deal is None or self.seat is None:
-            raise ValueError("no deal yet: the mirror has not received a 'beginning' message")
+            raise ProtocolError("no deal yet: the mirror has not received a 'beginning' message")
         return deal
 
     def _depart(self, kind: str, detail: str, count: int = 1) -> None:
@@ -201,15 +214,21 @@ class Mirror:
             raise ProtocolError(f"a server message is a JSON object, not {type(msg).__name__}")
         kind = msg.get("type")
         self._view = None
-        if kind == "notify":
-            self._pending = None
-            handler = self._NOTIFY.get(msg.get("stage"))  # type: ignore[arg-type]
-            if handler is None:
-                raise ProtocolError(f"notify of unknown stage {msg.get('stage')!r}")
-            handler(self, msg)
-        elif kind == "act":
-            self._act(msg, check)
-        elif kind in _ROOM_REPLIES:
+        with _reading(msg):
+            if kind == "notify":
+                self._pending = None
+                handler = self._NOTIFY.get(msg.get("stage"))  # type: ignore[arg-type]
+                if handler is None:
+                    raise ProtocolError(f"notify of unknown stage {msg.get('stage')!r}")
+                handler(self, msg)
+            elif kind == "act":
+                self._act(msg, check)
+            else:
+                self._other(kind, msg)
+
+    def _other(self, kind: object, msg: Mapping[str, Any]) -> None:
+        """Messages outside the game: room replies and the server's internal codes."""
+        if kind in _ROOM_REPLIES:
             data = msg.get("data")
             if isinstance(data, Mapping) and isinstance(data.get("roomId"), int):
                 self.room = data["roomId"]
@@ -515,6 +534,10 @@ class Mirror:
     def check_act(self, msg: Mapping[str, Any]) -> None:
         """Compare an ``act``'s ``actionList`` with the deal's legal actions (as sets) and
         count the differences by class (:data:`MOVE_LIST_CLASSES`, tribute and return rules)."""
+        with _reading(msg):
+            self._check_act(msg)
+
+    def _check_act(self, msg: Mapping[str, Any]) -> None:
         deal = self._need_deal()
         stage = msg["stage"]
         if deal.to_act != self.seat:
