@@ -226,3 +226,22 @@ def test_a_triple_naming_cards_that_do_not_form_it_is_refused() -> None:
             deal.step(triple)
     deal.step(["StraightFlush", "3", ["S3", "S4", "S5", "S6", "S7"]])
     assert deal.done is False and deal.finish_order == [0]
+
+
+def test_a_triple_read_before_does_not_excuse_a_malformed_one() -> None:
+    deal = Deal.start(["S3 S4", "S5 S6", "S7 S8", "S9 ST"], 2, leader=0)
+    deal.step(["Single", "3", ["S3"]])
+    deal.clone().step(["PASS", "PASS", "PASS"])  # read and remembered
+    for bad, error in (
+        (["PASS", "PASS", ["P", "A", "S", "S"]], ValueError),
+        (["PASS", "PASS", [["S3"]]], ValueError),
+        (["Single", "3", [["S3"]]], TypeError),
+        (["Single", "3", "S3"], TypeError),
+        ([["Single"], "3", ["S3"]], TypeError),
+        (["Single", "3"], ValueError),
+        (7.0, TypeError),
+        ("PASS", TypeError),
+    ):
+        with pytest.raises(error):
+            deal.step(bad)
+    assert deal.to_act == 1 and len(deal.plays) == 1

@@ -1,5 +1,5 @@
-"""The whole game: one deal (:class:`Deal`), a match of deals (:class:`Match`) and the
-rule options (:class:`Rules`), as RULES.md §7-10 describe them.
+"""The whole game: one deal (:class:`Deal`, the one owner of a deal's state), a match of
+deals (:class:`Match`) and its scoring (:func:`score_deal`), as RULES.md §7-10 describe them.
 
 A deal moves through four phases:
 
@@ -18,22 +18,24 @@ pass when following), and :meth:`Deal.step` takes one of them as a platform trip
 :class:`~guandan_fast.moves.Move` or an index into that list. An illegal action raises
 ValueError (TypeError for something that is no action at all) and changes nothing.
 
-:meth:`Deal.playout` and :meth:`Deal.playouts` play the rest of a deal by uniformly random
-legal actions in native code (``_playout``, without the GIL), deterministic per seed, and
-:func:`random_deals` plays whole random deals there; :func:`score_deal` scores a finished
-deal for a match.
+The modules below this one each hold one job: :mod:`~guandan_fast.rules` the options
+(:class:`Rules`), :mod:`~guandan_fast.tribute` the tribute record and its rules as pure
+functions, :mod:`~guandan_fast.observation` what a seat sees, :mod:`~guandan_fast.playout`
+the random playouts (native, without the GIL, or in Python). Adapters for the competition
+platform live above, in :mod:`guandan_fast.platform`.
 
 Where RULES.md is silent, this module does what an expert player would expect; each such
 choice is written down where it is implemented and summarised here:
 
 * a deal's two losers in a double down (双下) both count as last; :attr:`Deal.finish_order`
   lists them after the winners in turn order, starting with the next seat after the
-  second finisher;
+  second finisher (one order everywhere: deals, previous finishes, native playouts);
 * in a single down the "paying side" of anti-tribute (抗贡) is the one payer: it needs both
   ``HR`` in that one hand; in a double down the two payers' hands together;
 * the two payers of a double tribute choose one after the other, the loser sitting after
   the first player first; the two receivers return in finishing order;
-* a card received as tribute may be returned if it qualifies;
+* a card received as tribute may be returned if it qualifies (unless
+  :attr:`Rules.return_received_card` is off);
 * a team "plays at A" when its own level is A and the deal is played at A; only such a
   deal can win the match, and (with :attr:`Rules.fail_at_a_limit`) only such a deal can be
   a failure at A. Failures count from the moment the team reached A;
@@ -914,11 +916,36 @@ _TIERS = tuple(tuple(bomb_tier(kind, size) for size in range(11)) for kind in ra
 _new_deal = object.__new__
 
 
+class _TripleMemo:
+    """Stored triples of moves already listed at one level, by (kind, key, once, twice): a
+    hand lists mostly the same moves turn after turn. A memo of a pure function, bounded
+    (emptied when full, or for another level)."""
+
+    __slots__ = ("level", "triples")
+
+    def __init__(self) -> None:
+        self.level = 0
+        self.triples: dict[tuple[int, int, int, int], StoredAction] = {}
+
+    def at(self, level: int) -> dict[tuple[int, int, int, int], StoredAction]:
+        if level != self.level or len(self.triples) >= 1 << 15:
+            self.level, self.triples = level, {}
+        return self.triples
+
+
+_TRIPLES = _TripleMemo()
+
+
 def _move_list_actions(moves: MoveList, following: bool) -> list[StoredAction]:
     """A move list as stored platform triples, the pass first when following."""
     level = moves.level
     actions = [PASS_ACTION] if following else []
-    actions.extend(move_triple(k, y, o, t, level) for k, y, o, t in moves.rows())
+    memo = _TRIPLES.at(level)
+    for row in moves.rows():
+        triple = memo.get(row)
+        if triple is None:
+            triple = memo[row] = move_triple(*row, level)
+        actions.append(triple)
     return actions
 
 
@@ -933,13 +960,16 @@ _NOT_A_READING = (0, 0, 0, 0, 0, -1)
 def _reading(action: Sequence[Any], level: int) -> tuple[int, int, int, int, int, int] | None:
     """What a platform triple names at ``level``: None for a pass, ``_NOT_A_READING`` when
     its cards do not form that reading; TypeError/ValueError for a malformed triple."""
+    memo_key = None
     try:
-        memo_key = (action[0], action[1], tuple(action[2]), level) if len(action) == 3 else None
-        reading = _READINGS[memo_key]  # type: ignore[index]
-    except (KeyError, TypeError):
+        if len(action) == 3:
+            cards = action[2]
+            memo_key = (action[0], action[1], cards if cards.__class__ is str else tuple(cards), level)
+            return _READINGS[memo_key]
+    except KeyError:
         pass
-    else:
-        return reading
+    except TypeError:  # no sequence, or unhashable parts: read (and refused) below, not memoised
+        memo_key = None
     kind, key, hand = read_platform(action, level)
     if kind is MoveType.PASS:
         reading = None
@@ -1218,94 +1248,3 @@ class Match:
     def __repr__(self) -> str:
         state = self._result() if self.over else f"deal {self.deals_played + 1} {self.deal.phase}"
         return f"<Match levels {level_char(self._levels[0])}/{level_char(self._levels[1])}, {state}>"
-
-
-# ---------------------------------------------------------------------------------------------
-# A readable log of random play (the ``guandan-fast play`` command)
-# ---------------------------------------------------------------------------------------------
-_PLACES = ("1st", "2nd", "3rd", "4th")
-
-
-def _describe(triple: Sequence[Any]) -> str:
-    kind, rank, cards = triple
-    if kind == "PASS":
-        return "pass"
-    if rank == "JOKER":
-        return f"FourJokers: {' '.join(cards)}"
-    return f"{kind} {rank}: {' '.join(cards)}"
-
-
-def play_log(seed: Any = None, *, deals: int | None = 1, rules: Rules | None = None) -> Iterable[str]:
-    """Lines of a readable log of a match played by uniformly random legal actions.
-
-    Plays ``deals`` deals (None: until the match is won), showing each deal's hands, the
-    tribute, every play, the finishing order and the levels. The match (hands, first
-    leader) and the random policy both follow from ``seed``.
-    """
-    if deals is not None and (isinstance(deals, bool) or not isinstance(deals, int) or deals < 1):
-        raise ValueError(f"deals must be a positive number, not {deals!r}")
-    match = Match(seed, rules)
-    policy = random.Random(f"guandan_fast play policy {seed!r}")
-    yield f"Match, seed {seed!r}: team 0 = seats 0 and 2, team 1 = seats 1 and 3"
-    while not match.over and (deals is None or match.deals_played < deals):
-        deal = match.deal
-        number = match.deals_played + 1
-        yield ""
-        yield (
-            f"Deal {number} at level {level_char(deal.level)} "
-            f"(team 0 at {level_char(match.levels[0])}, team 1 at {level_char(match.levels[1])})"
-        )
-        for seat, hand in enumerate(deal.hands):
-            yield f"  seat {seat} ({len(hand)}): {hand}"
-        info = deal.tribute
-        if info["kind"] == "anti":
-            yield f"  anti-tribute (抗贡): seats {' and '.join(map(str, info['payers']))} hold both big jokers"
-        elif info["kind"] == "waived":
-            yield f"  no tribute between partners: seat {info['payers'][0]} pays nothing"
-        announced_play = False
-        last_player: int | None = None
-        while True:
-            if deal.phase == "play" and not announced_play:
-                if info["kind"] in ("single", "double"):
-                    info = deal.tribute
-                    for payer, receiver, card in info["payments"]:
-                        yield f"  tribute: seat {payer} pays {CARD_NAMES[card]} to seat {receiver}"
-                    for receiver, payer, card in info["returns"]:
-                        yield f"  return: seat {receiver} gives {CARD_NAMES[card]} back to seat {payer}"
-                announced_play = True
-            if deal.phase == "done":
-                break
-            seat = int(deal.to_act)  # type: ignore[arg-type]
-            leading = deal.phase == "play" and not deal.following
-            if leading:
-                went_out = last_player is not None and last_player != seat and not deal.hands[last_player]
-                note = f" (接风 for seat {last_player}, who went out)" if went_out else ""
-                yield f"  -- seat {seat} leads{note}"
-            out_before = len(deal.finish_order)
-            actions = deal.legal_actions()
-            action = actions[policy.randrange(len(actions))]
-            match.step(action)
-            if action[0] in ("tribute", "back"):
-                continue
-            yield f"  seat {seat}: {_describe(action)}"
-            if action[0] != "PASS":
-                last_player = seat
-            finish = deal.finish_order
-            if len(finish) > out_before and seat in finish:
-                yield f"  seat {seat} is out ({_PLACES[finish.index(seat)]})"
-        finish = deal.finish_order
-        team, up = deal.outcome  # type: ignore[misc]
-        if finish[1] == _partner(finish[0]):
-            places = f"seat {finish[0]} 1st, seat {finish[1]} 2nd, seats {finish[2]} and {finish[3]} both last (双下)"
-        else:
-            places = ", ".join(f"seat {s} {_PLACES[i]}" for i, s in enumerate(finish))
-        yield f"  finishing order: {places}"
-        yield f"  team {team} finished first and goes up {up}"
-        yield f"  levels: team 0 at {level_char(match.levels[0])}, team 1 at {level_char(match.levels[1])}"
-    yield ""
-    if match.over and match.winner is None:
-        yield f"A draw: equal levels after {match.deals_played} deals (the deal cap)"
-    elif match.over:
-        yield f"Team {match.winner} wins the match after {match.deals_played} deals"
-    else:
-        yield f"Stopped after {match.deals_played} deals; next deal at level {level_char(match.deal.level)}"

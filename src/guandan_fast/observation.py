@@ -22,7 +22,18 @@ from .cards import CARD_NAMES, level_char
 from .hand import Hand, card_names
 from .moves import PLATFORM_NAMES, platform_rank
 
-__all__ = ["FIELDS", "PASS_ACTION", "DealView", "Observation", "card_triple", "fresh", "move_triple", "observe"]
+__all__ = [
+    "ACT_FIELDS",
+    "FIELDS",
+    "OWN_FIELDS",
+    "PASS_ACTION",
+    "DealView",
+    "Observation",
+    "card_triple",
+    "fresh",
+    "move_triple",
+    "observe",
+]
 
 #: The pass as a platform triple. Actions are stored as immutable tuples ``(type, rank,
 #: cards)`` — ``cards`` a tuple of card names, or ``"PASS"`` — and handed out as fresh
@@ -72,8 +83,8 @@ class DealView(NamedTuple):
     actions: Callable[[], Sequence[StoredAction]]  #: the seat's legal actions (empty unless it acts)
 
 
-#: The fields of an observation, in order: the seat's own, then the platform's act message.
-FIELDS = (
+#: The seat's own fields of an observation.
+OWN_FIELDS = (
     "seat",
     "phase",
     "to_act",
@@ -86,6 +97,9 @@ FIELDS = (
     "level",
     "team_levels",
     "legal_actions",
+)
+#: The competition platform's act-message fields of an observation.
+ACT_FIELDS = (
     "type",
     "stage",
     "myPos",
@@ -101,6 +115,8 @@ FIELDS = (
     "actionList",
     "indexRange",
 )
+#: Every field of an observation, in order.
+FIELDS = OWN_FIELDS + ACT_FIELDS
 _FIELD_SET = frozenset(FIELDS)
 
 
