@@ -20,6 +20,7 @@ import websockets
 
 from guandan_fast.cards import CARD_NAMES, level_char
 from guandan_fast.game import Deal, Rules, deal_cards, score_deal
+from guandan_fast.platform import act_message
 
 ANSWER_TIMEOUT = 10.0
 
@@ -190,7 +191,7 @@ class PlatformServer:
             return
         while deal.phase == "tribute":
             seat = deal.to_act
-            answer = await self._ask(room, deal, seat, {"stage": "tribute"})
+            answer = await self._ask(room, deal, seat, {})
             deal.step(answer["act"])
         if deal.tribute["kind"] not in ("single", "double"):
             return
@@ -200,7 +201,7 @@ class PlatformServer:
             seat = deal.to_act
             payer, _, card = next(p for p in payments if p[1] == seat)
             hand = deal.hands[seat].remove([_card(card)]).to_platform()  # as the server shows it: before the tribute
-            extra = {"stage": "back", "tributePos": payer, "tribute": _card(card), "handCards": hand}
+            extra = {"tributePos": payer, "tribute": _card(card), "handCards": hand}
             answer = await self._ask(room, deal, seat, extra)
             if not self.legacy and (answer.get("tributePos"), answer.get("tribute")) != (payer, _card(card)):
                 self.errors.append(f"seat {seat} did not echo tributePos/tribute: {answer}")
@@ -213,11 +214,7 @@ class PlatformServer:
             seat = deal.to_act
             greater = deal.last_seat
             greater_action = deal.last_move.to_platform() if deal.last_move is not None else None
-            extra = {
-                "stage": "play", "publicInfo": [{"rest": n} for n in deal.cards_left()],
-                "curPos": -1, "curAction": None, "greaterPos": greater, "greaterAction": greater_action,
-            }
-            answer = await self._ask(room, deal, seat, extra)
+            answer = await self._ask(room, deal, seat, {})
             deal.step(answer["act"])
             await self._broadcast(room, {
                 "curPos": seat, "stage": "play", "greaterPos": greater,
@@ -225,14 +222,8 @@ class PlatformServer:
             })
 
     async def _ask(self, room: Room, deal: Deal, seat: int, extra: dict[str, Any]) -> dict[str, Any]:
-        actions = deal.legal_actions()
-        team = seat & 1
-        msg = {
-            "handCards": deal.hands[seat].to_platform(),
-            "selfRank": level_char(deal.team_levels[team]), "oppoRank": level_char(deal.team_levels[1 - team]),
-            "curRank": level_char(deal.level), "actionList": actions, "indexRange": len(actions) - 1,
-            **extra, "type": "act",
-        }
+        msg = {**act_message(deal, seat), **extra}
+        actions = msg["actionList"]
         self.acts_sent[seat] += 1
         faults = self.faults
         if faults is not None and faults.seat == seat and self.acts_sent[seat] > faults.after:
