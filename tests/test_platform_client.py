@@ -26,6 +26,8 @@ from guandan_fast.platform import ClientResult, PlatformError, play  # noqa: E40
 #: Every await of a test is bounded by this (seconds).
 LIMIT = 30.0
 FAST = {"wake_after": 0.5, "idle_timeout": 5.0}
+#: Options that keep the searching agents quick here (their strength is not under test).
+LIGHT = {"pimc": {"playouts": 8, "worlds": 4}}
 
 
 def observation_agent(seed: int) -> Any:
@@ -66,7 +68,8 @@ def _check_finished_game(server: PlatformServer, results: list[Any]) -> None:
 def test_every_agent_plays_whole_deals(name: str) -> None:
     async def scenario() -> None:
         async with PlatformServer(seed=11, max_deals=3) as server:
-            agents = [make_agent(name), make_agent("random", seed=1), make_agent("random", seed=2), observation_agent(3)]
+            agent = make_agent(name, **LIGHT.get(name, {}))
+            agents = [agent, make_agent("random", seed=1), make_agent("random", seed=2), observation_agent(3)]
             results = await _table(server, agents)
             _check_finished_game(server, results)
             assert len(server.finish_orders) == 3  # tribute and return were played twice
