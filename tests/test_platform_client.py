@@ -21,7 +21,8 @@ from platform_server import Faults, PlatformServer  # noqa: E402
 
 from guandan_fast.agents import AGENTS, make_agent  # noqa: E402
 from guandan_fast.cli import main  # noqa: E402
-from guandan_fast.platform import ClientResult, PlatformError, play  # noqa: E402
+from guandan_fast.game import Deal  # noqa: E402
+from guandan_fast.platform import ClientResult, Mirror, PlatformError, act_message, answer_index, play  # noqa: E402
 
 #: Every await of a test is bounded by this (seconds).
 LIMIT = 30.0
@@ -201,3 +202,22 @@ def test_missing_websockets_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "websockets", None)
     with pytest.raises(ImportError, match=r"pip install 'guandan_fast\[platform\]'"):
         asyncio.run(play("ws://127.0.0.1:1", make_agent("random"), join=1))
+
+
+def test_acts_the_rules_would_not_ask_are_answered_with_the_servers_pass() -> None:
+    """An act to a seat that is out, or to the player whose own play stands unbeaten:
+    the agent is not asked, the answer is the server's first entry (its PASS)."""
+
+    class Refusing:
+        def act(self, deal: Any, seat: int) -> int:
+            raise AssertionError("the agent must not be asked")
+
+    deal = Deal.start(["S7 D7 SA", "S8 D8", "C9 H9", "SK"], 2, leader=0)
+    mirror = Mirror(0)
+    mirror.feed({"type": "notify", "stage": "beginning", "myPos": 0, "levelCard": "2",
+                 "handCards": Deal.random(seed=2).hands[0].to_platform()})
+    own_play = ["Single", "3", ["S3"]]
+    msg = {**act_message(deal, 0), "greaterPos": 0, "greaterAction": own_play,
+           "actionList": [["PASS", "PASS", "PASS"], ["Single", "A", ["SA"]]], "indexRange": 1}
+    mirror.feed(msg)
+    assert answer_index(mirror, Refusing(), msg) == (0, True)

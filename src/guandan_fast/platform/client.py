@@ -79,9 +79,9 @@ def answer_index(mirror: Mirror, agent: Any, msg: Mapping[str, Any]) -> tuple[in
             return 0, False
         return index, True
     deal, seat = mirror.deal, mirror.seat
-    if deal is None or deal.to_act != seat:
-        # Asked to act where the rules would not ask (an out seat, a finished trick): the
-        # server's first entry is its PASS.
+    if deal is None or deal.to_act != seat or (msg.get("greaterPos") == seat and msg.get("greaterAction")):
+        # Asked to act where the rules would not ask (an out seat, its own unbeaten play):
+        # the server's first entry is its PASS.
         log.info("seat %s: asked out of turn; answering the server's first entry %s", seat, actions[0])
         return 0, True
     choice = agent.act(deal, seat)
