@@ -219,5 +219,6 @@ def test_acts_the_rules_would_not_ask_are_answered_with_the_servers_pass() -> No
     own_play = ["Single", "3", ["S3"]]
     msg = {**act_message(deal, 0), "greaterPos": 0, "greaterAction": own_play,
            "actionList": [["PASS", "PASS", "PASS"], ["Single", "A", ["SA"]]], "indexRange": 1}
-    mirror.feed(msg)
+    mirror.feed(msg)  # the list (PASS and what beats its own play) is not compared with a lead's
+    assert mirror.off_rules(msg) and mirror.departures["unexplained"] == 0
     assert answer_index(mirror, Refusing(), msg) == (0, True)

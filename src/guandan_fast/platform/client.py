@@ -79,7 +79,7 @@ def answer_index(mirror: Mirror, agent: Any, msg: Mapping[str, Any]) -> tuple[in
             return 0, False
         return index, True
     deal, seat = mirror.deal, mirror.seat
-    if deal is None or deal.to_act != seat or (msg.get("greaterPos") == seat and msg.get("greaterAction")):
+    if deal is None or deal.to_act != seat or mirror.off_rules(msg):
         # Asked to act where the rules would not ask (an out seat, its own unbeaten play):
         # the server's first entry is its PASS.
         log.info("seat %s: asked out of turn; answering the server's first entry %s", seat, actions[0])

@@ -507,11 +507,10 @@ class Mirror:
         self._server_levels(msg)
         deal = self._need_deal()
         if stage == "play":
-            if msg.get("greaterPos") == self.seat or not deal.hands[self.seat]:  # type: ignore[index]
+            if self.off_rules(msg):
                 # Asked to beat its own play, or asked while out: counted when the answer is
                 # notified; the server's list (PASS first) is answered as it stands.
                 log.debug("seat %s: act after the trick or the deal ended for it: %s", self.seat, msg["actionList"][:1])
-                self._pending = msg
                 return
             if deal.to_act != self.seat and not self._leader_known and not self._played:
                 self._deal = self._led_by(deal, self.seat)  # a rebuilt deal learns its leader here
@@ -537,10 +536,17 @@ class Mirror:
         with _reading(msg):
             self._check_act(msg)
 
+    def off_rules(self, msg: Mapping[str, Any]) -> bool:
+        """Whether a ``play`` request is one the rules would not make: to this seat while it
+        is out, or while its own play stands unbeaten (the server's trick-end skip)."""
+        deal = self._need_deal()
+        out = not deal.hands[self.seat]  # type: ignore[index]
+        return msg.get("stage") == "play" and (out or (msg.get("greaterPos") == self.seat and bool(msg.get("greaterAction"))))
+
     def _check_act(self, msg: Mapping[str, Any]) -> None:
         deal = self._need_deal()
         stage = msg["stage"]
-        if deal.to_act != self.seat:
+        if deal.to_act != self.seat or self.off_rules(msg):
             return
         own = deal.hands[self.seat]  # type: ignore[index]
         if stage == "back":  # the server shows the hand from before the tribute arrived
