@@ -100,6 +100,104 @@ def _add_play_parser(commands: argparse._SubParsersAction) -> None:  # type: ign
     play.set_defaults(run=_play_command)
 
 
+def _arena_command(args: argparse.Namespace) -> int:
+    from .arena import play_matches
+
+    result = play_matches(
+        args.agent_a, args.agent_b, args.matches, args.seed,
+        workers=args.workers, ray_address=args.ray, progress=not args.quiet,
+    )
+    print(json.dumps(result.summary()) if args.json else result.format())
+    return 130 if result.interrupted else 0
+
+
+def _add_arena_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    arena = commands.add_parser(
+        "arena", help="seat-swapped matches between two agents: win rate with a 95%% CI, level points per deal"
+    )
+    arena.add_argument("agent_a", metavar="AGENT_A", help="random, minplays or pimc, options as NAME:key=value,...")
+    arena.add_argument("agent_b", metavar="AGENT_B", help="the opponent, written the same way")
+    arena.add_argument("--matches", type=_positive, default=100, help="matches, an even number (default 100)")
+    _add_run_options(arena)
+    arena.add_argument("--json", action="store_true", help="print the summary as one JSON document")
+    arena.set_defaults(run=_arena_command)
+
+
+def _selfplay_command(args: argparse.Namespace) -> int:
+    from .arena import generate_selfplay
+
+    try:
+        paths = generate_selfplay(
+            args.agent, args.deals, args.out, args.seed, shard_size=args.shard_size,
+            workers=args.workers, ray_address=args.ray, encoding=args.encoding, progress=not args.quiet,
+        )
+    except KeyboardInterrupt:
+        print("interrupted: the shards written so far are complete", file=sys.stderr)
+        return 130
+    print(f"{len(paths)} shards of {args.deals} deals in {args.out}")
+    return 0
+
+
+def _add_selfplay_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    selfplay = commands.add_parser("selfplay", help="write self-play decisions as sharded .npz files for learners")
+    selfplay.add_argument("--agent", default="random", help="the agent in all four seats (default random)")
+    selfplay.add_argument("--deals", type=_positive, required=True, help="deals to play")
+    selfplay.add_argument("--out", required=True, help="directory of the shard-NNNNN.npz files")
+    selfplay.add_argument("--shard-size", type=_positive, default=100, help="deals per shard (default 100)")
+    selfplay.add_argument("--encoding", default=None, help="state encoding: counts or an encode layout (default: danzero if available)")
+    _add_run_options(selfplay)
+    selfplay.set_defaults(run=_selfplay_command)
+
+
+def _client_command(args: argparse.Namespace) -> int:
+    import logging
+
+    from .agents import make_agent, parse_agent_spec
+    from .platform.client import PlatformError, play_sync
+
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s %(message)s")
+    name, options = parse_agent_spec(args.agent)
+    try:
+        result = play_sync(
+            args.url, make_agent(name, **options), create_room=args.create_room, join=args.join, seat=args.seat,
+            user=args.user, log_file=args.log, protocol=args.protocol,
+        )
+    except PlatformError:  # already logged, one line naming what happened
+        return 1
+    except KeyboardInterrupt:
+        print("guandan-fast client: interrupted", file=sys.stderr)
+        return 130
+    mirror = result.mirror
+    departures = ", ".join(f"{kind} {count}" for kind, count in sorted(mirror.departures.items())) or "none"
+    print(f"seat {result.seat}, room {result.room}: {len(mirror.finish_orders)} deals, {result.answered} answers")
+    print(f"final: {json.dumps(result.final, ensure_ascii=False)}")
+    print(f"server departures from RULES.md: {departures}")
+    return 0
+
+
+def _add_client_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    client = commands.add_parser("client", help="play one seat on an OpenGuanDan (or legacy) platform server")
+    client.add_argument("--url", default="ws://127.0.0.1:8181", help="the server (default ws://127.0.0.1:8181)")
+    client.add_argument("--agent", default="random", help="random, minplays or pimc, options as NAME:key=value,...")
+    room = client.add_mutually_exclusive_group()
+    room.add_argument("--create-room", type=_positive, metavar="ROUNDS", help="create a room for ROUNDS games")
+    room.add_argument("--join", type=_non_negative, metavar="ROOM", help="join room ROOM")
+    client.add_argument("--seat", type=int, choices=range(4), default=None, help="seat 0-3 (default 0)")
+    client.add_argument("--user", default=None, help="user id sent to the server (default guandan_fast-SEAT)")
+    client.add_argument("--log", default=None, metavar="FILE", help="write every message as JSON lines to FILE")
+    client.add_argument("--protocol", choices=["openguandan", "legacy"], default="openguandan")
+    client.add_argument("--verbose", action="store_true", help="log every server departure from RULES.md")
+    client.set_defaults(run=_client_command)
+
+
+def _add_run_options(parser: argparse.ArgumentParser) -> None:
+    """Where the arena and self-play run, and their seed."""
+    parser.add_argument("--workers", type=_positive, default=None, help="local worker processes (default: one per CPU)")
+    parser.add_argument("--ray", default=None, metavar="ADDRESS", help="run on Ray: local, auto or host:port")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the cards and the agents (default 0)")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
+
+
 def _positive(text: str) -> int:
     value = int(text)
     if value < 1:
@@ -128,6 +226,9 @@ def build_parser() -> argparse.ArgumentParser:
     moves.set_defaults(run=_moves_command)
     _add_bench_parser(commands)
     _add_play_parser(commands)
+    _add_arena_parser(commands)
+    _add_selfplay_parser(commands)
+    _add_client_parser(commands)
     return parser
 
 
@@ -135,7 +236,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return int(args.run(args))
-    except (ValueError, TypeError, json.JSONDecodeError) as error:
+    except (ValueError, TypeError, ConnectionError, json.JSONDecodeError) as error:
         print(f"guandan-fast: error: {error}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # the reader went away (``| head``): stop quietly

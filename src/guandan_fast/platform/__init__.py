@@ -6,9 +6,29 @@ has always carried the platform's act-message field names, so their values are c
 below the game, in :mod:`guandan_fast.observation`; here :func:`act_message` gives them as
 the server's ``act`` message shape (a plain, JSON-ready dict), and :func:`play_log` writes
 a readable log of a random match.
+
+Playing on the platform: :class:`Mirror` keeps one seat's view of a game as a ``Deal`` in
+step with the server's messages, and :func:`play` (``guandan-fast client``) connects a
+seat and answers for any agent; ``websockets`` is needed only to connect (the
+``platform`` extra).
 """
 
+from .client import ClientResult, PlatformError, answer_index, play, play_sync
+from .mirror import DEPARTURES, MOVE_LIST_CLASSES, Mirror, ProtocolError, Unseen
 from .observation import act_message
 from .playlog import play_log
 
-__all__ = ["act_message", "play_log"]
+__all__ = [
+    "DEPARTURES",
+    "MOVE_LIST_CLASSES",
+    "ClientResult",
+    "Mirror",
+    "PlatformError",
+    "ProtocolError",
+    "Unseen",
+    "act_message",
+    "answer_index",
+    "play",
+    "play_log",
+    "play_sync",
+]

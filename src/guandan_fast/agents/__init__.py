@@ -1,0 +1,23 @@
+"""Agents that play Guandan: one protocol, ``agent.act(deal, seat) -> action index``.
+
+* :class:`RandomAgent`: uniformly random legal actions (the baseline);
+* :func:`make_agent` builds one by name, :func:`as_agent` turns a plain function
+  ``f(deal, seat) -> int`` into one.
+
+See :mod:`guandan_fast.agents.base` for what an agent may look at.
+"""
+
+from .base import Agent, FunctionAgent, as_agent, check_turn
+from .random_agent import RandomAgent
+from .registry import AGENTS, make_agent, parse_agent_spec
+
+__all__ = [
+    "AGENTS",
+    "Agent",
+    "FunctionAgent",
+    "RandomAgent",
+    "as_agent",
+    "check_turn",
+    "make_agent",
+    "parse_agent_spec",
+]

@@ -1,0 +1,49 @@
+"""Agents by name: :func:`make_agent` and the ``NAME:key=value,...`` specs of the command line."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .base import Agent
+from .random_agent import RandomAgent
+
+#: Every agent :func:`make_agent` knows, by name.
+AGENTS: dict[str, Callable[..., Agent]] = {
+    "random": RandomAgent,
+}
+
+
+def make_agent(name: str, **options: Any) -> Agent:
+    """A new agent by name (``"random"``, ``"minplays"``, ``"pimc"``), its options passed on
+    (e.g. ``make_agent("pimc", playouts=64, seed=1)``)."""
+    if not isinstance(name, str):
+        raise TypeError(f"an agent name is a string, not {type(name).__name__}")
+    factory = AGENTS.get(name.strip().lower())
+    if factory is None:
+        raise ValueError(f"unknown agent {name!r}: the agents are {', '.join(sorted(AGENTS))}")
+    return factory(**options)
+
+
+def parse_agent_spec(text: str) -> tuple[str, dict[str, Any]]:
+    """``"pimc:playouts=64,rollout=minplays"`` → ``("pimc", {"playouts": 64, "rollout": "minplays"})``;
+    values that read as integers or numbers become ``int`` or ``float``."""
+    name, _, rest = text.partition(":")
+    options: dict[str, Any] = {}
+    for item in filter(None, (part.strip() for part in rest.split(","))):
+        key, equals, value = item.partition("=")
+        if not equals or not key.strip():
+            raise ValueError(f"bad agent option {item!r} in {text!r}: expected key=value")
+        options[key.strip()] = _option_value(value.strip())
+    if name.strip().lower() not in AGENTS:
+        raise ValueError(f"unknown agent {name!r}: the agents are {', '.join(sorted(AGENTS))}")
+    return name.strip().lower(), options
+
+
+def _option_value(text: str) -> Any:
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text

@@ -1,0 +1,13 @@
+"""Agents against agents, and self-play data, on local processes or a Ray cluster.
+
+* :func:`play_matches`: seat-swapped matches between two agents, A's win rate with a 95%
+  confidence interval and level points per deal (:mod:`.matches`);
+* :func:`generate_selfplay`: sharded ``.npz`` decisions for learners (:mod:`.selfplay`);
+* :mod:`.runner`: the one place that farms tasks out to processes or Ray.
+"""
+
+from .matches import ArenaResult, MatchResult, play_matches
+from .runner import connect_ray
+from .selfplay import generate_selfplay, read_shard
+
+__all__ = ["ArenaResult", "MatchResult", "connect_ray", "generate_selfplay", "play_matches", "read_shard"]

@@ -1,0 +1,125 @@
+"""Run independent tasks on local worker processes or on a Ray cluster, results by index.
+
+Both the arena and self-play hand their work here as a list of argument tuples for one
+module-level function; results come back as ``(index, result)`` in completion order and
+the callers assemble them by index, so the outcome never depends on the worker count or
+the scheduler. ``workers=1`` runs in this process (plain callables work there); more
+workers use a :class:`multiprocessing.Pool`; ``ray_address`` uses Ray core tasks. Ctrl-C
+stops the workers (the pool is terminated, Ray tasks are cancelled) and raises
+KeyboardInterrupt in the caller, which keeps what it has.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import socket
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+from ..cards import as_index
+
+
+def check_positive(value: object, what: str) -> int:
+    """A positive integer (ValueError/TypeError naming ``what`` otherwise)."""
+    number = as_index(value, f"{what} must be a positive integer")
+    if number < 1:
+        raise ValueError(f"{what} must be a positive integer, not {number}")
+    return number
+
+
+def default_workers() -> int:
+    return os.cpu_count() or 1
+
+
+def run_tasks(
+    function: Callable[..., Any],
+    tasks: Sequence[tuple[Any, ...]],
+    *,
+    workers: int | None = None,
+    ray_address: str | None = None,
+) -> Iterator[tuple[int, Any]]:
+    """``(i, function(*tasks[i]))`` for every task, in completion order."""
+    if ray_address is not None:
+        yield from _run_on_ray(function, tasks, ray_address)
+        return
+    workers = default_workers() if workers is None else check_positive(workers, "the number of workers")
+    workers = min(workers, len(tasks))
+    if workers <= 1:
+        for index, args in enumerate(tasks):
+            yield index, function(*args)
+        return
+    pool = multiprocessing.Pool(workers, initializer=_ignore_interrupts)
+    try:
+        yield from pool.imap_unordered(_call, [(function, index, args) for index, args in enumerate(tasks)])
+    except BaseException:
+        pool.terminate()
+        pool.join()
+        raise
+    pool.close()
+    pool.join()
+
+
+def _ignore_interrupts() -> None:
+    """Workers leave Ctrl-C to the parent, which stops them all."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _call(job: tuple[Callable[..., Any], int, tuple[Any, ...]]) -> tuple[int, Any]:
+    function, index, args = job
+    return index, function(*args)
+
+
+# -- Ray --------------------------------------------------------------------------------------
+def connect_ray(address: str) -> Any:
+    """The ``ray`` module, connected to ``address``: ``"local"`` starts a Ray instance on this
+    machine, ``"auto"`` joins the cluster this machine belongs to, anything else is the
+    address of a running cluster (``"ray://head:10001"`` or ``"head:6379"``). A Ray already
+    initialised in this process is used as it is."""
+    if not isinstance(address, str) or not address.strip():
+        raise ValueError(f"a Ray address is 'local', 'auto' or host:port, not {address!r}")
+    try:
+        import ray
+    except ImportError:
+        raise RuntimeError(
+            "running on Ray needs the optional ray package: pip install 'guandan_fast[ray]'"
+        ) from None
+    if ray.is_initialized():
+        return ray
+    address = address.strip()
+    options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
+    if address not in ("local", "auto"):
+        _probe(address)
+        options["address"] = address
+    try:
+        ray.init(**options)
+    except Exception as error:  # noqa: BLE001 - Ray raises many kinds; all mean "no cluster there"
+        raise ConnectionError(f"cannot connect to Ray at {address!r}: {error}") from None
+    return ray
+
+
+def _probe(address: str) -> None:
+    """Fail fast on an address where nothing listens (``ray.init`` would retry for minutes)."""
+    host, colon, port = address.removeprefix("ray://").rpartition(":")
+    if not colon or not host or not port.isdigit():
+        raise ValueError(f"a Ray address is 'local', 'auto' or host:port (ray://host:port), not {address!r}")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=5).close()
+    except OSError as error:
+        raise ConnectionError(f"cannot connect to Ray at {address!r}: {error}") from None
+
+
+def _run_on_ray(function: Callable[..., Any], tasks: Sequence[tuple[Any, ...]], address: str) -> Iterator[tuple[int, Any]]:
+    ray = connect_ray(address)
+    remote = ray.remote(function)
+    pending = {remote.remote(*args): index for index, args in enumerate(tasks)}
+    try:
+        while pending:
+            done, _ = ray.wait(list(pending), num_returns=1)
+            for ref in done:
+                yield pending.pop(ref), ray.get(ref)
+    except BaseException:
+        for ref in pending:
+            ray.cancel(ref, force=True)
+        raise

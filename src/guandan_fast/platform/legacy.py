@@ -1,0 +1,77 @@
+"""The two wire formats the client speaks: the OpenGuanDan server's (rooms; answers name the
+chosen ``actionList`` entry) and the older platform's (one websocket per seat, no rooms;
+answers ``{"actIndex": i}``).
+
+The older platform is known from its public clients, e.g. the DanZero+ actor
+(``submit-paper/Danzero_plus``, ``actor_n/game.py``): each seat connects to its own URL
+(``ws://HOST:23456/game/client{seat}`` there), receives the same ``notify``/``act``
+messages, and answers every ``act`` — play, tribute and return alike — with
+``{"actIndex": index}`` into the request's ``actionList``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+__all__ = ["PROTOCOLS", "LegacyProtocol", "OpenGuanDanProtocol", "Protocol"]
+
+#: The ``type`` of the OpenGuanDan answer to each ``act`` stage.
+_ANSWER_TYPES = {"play": "PLAY", "tribute": "TRIBUTE", "back": "PAYTRIBUTE"}
+
+
+class Protocol:
+    """What differs between the platforms: how a seat sits down and how it answers."""
+
+    name = ""
+    #: Whether an idle seat may send ``GET_ROOMPLAYER`` to release a stuck message.
+    wakes_up = False
+
+    def opening(self) -> list[dict[str, Any]]:
+        """The messages sent once connected."""
+        return []
+
+    def answer(self, msg: Mapping[str, Any], index: int, seat: int, room: int | None) -> dict[str, Any]:
+        """The answer to the ``act`` message ``msg`` choosing ``actionList[index]``."""
+        raise NotImplementedError
+
+
+class LegacyProtocol(Protocol):
+    """The older platform: the seat is given by the URL; an answer is the index itself."""
+
+    name = "legacy"
+
+    def answer(self, msg: Mapping[str, Any], index: int, seat: int, room: int | None) -> dict[str, Any]:
+        return {"actIndex": index}
+
+
+class OpenGuanDanProtocol(Protocol):
+    """The OpenGuanDan server: ``CREATE_ROOM``/``JOIN_ROOM``, then ``PLAY``, ``TRIBUTE`` and
+    ``PAYTRIBUTE`` answers carrying the exact ``actionList`` entry (the server compares
+    card order), a return echoing ``tributePos``/``tribute`` (shared PROTOCOL.md)."""
+
+    name = "openguandan"
+    wakes_up = True
+
+    def __init__(self, user: str, seat: int, *, create_rounds: int | None = None, room: int | None = None) -> None:
+        if (create_rounds is None) == (room is None):
+            raise ValueError("give exactly one of create_rounds (create a room) and room (join one)")
+        self.user, self.seat, self.create_rounds, self.room = user, seat, create_rounds, room
+
+    def opening(self) -> list[dict[str, Any]]:
+        if self.create_rounds is not None:
+            data = {"userId": self.user, "round": self.create_rounds, "seatNum": self.seat}
+            return [{"type": "CREATE_ROOM", "data": data}]
+        return [{"type": "JOIN_ROOM", "data": {"userId": self.user, "roomId": self.room, "seatNum": self.seat}}]
+
+    def answer(self, msg: Mapping[str, Any], index: int, seat: int, room: int | None) -> dict[str, Any]:
+        stage = msg["stage"]
+        data: dict[str, Any] = {"roomId": room, "player": seat}
+        if stage == "back":
+            data["tributePos"] = msg.get("tributePos")
+            data["tribute"] = msg.get("tribute")
+        data["act"] = msg["actionList"][index]
+        return {"type": _ANSWER_TYPES[stage], "data": data}
+
+
+PROTOCOLS = ("openguandan", "legacy")

@@ -1,0 +1,324 @@
+"""The mirror replayed over the real OpenGuanDan recordings (``../shared/platform/``, outside
+the repository; skipped where absent), and fed malformed or doctored messages.
+
+Each recorded seat's messages go through a :class:`~guandan_fast.platform.Mirror`: every
+``act``'s list must equal the mirror's legal actions up to the three documented classes,
+every finishing order the server's, levels and tribute the server's messages, and every
+known departure must be detected without crashing, none unexplained."""
+
+from __future__ import annotations
+
+import copy
+import gzip
+import json
+import logging
+import random
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from guandan_fast import Deal, Rules, classify, legal_moves
+from guandan_fast.cards import parse_level
+from guandan_fast.hand import Hand
+from guandan_fast.moves import read_platform
+from guandan_fast.platform import DEPARTURES, Mirror, ProtocolError
+
+# The repository sits beside the shared folder: /work/main and /work/shared in CI.
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "platform"
+SESSIONS = sorted(SHARED.glob("session-*.jsonl.gz")) if SHARED.is_dir() else []
+needs_recordings = pytest.mark.skipif(not SESSIONS, reason=f"the OpenGuanDan recordings are not at {SHARED}")
+
+#: What the two recorded sessions hold, summed over the four seats (each departure is
+#: counted once per seat that sees it; the move-list classes once per act and class): with
+#: the platform preset only the server's bugs and the three move-list classes; with the
+#: national rules also the preset's rule choices.
+SERVER_BUGS = {
+    "session-1": {
+        "pair_of_wildcards": 4, "straight_of_one_suit": 19, "full_house_of_one_rank": 1,
+        "tribute_one_suit": 2, "lost_wake_up": 1,
+    },
+    "session-2": {"pair_of_wildcards": 1, "straight_of_one_suit": 11, "tribute_one_suit": 2},
+}
+RULE_CHOICES = {
+    "session-1": {"return_without_level_cards": 13, "both_teams_at_a": 4},
+    "session-2": {"return_without_level_cards": 3},
+}
+
+_cache: dict[Path, list[dict[str, Any]]] = {}
+
+
+def recording(path: Path) -> list[dict[str, Any]]:
+    if path not in _cache:
+        with gzip.open(path, "rt", encoding="utf-8") as lines:
+            _cache[path] = [json.loads(line) for line in lines]
+    return _cache[path]
+
+
+def received(path: Path, seat: int) -> Iterator[dict[str, Any]]:
+    """The messages ``seat`` received, in order (the mirror never changes a message)."""
+    return (row["msg"] for row in recording(path) if row["seat"] == seat and row["dir"] == "recv")
+
+
+def server_moves(msg: dict[str, Any]) -> set[tuple[int, int, int, int]]:
+    """The legal actions of an ``act`` computed from its own fields alone (hand, level,
+    move to beat), independently of the mirror."""
+    level = parse_level(msg["curRank"])
+    last = msg["greaterAction"]
+    if last:  # the move to beat, read by the native classifier (Move.from_platform checks in Python)
+        kind, key, cards = read_platform(last, level)
+        last = next(m for m in classify(cards, level) if m.kind == kind and m.key == key)
+    moves = legal_moves(Hand(msg["handCards"]), level, last)
+    keys = set(moves.rows())
+    return keys | {(0, 0, 0, 0)} if msg["greaterAction"] else keys
+
+
+def mirror_moves(mirror: Mirror) -> set[tuple[int, int, int, int]]:
+    deal = mirror.deal
+    assert deal is not None
+    keys = set(deal.legal_moves().rows())
+    return keys | {(0, 0, 0, 0)} if deal.following else keys
+
+
+def replay(path: Path, seat: int, rules: Rules | None = None, *, check: bool = True) -> tuple[Mirror, Counter[str]]:
+    """Feed one seat's messages, checking the mirror against each message on the way
+    (``check=False``: only the mirror's own checks)."""
+    mirror = Mirror(seat, rules)
+    checks: Counter[str] = Counter()
+    for msg in received(path, seat):
+        kind, stage = msg.get("type"), msg.get("stage")
+        if kind == "act" and "selfRank" in msg:
+            mine, theirs = parse_level(msg["selfRank"]), parse_level(msg["oppoRank"])
+            checks["levels differ"] += mirror.levels != ((mine, theirs) if seat % 2 == 0 else (theirs, mine))
+        mirror.feed(msg)
+        if check and kind == "act" and stage == "play" and msg["handCards"] and msg["greaterPos"] != seat:
+            # in step: the mirror's legal actions are those of the server's own hand and move to beat
+            assert mirror_moves(mirror) == server_moves(msg)
+            checks["plays checked"] += 1
+        elif kind == "notify" and stage in ("tribute", "back"):
+            key = "payments" if stage == "tribute" else "returns"
+            assert [list(t) for t in mirror.tribute[key]] == [[a, b, _index(c)] for a, b, c in msg["result"]]
+        elif kind == "notify" and stage == "anti-tribute":
+            assert mirror.deal is not None and mirror.deal.tribute["kind"] == "anti"
+    return mirror, checks
+
+
+def _index(card: str) -> int:
+    return next(Hand([card]).indices())
+
+
+@needs_recordings
+@pytest.mark.parametrize("path", SESSIONS, ids=[p.name.split(".")[0] for p in SESSIONS])
+def test_recorded_session_mirrors_without_unexplained_departures(path: Path) -> None:
+    totals: Counter[str] = Counter()
+    rows = recording(path)
+    for seat in range(4):
+        mirror, checks = replay(path, seat)
+        acts = sum(1 for r in rows if r["seat"] == seat and r["dir"] == "recv" and r["msg"].get("type") == "act")
+        assert mirror.acts == acts and checks["plays checked"] > acts // 2
+        assert checks["levels differ"] == 0
+        assert mirror.departures["unexplained"] == 0, mirror.departures
+        assert set(mirror.departures) <= set(DEPARTURES)
+        episodes = [r["msg"] for r in rows if r["seat"] == seat and r["msg"].get("stage") == "episodeOver"]
+        assert [server for server, _ in mirror.finish_orders] == [e["order"] for e in episodes]
+        for server, ours in mirror.finish_orders:
+            double_down = server[1] == server[0] ^ 2
+            assert ours[:2] == server[:2] if double_down else ours == server
+        result = next(r["msg"] for r in rows if r["seat"] == seat and r["msg"].get("stage") == "gameResult")
+        assert mirror.levels == tuple(parse_level(rank) for rank in result["victoryRank"])
+        totals.update(mirror.departures)
+    assert dict(totals) == SERVER_BUGS[path.name.split(".")[0]]
+
+
+@needs_recordings
+@pytest.mark.parametrize("path", SESSIONS, ids=[p.name.split(".")[0] for p in SESSIONS])
+def test_national_rules_count_the_servers_rule_choices_too(path: Path) -> None:
+    totals: Counter[str] = Counter()
+    for seat in range(4):
+        mirror, checks = replay(path, seat, Rules(), check=False)
+        assert checks["levels differ"] == 0 or "both_teams_at_a" in mirror.departures
+        totals.update(mirror.departures)
+    name = path.name.split(".")[0]
+    assert dict(totals) == {**SERVER_BUGS[name], **RULE_CHOICES[name]}
+
+
+def _session(name: str) -> Path:
+    path = SHARED / f"{name}.jsonl.gz"
+    if not path.exists():
+        pytest.skip(f"the OpenGuanDan recording {path} is absent")
+    return path
+
+
+def _replay_with(path: Path, seat: int, doctor: Any) -> Mirror:
+    """Replay with ``doctor(mirror, msg) -> list of messages`` choosing what is fed instead."""
+    mirror = Mirror(seat)
+    for msg in received(path, seat):
+        for fed in doctor(mirror, msg):
+            mirror.feed(fed)
+    return mirror
+
+
+@needs_recordings
+def test_an_act_to_a_seat_that_is_out_is_counted_and_ignored(caplog: pytest.LogCaptureFixture) -> None:
+    injected = []
+
+    def doctor(mirror: Mirror, msg: dict[str, Any]) -> list[dict[str, Any]]:
+        deal = mirror.deal
+        if not injected and deal is not None and deal.phase == "play" and len(deal.finish_order) == 1 and deal.following:
+            out = deal.finish_order[0]
+            injected.append(out)
+            passing = {"type": "notify", "stage": "play", "curPos": out, "curAction": ["PASS", "PASS", "PASS"],
+                       "greaterPos": deal.last_seat, "greaterAction": deal.last_move.to_platform()}  # type: ignore[union-attr]
+            return [passing, msg]
+        return [msg]
+
+    with caplog.at_level(logging.INFO, logger="guandan_fast.platform"):
+        mirror = _replay_with(_session("session-2"), 1, doctor)
+    assert injected and mirror.departures["act_to_out_seat"] == 1 and mirror.departures["unexplained"] == 0
+    assert any("act_to_out_seat" in record.message for record in caplog.records)
+
+
+@needs_recordings
+def test_the_trick_end_skip_is_counted_and_the_turn_taken_from_the_server() -> None:
+    injected = []
+
+    def doctor(mirror: Mirror, msg: dict[str, Any]) -> list[dict[str, Any]]:
+        deal = mirror.deal
+        if (
+            not injected and msg.get("stage") == "play" and msg.get("type") == "notify" and deal is not None
+            and deal.phase == "play" and not deal.following and len(deal.plays) > 4 and msg["curPos"] == deal.to_act
+        ):
+            # the trick just ended; the server first asks its winner to beat its own play
+            seat, own = deal.to_act, deal.plays[-4]
+            last = next(a for s, a in reversed(deal.history) if s == seat and a[0] != "PASS")
+            injected.append((seat, own))
+            skip = {"type": "notify", "stage": "play", "curPos": seat, "curAction": ["PASS", "PASS", "PASS"],
+                    "greaterPos": seat, "greaterAction": last}
+            return [skip, msg]
+        return [msg]
+
+    mirror = _replay_with(_session("session-2"), 2, doctor)
+    assert injected and mirror.departures["trick_end_skip"] == 1 and mirror.departures["unexplained"] == 0
+
+
+@needs_recordings
+def test_a_tie_given_by_arrival_order_is_counted() -> None:
+    path = _session("session-1")
+    swapped = []
+
+    def doctor(mirror: Mirror, msg: dict[str, Any]) -> list[dict[str, Any]]:
+        result = msg.get("result")
+        if msg.get("stage") == "tribute" and msg["type"] == "notify" and len(result) == 2 and result[0][2] == result[1][2] and not swapped:
+            # equal cards: let the other payer's card have reached the first player first
+            (p, r, c), (q, s, d) = result
+            msg = {**msg, "result": [[p, s, c], [q, r, d]]}
+            swapped.append(msg["result"])
+        return [msg]
+
+    mirror = _replay_with(path, 1, doctor)
+    assert swapped and mirror.departures["tribute_tie_arrival_order"] == 1
+    assert mirror.departures["unexplained"] == 0
+
+
+@needs_recordings
+def test_failing_at_a_is_taken_from_the_server() -> None:
+    """Session 2: team 0 fails a deal at A; had the server sent it back to 2 (its
+    three-failures rule), the mirror takes that level and counts the departure."""
+    mirror = Mirror(0)
+    failed = False
+    for msg in received(_session("session-2"), 0):
+        if msg.get("stage") == "episodeOver" and msg["curRank"] == "A" and msg["order"][0] % 2 == 1:
+            failed = True
+        elif failed and msg.get("type") == "act":
+            mirror.feed({**msg, "selfRank": "2"})
+            break
+        mirror.feed(msg)
+    assert failed and mirror.levels[0] == 2
+    assert mirror.departures["failing_at_a"] == 1 and mirror.departures["unexplained"] == 0
+
+
+@needs_recordings
+def test_unseen_observation_and_placeholders_stay_consistent() -> None:
+    mirror = Mirror()
+    for count, msg in enumerate(received(_session("session-2"), 3)):
+        mirror.feed(msg)
+        deal = mirror.deal
+        if msg.get("type") == "act" and msg["stage"] == "play":
+            unseen = mirror.unseen()
+            own = deal.hands[3]  # type: ignore[union-attr]
+            assert own == Hand(msg["handCards"])
+            assert list(unseen.counts) == [info["rest"] for info in msg["publicInfo"]]
+            hidden = [h for s, h in enumerate(deal.hands) if s != 3]  # type: ignore[union-attr]
+            union = hidden[0].add(hidden[1]).add(hidden[2])
+            assert union == unseen.cards  # the placeholders hold exactly the unseen cards
+            assert len(unseen.cards) == sum(unseen.counts) - len(own)
+            observation = mirror.observation()
+            assert observation["actionList"] == msg["actionList"] and observation["myPos"] == 3
+        if count > 400:
+            break
+    assert mirror.seat == 3
+
+
+def test_messages_the_mirror_cannot_read_raise_protocol_errors() -> None:
+    mirror = Mirror(0)
+    with pytest.raises(ProtocolError, match="JSON object"):
+        mirror.feed(["not", "a", "mapping"])  # type: ignore[arg-type]
+    with pytest.raises(ProtocolError, match="unknown message type"):
+        mirror.feed({"type": "SHUFFLE"})
+    with pytest.raises(ProtocolError, match="unknown stage"):
+        mirror.feed({"type": "notify", "stage": "halftime"})
+    with pytest.raises(ProtocolError, match="handCards"):
+        mirror.feed({"type": "notify", "stage": "beginning", "myPos": 0, "levelCard": "2"})
+    with pytest.raises(ProtocolError, match="seat 0-3"):
+        mirror.feed({"type": "notify", "stage": "beginning", "myPos": 7, "levelCard": "2", "handCards": []})
+    with pytest.raises(ProtocolError, match="dealt to seat 1"):
+        mirror.feed({"type": "notify", "stage": "beginning", "myPos": 1, "levelCard": "2", "handCards": []})
+    hand = ["S2", "H3"] * 1 + ["D4"] * 2 + [f"{s}{r}" for s in "SHCD" for r in "56789"] + ["HK", "SK", "CK"]
+    mirror.feed({"type": "notify", "stage": "beginning", "myPos": 0, "levelCard": "2", "handCards": hand})
+    with pytest.raises(ProtocolError, match="actionList"):
+        mirror.feed({"type": "act", "stage": "play", "handCards": hand})
+    with pytest.raises(ProtocolError, match="curAction"):
+        mirror.feed({"type": "notify", "stage": "play", "curPos": 0, "curAction": "PASS", "greaterPos": -1})
+    # nothing was applied by the refused messages: the deal still waits for seat 0's lead
+    assert mirror.deal is not None and mirror.deal.to_act == 0 and len(mirror.deal.hands[0]) == 27
+    assert mirror.departures["unexplained"] == 0
+
+
+def test_a_play_the_rules_refuse_is_logged_and_taken_as_played(caplog: pytest.LogCaptureFixture) -> None:
+    """The server does not check what clients send: a 'pair' of two ranks by seat 0 is
+    counted, its cards leave the hand, and the next seat leads."""
+    hand = Deal.random(seed=4).hands[0]
+    cards = [card for card in hand if card[1] != hand.to_platform()[0][1]][:1] + hand.to_platform()[:1]
+    mirror = Mirror(1)
+    mirror.feed({"type": "notify", "stage": "beginning", "myPos": 1, "levelCard": "2", "handCards": Deal.random(seed=4).hands[1].to_platform()})
+    with caplog.at_level(logging.WARNING, logger="guandan_fast.platform"):
+        mirror.feed({"type": "notify", "stage": "play", "curPos": 0, "curAction": ["Pair", "5", cards], "greaterPos": -1})
+    assert mirror.departures["unexplained"] == 1 and "which the rules refuse" in caplog.text
+    assert mirror.deal is not None and mirror.deal.to_act == 1 and mirror.deal.cards_left() == [25, 27, 27, 27]
+    assert len(mirror.unseen().cards) == 108 - 27 - 2
+
+
+@needs_recordings
+def test_damaged_messages_raise_only_protocol_errors() -> None:
+    """Recorded messages with a field removed or of the wrong type, each fed to a copy of
+    the mirror as it stood: it either reads them or raises ProtocolError naming the fault,
+    never anything else."""
+    rng = random.Random(0)
+    mirror, damaged = Mirror(0), 0
+    for msg in list(received(_session("session-2"), 0))[:200]:
+        for _ in range(2):
+            broken = dict(msg)
+            key = rng.choice(sorted(broken))
+            if rng.random() < 0.5:
+                del broken[key]
+            else:
+                broken[key] = rng.choice([None, 7, "x", [], {}, [[1, 2]], ["PASS"]])
+            try:
+                copy.deepcopy(mirror).feed(broken)
+            except ProtocolError as error:
+                damaged += 1
+                assert str(error)
+        mirror.feed(msg)
+    assert damaged > 60 and mirror.departures["unexplained"] == 0
