@@ -23,7 +23,7 @@ def extension(name: str) -> Extension:
 
 setup(
     ext_modules=cythonize(
-        [extension("_movegen"), extension("_playout"), extension("_solver"), extension("_infoset"), extension("encode._encode")],
+        [extension(name) for name in ("_movegen", "_playout", "_solver", "_infoset", "encode._encode")],
         compiler_directives={"language_level": "3", "embedsignature": True},
     )
 )
