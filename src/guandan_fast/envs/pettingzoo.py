@@ -1,0 +1,117 @@
+"""The PettingZoo AEC environment of Guandan (needs ``pip install 'guandan_fast[envs]'``).
+
+Agents ``player_0`` .. ``player_3`` are the seats (``player_0`` and ``player_2`` one
+team). The action space is ``Discrete(NUM_ACTIONS)`` over the fixed action space of
+:mod:`guandan_fast.encode.actions` (an id is played as its canonical move); observations
+are ``{"observation": float32 Box, "action_mask": int8 Box}``, the mask all zeros for a
+seat that is not to act. Rewards and the observation layout: :mod:`guandan_fast.envs._table`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+try:
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+except ImportError as error:  # pragma: no cover - exercised only without the extra
+    raise ImportError(
+        "guandan_fast.envs.pettingzoo_env needs pettingzoo and gymnasium: pip install 'guandan_fast[envs]'"
+    ) from error
+
+from ..encode.actions import NUM_ACTIONS
+from ..game import Rules
+from ._table import CARDS_V0, RENDER_MODES, Table, check_render_mode, observation_box
+
+AGENTS = tuple(f"player_{seat}" for seat in range(4))
+
+
+class GuandanAECEnv(AECEnv):  # type: ignore[misc]
+    """Guandan as a PettingZoo AEC environment: one deal (``mode="deal"``) or a whole
+    match (``mode="match"``, tribute and return are actions too)."""
+
+    metadata = {"render_modes": list(RENDER_MODES), "name": "guandan_v0", "is_parallelizable": False}
+
+    def __init__(
+        self,
+        mode: str = "deal",
+        *,
+        level: int | str = 2,
+        rules: Rules | None = None,
+        observation: str = CARDS_V0,
+        max_deals: int | None = None,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        self.render_mode = check_render_mode(render_mode)
+        self._table = Table(
+            mode, level=level, rules=rules, observation=observation, max_deals=max_deals, log=render_mode is not None
+        )
+        self.possible_agents = list(AGENTS)
+        box = observation_box(self._table)
+        mask = spaces.Box(0, 1, (NUM_ACTIONS,), np.int8)
+        self._observation_space = spaces.Dict({"observation": box, "action_mask": mask})
+        self._action_space = spaces.Discrete(NUM_ACTIONS)
+        self._no_mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self._observation_space
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self._action_space
+
+    @property
+    def table(self) -> Table:
+        """The game underneath: ``env.table.deal`` is the current :class:`~guandan_fast.Deal`."""
+        return self._table
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        self._table.reset(seed)
+        self.agents = list(AGENTS)
+        self.rewards = dict.fromkeys(AGENTS, 0.0)
+        self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
+        self.terminations = dict.fromkeys(AGENTS, False)
+        self.truncations = dict.fromkeys(AGENTS, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in AGENTS}
+        self.agent_selection = AGENTS[self._table.to_act]  # type: ignore[index]
+        if self.render_mode == "human":
+            self.render()
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = AGENTS.index(agent)
+        table = self._table
+        if seat == table.to_act:
+            legal = table.legal()[1].view(np.int8)
+        else:
+            legal = self._no_mask
+        return {"observation": table.observe(seat), "action_mask": legal.copy()}
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        table = self._table
+        table.play(action)
+        self._cumulative_rewards[agent] = 0.0
+        rewards = table.rewards.tolist()
+        for seat, name in enumerate(AGENTS):
+            self.rewards[name] = rewards[seat]
+        if table.over or table.truncated:
+            for name in AGENTS:
+                self.terminations[name] = table.over
+                self.truncations[name] = table.truncated
+        else:
+            self.agent_selection = AGENTS[table.to_act]  # type: ignore[index]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        """The play log since the last render: printed (``"human"``) or returned (``"ansi"``)."""
+        return self._table.render(self.render_mode)
+
+    def close(self) -> None:
+        """Nothing to release (the environment holds no external resources)."""
