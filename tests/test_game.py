@@ -31,6 +31,8 @@ def snapshot(deal: Deal) -> tuple[Any, ...]:
         deal.tribute,
         deal.legal_actions(),
         [deal.observation(seat) for seat in range(4)],
+        deal.played.tolist(),
+        deal.plays,
     )
 
 

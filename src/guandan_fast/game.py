@@ -255,6 +255,9 @@ class Deal:
         "_passes",
         "_pending",
         "_phase",
+        "_played",
+        "_played_array",
+        "_plays",
         "_to_act",
         "_tribute",
         "_trick",
@@ -281,6 +284,10 @@ class Deal:
     #: Tributes chosen, (payer, card), not yet handed over (a double tribute is paid at once).
     _paid: tuple[tuple[int, int], ...]
     _pending: list[int]
+    #: Cards each seat has played, as 8 plane ints (once, twice per seat): kept per play.
+    _played: list[int]
+    _played_array: np.ndarray | None
+    _plays: list[tuple[int, int, int, int, int]]
     _moves: MoveList | None
     _actions: list[list[Any]] | None
     _index: dict[tuple[int, int, int, int], int] | None
@@ -329,6 +336,9 @@ class Deal:
         deal._pending = []
         deal._last_actor = -1
         deal._last_action = None
+        deal._played = [0] * 8
+        deal._played_array = None
+        deal._plays = []
         deal._clear_cache()
         active = [s for s in range(4) if s not in deal._finish]
         if len(active) < 2 or (len(deal._finish) >= 2 and deal._finish[1] == _partner(deal._finish[0])):
@@ -431,6 +441,25 @@ class Deal:
         return [(seat, _fresh(triple)) for seat, triple in self._history]
 
     @property
+    def played(self) -> np.ndarray:
+        """The cards each seat has played in the play phase so far, as read-only
+        ``uint64[4, 2]`` planes: row ``s`` is ``(once, twice)`` of seat ``s`` (the layout
+        of :meth:`Hand.to_numpy`). Tributes and returns are not plays."""
+        array = self._played_array
+        if array is None:
+            array = np.array(self._played, dtype=np.uint64).reshape(4, 2)
+            array.setflags(write=False)
+            self._played_array = array
+        return array
+
+    @property
+    def plays(self) -> tuple[tuple[int, int, int, int, int], ...]:
+        """Every play-phase action in order as plain ints ``(seat, kind, key, once,
+        twice)`` (the :class:`~guandan_fast.api.MoveList` row of the move, and
+        ``(seat, 0, 0, 0, 0)`` for a pass)."""
+        return tuple(self._plays)
+
+    @property
     def last_move(self) -> Move | None:
         """The move to beat (None when the seat to act leads)."""
         return None if self._last is PASS else self._last
@@ -474,6 +503,8 @@ class Deal:
         other._history = list(self._history)
         other._trick = list(self._trick)
         other._pending = list(self._pending)
+        other._played = list(self._played)
+        other._plays = list(self._plays)
         # The tribute record's lists are replaced, never changed in place; copied anyway.
         other._tribute = {k: list(v) if isinstance(v, list) else v for k, v in self._tribute.items()}
         return other
@@ -484,10 +515,40 @@ class Deal:
     def __deepcopy__(self, memo: dict[int, Any]) -> Deal:
         return self.clone()
 
+    def with_hands(self, hands: Sequence[Any]) -> Deal:
+        """A copy of this deal with the four hands replaced (e.g. a world sampled for
+        what one seat cannot see); everything else — phase, seat to act, trick, finishing
+        order, history, plays, tribute record, rules and levels — stays as it is.
+
+        Each seat must keep its number of cards and the four hands together must hold
+        exactly the cards they hold now (ValueError otherwise). In the tribute phase a
+        payer who has already chosen keeps the card it chose, and every payer still to
+        choose must have a card it may pay."""
+        new = _check_hands(hands)
+        old = self._hands
+        for seat in range(4):
+            if len(new[seat]) != len(old[seat]):
+                raise ValueError(
+                    f"hand of seat {seat} has {len(new[seat])} cards, the deal gives it {len(old[seat])}"
+                )
+        if _union(new) != _union(old):
+            raise ValueError("the new hands must hold together exactly the cards the four hands hold now")
+        for payer, card in self._paid:
+            if not new[payer].count(card):
+                raise ValueError(f"seat {payer} has chosen to pay {CARD_NAMES[card]} and must keep it")
+        if self._phase == "tribute":
+            for payer in self._pending:
+                if not _tribute_choices(new[payer], self.level):
+                    raise ValueError(f"seat {payer} must pay tribute but would hold no card other than wildcards")
+        other = self.clone()
+        other._hands = new
+        other._clear_cache()
+        return other
+
     def __getstate__(self) -> dict[str, Any]:
         """Pickled state: every slot but the move-list caches (rebuilt on demand)."""
         state = {name: getattr(self, name) for name in Deal.__slots__}
-        for name in ("_moves", "_actions", "_index"):
+        for name in ("_moves", "_actions", "_index", "_played_array"):
             state[name] = None
         return state
 
@@ -656,6 +717,15 @@ class Deal:
         self._hands[seat] = hand
         triple = _move_tuple(move)
         self._record(seat, triple)
+        cards = move.cards
+        once, twice = cards.once, cards.twice
+        played = self._played
+        base = 2 * seat
+        had = played[base]
+        played[base] = had | once
+        played[base + 1] |= twice | (had & once)
+        self._played_array = None
+        self._plays.append((seat, int(move.kind), move.key, once, twice))
         self._trick[seat] = triple
         self._last = move
         self._greater = seat
@@ -669,6 +739,7 @@ class Deal:
     def _do_pass(self) -> None:
         seat: int = self._to_act  # type: ignore[assignment]
         self._record(seat, PASS_ACTION)
+        self._plays.append((seat, 0, 0, 0, 0))
         self._trick[seat] = PASS_ACTION
         self._passes += 1
         greater = self._greater
@@ -972,6 +1043,14 @@ def _check_hands(hands: object) -> list[Hand]:
             raise ValueError(f"card {CARD_NAMES[clash]} appears more than twice across the table (the deck has two)")
         table = table.add(hand)
     return out
+
+
+def _union(hands: Sequence[Hand]) -> Hand:
+    """The cards of the four hands together (the table never holds three copies)."""
+    table = Hand()
+    for hand in hands:
+        table = table.add(hand)
+    return table
 
 
 def _check_finished(finished: Sequence[int] | None, hands: list[Hand]) -> list[int]:
