@@ -56,7 +56,7 @@ from ..game import Deal
 from ..moves import PASS, Move, MoveType
 
 try:
-    from .. import _actions as _native
+    from . import _actions as _native
 except ImportError:  # pragma: no cover - exercised only where the extension is not built
     _native = None  # type: ignore[assignment]
 
