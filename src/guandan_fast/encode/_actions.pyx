@@ -1,8 +1,8 @@
 # cython: boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, freethreading_compatible=True
 """Native part of the fixed action space (:mod:`guandan_fast.encode.actions`).
 
-Two kernels over a move list's arrays (``MoveList.kinds``, ``.keys``, ``.cards``):
-the structural id of every move, and the canonical move among those with one id. The
+Two kernels over a move list's arrays (``MoveList.kinds``, ``.keys``, ``.cards``): the
+structural id of every move, and the canonical move among those of one id. The
 layout itself (which id a kind, key and size get) is declared once, in Python, by
 ``guandan_fast.encode.actions`` and handed here by :func:`set_layout` when that module is
 imported; this module only knows card planes (card ``i = 4 * rank_index + suit``, bits
@@ -13,7 +13,7 @@ from libc.stdint cimport uint8_t, int16_t, uint64_t
 
 cimport numpy as cnp
 
-from guandan_fast._bitops cimport gf_popcount64
+from guandan_fast._bitops cimport gf_ctz64, gf_popcount64
 
 cnp.import_array()
 
@@ -65,6 +65,72 @@ cdef inline int _move_id(int kind, int key, uint64_t once, uint64_t twice) noexc
     return first + SIZE_STRIDE[kind] * (size - SIZE_MIN[kind])
 
 
+cdef inline int _count(uint64_t once, uint64_t twice, uint64_t bits) noexcept nogil:
+    return gf_popcount64(once & bits) + gf_popcount64(twice & bits)
+
+
+cdef inline int _bit_count(uint64_t once, uint64_t twice, uint64_t bit) noexcept nogil:
+    """Copies of the one card ``bit`` in (once, twice)."""
+    return <int>((once & bit) != 0) + <int>((twice & bit) != 0)
+
+
+cdef inline uint64_t _bomb_groups(uint64_t once, uint64_t twice) noexcept nogil:
+    """Cards of the hand's bomb groups: every rank of which it holds 4 or more cards, and
+    the jokers when it holds all four."""
+    cdef uint64_t groups = 0, rank_bits
+    cdef int rank
+    for rank in range(13):
+        rank_bits = (<uint64_t>15) << (4 * rank)
+        if _count(once, twice, rank_bits) >= 4:
+            groups |= rank_bits
+    if _count(once, twice, JOKER_BITS) == 4:
+        groups |= JOKER_BITS
+    return groups
+
+
+cdef inline uint64_t _power_order(uint64_t plane, int level) noexcept nogil:
+    """The plane with the level rank's four bits moved above the aces: bit ``4 * i + suit``
+    is then the i-th rank by power (2..A without the level rank, then the level rank),
+    and bits 52, 53 stay the jokers, the highest powers."""
+    cdef int shift = 4 * (level - 2)
+    cdef uint64_t below = plane & (((<uint64_t>1) << shift) - 1)
+    cdef uint64_t level_bits = (plane >> shift) & 15
+    cdef uint64_t above = (plane >> (shift + 4)) & (((<uint64_t>1) << (48 - shift)) - 1)
+    return below | (above << shift) | (level_bits << 48) | (plane & JOKER_BITS)
+
+
+cdef int _lower_cards(uint64_t once_a, uint64_t twice_a, uint64_t once_b, uint64_t twice_b,
+                      int level) noexcept nogil:
+    """1 when cards A come first in ascending (power, suit) order (the sorted lists compared
+    element by element; both hold as many cards), 0 otherwise: at the lowest card whose
+    count differs, the one holding more of it is lower."""
+    cdef uint64_t oa = _power_order(once_a, level), ta = _power_order(twice_a, level)
+    cdef uint64_t ob = _power_order(once_b, level), tb = _power_order(twice_b, level)
+    cdef uint64_t differ = (oa ^ ob) | (ta ^ tb)
+    cdef int bit
+    if differ == 0:
+        return 0
+    bit = gf_ctz64(differ)
+    return <int>(((oa >> bit) & 1) + ((ta >> bit) & 1)) > <int>(((ob >> bit) & 1) + ((tb >> bit) & 1))
+
+
+cdef inline bint _better(uint64_t once, uint64_t twice, uint64_t best_once, uint64_t best_twice,
+                         uint64_t wild, uint64_t groups, int level) noexcept nogil:
+    """Whether move A = (once, twice) comes before move B = (best_once, best_twice) of the
+    same id: fewer wildcards, then fewer cards from bomb groups, then lower cards."""
+    cdef int wilds = _bit_count(once, twice, wild), best_wilds = _bit_count(best_once, best_twice, wild)
+    cdef int broken, best_broken
+    if wilds != best_wilds:
+        return wilds < best_wilds
+    if (((once ^ best_once) | (twice ^ best_twice)) & groups) == 0:  # same cards from the bomb groups
+        return _lower_cards(once, twice, best_once, best_twice, level)
+    broken = _count(once, twice, groups)
+    best_broken = _count(best_once, best_twice, groups)
+    if broken != best_broken:
+        return broken < best_broken
+    return _lower_cards(once, twice, best_once, best_twice, level)
+
+
 cdef Py_ssize_t _ids_kernel(const uint8_t* kinds, const uint8_t* keys, const uint64_t* cards, Py_ssize_t n,
                             int16_t* out, uint8_t* mask, Py_ssize_t mask_size) noexcept nogil:
     """out[i] = id of move i (n moves, cards as (once, twice) pairs) and mask[id] = 1 when
@@ -79,6 +145,19 @@ cdef Py_ssize_t _ids_kernel(const uint8_t* kinds, const uint8_t* keys, const uin
         if mask != NULL:
             mask[move_id] = 1
     return -1
+
+
+cdef Py_ssize_t _canonical_kernel(const int16_t* ids, const uint64_t* cards, Py_ssize_t n, int target,
+                                  uint64_t hand_once, uint64_t hand_twice, int level) noexcept nogil:
+    """The row of the first move with id ``target`` in the canonical order, -1 when none has it."""
+    cdef Py_ssize_t i, best = -1
+    cdef uint64_t wild = (<uint64_t>1) << (4 * (level - 2) + 1)  # the heart of the level rank
+    cdef uint64_t groups = _bomb_groups(hand_once, hand_twice)
+    for i in range(n):
+        if ids[i] == target and (best < 0 or _better(cards[2 * i], cards[2 * i + 1], cards[2 * best],
+                                                     cards[2 * best + 1], wild, groups, level)):
+            best = i
+    return best
 
 
 cdef const void* _column(object array, str name, int typenum, int ndim, Py_ssize_t rows, Py_ssize_t width) except NULL:
@@ -96,10 +175,11 @@ cdef const void* _column(object array, str name, int typenum, int ndim, Py_ssize
 
 
 def move_ids(kinds, keys, cards, bint following, int mask_size):
-    """The ids of a move list ``(kinds uint8[n], keys uint8[n], cards uint64[n, 2])`` as a
-    new ``int16[following + n]`` (``PASS_ID`` 0 first when ``following``), and, when
-    ``mask_size`` > 0, a new ``bool[mask_size]`` marking them (else None). TypeError or
-    ValueError for arrays of another type or length, or a move outside the layout."""
+    """The ids of a move list ``(kinds uint8[n], keys uint8[n], cards uint64[n, 2])`` as
+    ``deal.legal_actions()`` lists it after a pass when ``following``: a new
+    ``int16[following + n]`` (0, the pass, first when following) and, when ``mask_size``
+    > 0, a new ``bool[mask_size]`` marking them (else None). TypeError or ValueError for
+    arrays of another type or length, or a move outside the layout."""
     if not LAYOUT_SET:
         raise RuntimeError("the action layout is not installed (import guandan_fast.encode.actions)")
     if not isinstance(kinds, cnp.ndarray):
@@ -130,87 +210,11 @@ def move_ids(kinds, keys, cards, bint following, int mask_size):
     return ids, mask
 
 
-cdef inline int _count(uint64_t once, uint64_t twice, uint64_t bits) noexcept nogil:
-    return gf_popcount64(once & bits) + gf_popcount64(twice & bits)
-
-
-cdef inline uint64_t _bomb_groups(uint64_t once, uint64_t twice) noexcept nogil:
-    """Cards of the hand's bomb groups: every rank of which it holds 4 or more cards, and
-    the jokers when it holds all four."""
-    cdef uint64_t groups = 0, rank_bits
-    cdef int rank
-    for rank in range(13):
-        rank_bits = (<uint64_t>15) << (4 * rank)
-        if _count(once, twice, rank_bits) >= 4:
-            groups |= rank_bits
-    if _count(once, twice, JOKER_BITS) == 4:
-        groups |= JOKER_BITS
-    return groups
-
-
-cdef inline int _suit_count(uint64_t once, uint64_t twice, int bit) noexcept nogil:
-    return <int>((once >> bit) & 1) + <int>((twice >> bit) & 1)
-
-
-cdef int _lower_cards(uint64_t once_a, uint64_t twice_a, uint64_t once_b, uint64_t twice_b,
-                      int level) noexcept nogil:
-    """1 when cards A come first in ascending (power, suit) order (the sorted lists compared
-    element by element; both hold as many cards), 0 otherwise."""
-    cdef int power, rank_index, suit, bit, count_a, count_b
-    for power in range(2, 18):
-        if power == level:
-            continue  # the level rank is not at its natural place but at power 15
-        if power <= 14:
-            rank_index = power - 2
-        elif power == 15:
-            rank_index = level - 2
-        else:
-            rank_index = -1
-        for suit in range(4):
-            if rank_index >= 0:
-                bit = 4 * rank_index + suit
-            elif suit == 0:
-                bit = 52 + (power - 16)  # SB, HR
-            else:
-                break
-            count_a = _suit_count(once_a, twice_a, bit)
-            count_b = _suit_count(once_b, twice_b, bit)
-            if count_a != count_b:
-                return 1 if count_a > count_b else 0
-    return 0
-
-
-cdef Py_ssize_t _canonical_kernel(const int16_t* ids, const uint64_t* cards, Py_ssize_t n, int target,
-                                  uint64_t hand_once, uint64_t hand_twice, int level) noexcept nogil:
-    """The best row with id ``target`` among n moves (see canonical_row), -1 when none has it."""
-    cdef Py_ssize_t i, best = -1
-    cdef uint64_t wild = (<uint64_t>1) << (4 * (level - 2) + 1)  # the heart of the level rank
-    cdef uint64_t groups = _bomb_groups(hand_once, hand_twice)
-    cdef uint64_t once, twice
-    cdef int wilds, broken, best_wilds = 0, best_broken = 0
-    for i in range(n):
-        if ids[i] != target:
-            continue
-        once = cards[2 * i]
-        twice = cards[2 * i + 1]
-        wilds = _count(once, twice, wild)
-        broken = _count(once, twice, groups)
-        if (best < 0 or wilds < best_wilds
-                or (wilds == best_wilds and (broken < best_broken or (
-                    broken == best_broken and _lower_cards(once, twice, cards[2 * best], cards[2 * best + 1], level))))):
-            best = i
-            best_wilds = wilds
-            best_broken = broken
-    return best
-
-
 def canonical_row(ids, cards, int target, uint64_t hand_once, uint64_t hand_twice, int level):
-    """The row of the canonical move with id ``target`` among the moves ``(ids int16[n],
+    """The row of the canonical move of id ``target`` among the moves ``(ids int16[n],
     cards uint64[n, 2])`` of the hand ``(hand_once, hand_twice)`` at ``level``, or -1 when
-    no move has that id.
-
-    Canonical: fewest wildcards, then fewest cards taken from the hand's bomb groups, then
-    the lowest cards in ascending (power, suit) order."""
+    no move has that id: fewest wildcards, then fewest cards taken from the hand's bomb
+    groups, then the lowest cards in ascending (power, suit) order."""
     if not isinstance(ids, cnp.ndarray):
         raise TypeError(f"ids must be a numpy array, not {type(ids).__name__}")
     cdef Py_ssize_t row, n = cnp.PyArray_SIZE(<cnp.ndarray>ids)

@@ -200,7 +200,7 @@ def _check_deal(deal: object) -> Deal:
     return deal
 
 
-def _fill(deal: Deal, with_mask: bool) -> tuple[np.ndarray, np.ndarray | None]:
+def _tables(deal: Deal, with_mask: bool) -> tuple[np.ndarray, np.ndarray | None]:
     """The ids row-aligned with ``deal.legal_actions()``, and their mask when asked."""
     phase = deal.phase
     if phase == "play":
@@ -223,32 +223,33 @@ def _fill(deal: Deal, with_mask: bool) -> tuple[np.ndarray, np.ndarray | None]:
 def ids(deal: Deal) -> np.ndarray:
     """``int16[n]``: the id of every legal action, row-aligned with ``deal.legal_actions()``
     (PASS first when following; empty once the deal is done)."""
-    return _fill(_check_deal(deal), False)[0]
+    return _tables(_check_deal(deal), False)[0]
 
 
 def mask(deal: Deal) -> np.ndarray:
     """``bool[NUM_ACTIONS]``: which ids the seat to act may take (all False once done)."""
-    return _fill(_check_deal(deal), True)[1]  # type: ignore[return-value]
+    return _tables(_check_deal(deal), True)[1]  # type: ignore[return-value]
 
 
 def ids_and_mask(deal: Deal) -> tuple[np.ndarray, np.ndarray]:
     """:func:`ids` and :func:`mask` of one state in one pass."""
-    return _fill(_check_deal(deal), True)  # type: ignore[return-value]
+    return _tables(_check_deal(deal), True)  # type: ignore[return-value]
 
 
 def action_index(deal: Deal, action: int, *, row_ids: np.ndarray | None = None) -> int:
     """The index into ``deal.legal_actions()`` of the canonical action of id ``action``
     (see the module's documentation): what ``deal.step`` and the agents protocol take.
 
-    ``row_ids`` may pass :func:`ids` of this very state, already computed, to save the
+    ``row_ids`` may pass :func:`ids` of this very state, already computed, to save that
     work. ValueError for an id outside the space, an id the seat may not take now (masked
     out) or a finished deal; nothing is changed."""
     target = _check_id(action)
     _check_deal(deal)
-    if deal.phase == "done":
+    phase = deal.phase
+    if phase == "done":
         raise ValueError("the deal is over: no action id is legal")
-    row_ids = _fill(deal, False)[0] if row_ids is None else np.ascontiguousarray(row_ids, dtype=np.int16)
-    if deal.phase == "play":
+    row_ids = _tables(deal, False)[0] if row_ids is None else np.ascontiguousarray(row_ids, dtype=np.int16)
+    if phase == "play":
         following = 1 if deal.following else 0
         if target == PASS_ID and following:
             return 0
@@ -260,12 +261,10 @@ def action_index(deal: Deal, action: int, *, row_ids: np.ndarray | None = None) 
         if row >= 0:
             return int(row) + following
     else:
-        rows = np.flatnonzero(np.asarray(row_ids) == target)
+        rows = np.flatnonzero(row_ids == target)
         if len(rows):
             return int(rows[0])
-    raise ValueError(
-        f"action id {target} ({describe(target)}) is not legal for seat {deal.to_act} in the {deal.phase} phase"
-    )
+    raise ValueError(f"action id {target} ({describe(target)}) is not legal for seat {deal.to_act} in the {phase} phase")
 
 
 def concretize(deal: Deal, action: int) -> Move | list[Any]:

@@ -1,19 +1,9 @@
 """The game under both environments: a deal or a match driven by action ids, with the
 observations, rewards and play log they share (no PettingZoo or Gymnasium here).
 
-Observation layout ``"cards-v0"`` (``float32[344]``; seats relative to the observer:
-0 itself, 1 the next seat, 2 its partner, 3 the seat before it):
-
-=========== ===================================================================
-``0:54``    the observer's hand, the count (0, 1, 2) of each card index
-``54:108``  the move to beat, card counts (zeros when the seat to act leads)
-``108:324`` the cards each relative seat has played in this deal, 4 × 54 counts
-``324:328`` the cards each relative seat holds, divided by 27
-``328:341`` the deal's level, one-hot over 2..A
-``341:344`` the phase, one-hot: tribute, return, play (zeros once the deal is done)
-=========== ===================================================================
-
-Any other layout name is handed to ``guandan_fast.encode.state(deal, seat, layout)``.
+Observations are :func:`guandan_fast.encode.state` of the observing seat in the chosen
+layout: ``"full-v1"`` (the default, ``float32[2467]``) or ``"danzero"`` (``float32[513]``),
+documented field by field with the encoders.
 """
 
 from __future__ import annotations
@@ -24,37 +14,16 @@ from typing import Any, Final
 
 import numpy as np
 
-from ..cards import NUM_CARDS, level_char, parse_level
+from ..cards import level_char, parse_level
+from ..encode import LAYOUTS, state
 from ..encode import actions
 from ..game import Deal, Match, Rules, _describe
 
-#: The built-in observation layout (see the module's documentation).
-CARDS_V0: Final = "cards-v0"
-CARDS_V0_SIZE: Final = 344
-_PHASE_SLOT: Final = {"tribute": 341, "return": 342, "play": 343}
-_RELATIVE: Final = tuple(np.array([(seat + r) % 4 for r in range(4)]) for seat in range(4))
-
+#: The default observation layout.
+DEFAULT_LAYOUT: Final = "full-v1"
 #: A policy: ``f(deal, seat) -> index into deal.legal_actions()`` (``agent.act`` fits).
 Policy = Callable[[Deal, int], int]
 MODES: Final = ("deal", "match")
-
-
-def card_counts(planes: np.ndarray) -> np.ndarray:
-    """``uint64[..., 2]`` (once, twice) planes as ``uint8[..., 54]`` card counts."""
-    planes = np.ascontiguousarray(planes, dtype="<u8")
-    bits = np.unpackbits(planes.view(np.uint8), axis=-1, bitorder="little")
-    return bits[..., :NUM_CARDS] + bits[..., 64 : 64 + NUM_CARDS]
-
-
-def _state_encoder(layout: str) -> Callable[[Deal, int], np.ndarray]:
-    try:
-        from ..encode import state  # type: ignore[attr-defined]
-    except ImportError:
-        raise ValueError(
-            f"observation layout {layout!r} needs guandan_fast.encode.state, which this installation lacks; "
-            f"use {CARDS_V0!r}"
-        ) from None
-    return lambda deal, seat: np.asarray(state(deal, seat, layout), dtype=np.float32)
 
 
 class Table:
@@ -73,7 +42,7 @@ class Table:
         *,
         level: int | str = 2,
         rules: Rules | None = None,
-        observation: str = CARDS_V0,
+        observation: str = DEFAULT_LAYOUT,
         max_deals: int | None = None,
         log: bool = False,
     ) -> None:
@@ -81,14 +50,13 @@ class Table:
             raise ValueError(f"mode must be 'deal' or 'match', not {mode!r}")
         if max_deals is not None and (isinstance(max_deals, bool) or not isinstance(max_deals, int) or max_deals < 1):
             raise ValueError(f"max_deals must be None or a positive integer, not {max_deals!r}")
-        if not isinstance(observation, str):
-            raise TypeError(f"observation must be a layout name, not {type(observation).__name__}")
+        if observation not in LAYOUTS:
+            raise ValueError(f"observation must be a layout of guandan_fast.encode ({', '.join(LAYOUTS)}), not {observation!r}")
         self.mode = mode
         self.level = parse_level(level)
         self.rules = rules
         self.max_deals = max_deals
         self.layout = observation
-        self._encode = None if observation == CARDS_V0 else _state_encoder(observation)
         self._logging = log
         self.log: list[str] = []
         self._rendered = 0
@@ -97,8 +65,8 @@ class Table:
         self.rewards = np.zeros(4, dtype=np.float32)
         self.over = False
         self.truncated = False
-        self._new_deal()
-        self.observation_size = len(self.observe(0))
+        self._legal: tuple[np.ndarray, np.ndarray] | None = None
+        self.observation_size = LAYOUTS[observation][0]
 
     # -- the game -------------------------------------------------------------------------
     def reset(self, seed: int | None = None) -> None:
@@ -111,15 +79,11 @@ class Table:
             self.deal = Deal.random(stream, self.level, rules=self.rules)
         self.rewards[:] = 0
         self.over = self.truncated = False
-        self._new_deal()
+        self._legal = None
         self.log = []
         self._rendered = 0
         if self._logging:
             self._log_deal()
-
-    def _new_deal(self) -> None:
-        self._played = np.zeros((4, NUM_CARDS), dtype=np.float32)
-        self._legal: tuple[np.ndarray, np.ndarray] | None = None
 
     @property
     def to_act(self) -> int | None:
@@ -127,7 +91,8 @@ class Table:
         return None if self.over or self.truncated else self.deal.to_act
 
     def legal(self) -> tuple[np.ndarray, np.ndarray]:
-        """``(ids, mask)`` of the seat to act (see :func:`guandan_fast.encode.actions.ids_and_mask`)."""
+        """``(ids, mask)`` of the seat to act (see :func:`guandan_fast.encode.actions.ids_and_mask`),
+        kept until the next step."""
         if self._legal is None:
             self._legal = actions.ids_and_mask(self.deal)
         return self._legal
@@ -138,19 +103,13 @@ class Table:
         if self.to_act is None:
             raise ValueError("the game is over: reset it")
         deal = self.deal
-        row_ids, _ = self.legal()
-        index = actions.action_index(deal, action, row_ids=row_ids)
-        self.step_index(index)
+        self.step_index(actions.action_index(deal, action, row_ids=self.legal()[0]))
 
     def step_index(self, index: int) -> None:
         """The seat to act takes ``deal.legal_actions()[index]`` (the policies' form)."""
         deal = self.deal
         seat: int = deal.to_act  # type: ignore[assignment]
-        row = index - deal.following if deal.phase == "play" else -1
-        moves = deal.legal_moves() if row >= 0 else None
         (self.match or deal).step(index)  # refuses a bad index before anything below changes
-        if moves is not None:
-            self._played[seat] += card_counts(moves.cards[row])
         self._legal = None
         self.rewards[:] = 0
         if self._logging:
@@ -170,31 +129,13 @@ class Table:
             self.truncated = True
         else:
             self.deal = self.match.deal
-            self._new_deal()
         if self._logging:
             self._log_end(deal)
 
     # -- what a seat sees -----------------------------------------------------------------
     def observe(self, seat: int) -> np.ndarray:
         """The observation of ``seat`` in the table's layout (``float32``)."""
-        deal = self.deal
-        if self._encode is not None:
-            return self._encode(deal, seat)
-        out = np.zeros(CARDS_V0_SIZE, dtype=np.float32)
-        hand = deal.hands[seat]
-        last = deal.last_move
-        planes = np.array(
-            [[hand.once, hand.twice], [0, 0] if last is None else [last.cards.once, last.cards.twice]], dtype=np.uint64
-        )
-        out[:108] = card_counts(planes).ravel()
-        order = _RELATIVE[seat]
-        out[108:324] = self._played[order].ravel()
-        out[324:328] = np.asarray(deal.cards_left(), dtype=np.float32)[order] / 27
-        out[328 + deal.level - 2] = 1
-        slot = _PHASE_SLOT.get(deal.phase)
-        if slot is not None:
-            out[slot] = 1
-        return out
+        return state(self.deal, seat, self.layout)  # type: ignore[no-any-return]
 
     def random_index(self, rng: np.random.Generator) -> int:
         """A uniformly random index into the legal actions of the seat to act."""
@@ -246,12 +187,11 @@ RENDER_MODES: Final = ("human", "ansi")
 
 
 def observation_box(table: Table) -> Any:
-    """The Gymnasium ``Box`` of the table's observations (0..2 for ``"cards-v0"``, unbounded
-    for the encoders' layouts). Gymnasium is imported by the callers, the environments."""
+    """The Gymnasium ``Box`` of the table's observations. Gymnasium is imported by the
+    callers, the environments, before they call this."""
     from gymnasium import spaces
 
-    high = 2.0 if table.layout == CARDS_V0 else np.inf
-    return spaces.Box(-high if high == np.inf else 0.0, high, (table.observation_size,), np.float32)
+    return spaces.Box(-np.inf, np.inf, (table.observation_size,), np.float32)
 
 
 def check_render_mode(mode: object) -> str | None:
@@ -280,4 +220,4 @@ def check_policies(policies: Any, count: int) -> list[Policy | None]:
     return [as_policy(policies)] * count
 
 
-__all__ = ["CARDS_V0", "CARDS_V0_SIZE", "MODES", "Policy", "Table", "card_counts"]
+__all__ = ["DEFAULT_LAYOUT", "MODES", "Policy", "Table"]

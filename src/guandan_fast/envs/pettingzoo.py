@@ -23,7 +23,7 @@ except ImportError as error:  # pragma: no cover - exercised only without the ex
 
 from ..encode.actions import NUM_ACTIONS
 from ..game import Rules
-from ._table import CARDS_V0, RENDER_MODES, Table, check_render_mode, observation_box
+from ._table import DEFAULT_LAYOUT, RENDER_MODES, Table, check_render_mode, observation_box
 
 AGENTS = tuple(f"player_{seat}" for seat in range(4))
 
@@ -40,7 +40,7 @@ class GuandanAECEnv(AECEnv):  # type: ignore[misc]
         *,
         level: int | str = 2,
         rules: Rules | None = None,
-        observation: str = CARDS_V0,
+        observation: str = DEFAULT_LAYOUT,
         max_deals: int | None = None,
         render_mode: str | None = None,
     ) -> None:
