@@ -1,0 +1,146 @@
+"""Environment speed: env steps per second with a random masked policy, and the action
+space's per-call costs.
+
+Run ``pytest benchmarks/bench_envs.py``. Headline figures go to ``extra_info`` and the
+closing summary:
+
+* ``aec full-v1`` / ``aec danzero``: PettingZoo AEC steps per second over whole deals,
+  the policy drawing uniformly among the ids its observation's mask allows (``env.last()``
+  + ``env.step(id)`` per step, as a training loop does);
+* ``gym``: Gymnasium steps per second (each step is the learner's action and the three
+  random opponents' actions up to its next turn);
+* ``mask`` / ``ids`` / ``concretize`` / ``action_id``: µs per call on a 27-card lead of
+  ~800 moves, and ``action_id`` of a Move beside a platform triple (the users' two forms).
+
+All on one core.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+from conftest import GAME_SPEED
+
+from guandan_fast import Deal
+from guandan_fast.encode import actions
+
+pytest.importorskip("pettingzoo")
+from guandan_fast.envs import gymnasium_env, pettingzoo_env  # noqa: E402
+
+DEALS = 10
+
+
+def _rate(benchmark: Any, count: int, label: str, unit: str) -> None:
+    if benchmark.stats is None:  # --benchmark-disable
+        return
+    median = benchmark.stats.stats.median
+    rate = count / median
+    benchmark.extra_info["per_second"] = round(rate)
+    GAME_SPEED[label] = f"{rate:,.0f} {unit}/s (median {median * 1e6 / count:.1f} µs each)"
+
+
+def _steps_rate(benchmark: Any, counts: list[int], label: str) -> None:
+    """Steps per second over all timed rounds (rounds play different deals, so their step
+    counts differ: the total over the total time, not a median)."""
+    if benchmark.stats is None:  # --benchmark-disable
+        return
+    seconds = sum(benchmark.stats.stats.data)
+    rate = sum(counts) / seconds
+    benchmark.extra_info["steps_per_second"] = round(rate)
+    GAME_SPEED[label] = f"{rate:,.0f} steps/s ({seconds * 1e6 / sum(counts):.1f} µs each, {sum(counts)} steps)"
+
+
+def _aec_rounds(layout: str) -> tuple[Any, Callable[[], int]]:
+    env = pettingzoo_env(observation=layout)
+    policy = random.Random(0)
+    seeds = iter(range(1 << 40))
+
+    def play() -> int:
+        steps = 0
+        for _ in range(DEALS):
+            env.reset(seed=next(seeds))
+            for _agent in env.agent_iter():
+                observation, _, termination, truncation, _ = env.last()
+                if termination or truncation:
+                    env.step(None)
+                    continue
+                legal = np.flatnonzero(observation["action_mask"])
+                env.step(int(legal[policy.randrange(len(legal))]))
+                steps += 1
+        return steps
+
+    return env, play
+
+
+@pytest.mark.parametrize("layout", ["full-v1", "danzero"])
+def test_aec_steps(benchmark: Any, layout: str) -> None:
+    _, play = _aec_rounds(layout)
+    play()  # warm-up
+    counts: list[int] = []
+    benchmark.pedantic(lambda: counts.append(play()), rounds=8, iterations=1)
+    assert min(counts) > 0
+    _steps_rate(benchmark, counts, f"pettingzoo AEC, {layout} observation, random masked policy")
+
+
+def test_gym_steps(benchmark: Any) -> None:
+    env = gymnasium_env()
+    policy = random.Random(1)
+    seeds = iter(range(1 << 40))
+
+    def play() -> int:
+        steps = 0
+        for _ in range(DEALS):
+            env.reset(seed=next(seeds))
+            done = False
+            while not done:
+                legal = np.flatnonzero(env.action_masks())
+                _, _, done, truncated, _ = env.step(int(legal[policy.randrange(len(legal))]))
+                steps += 1
+        return steps
+
+    play()  # warm-up
+    counts: list[int] = []
+    benchmark.pedantic(lambda: counts.append(play()), rounds=8, iterations=1)
+    _steps_rate(benchmark, counts, "gymnasium, learner random masked + 3 random seats")
+
+
+@pytest.fixture(scope="module")
+def big_lead() -> Deal:
+    deal = max((Deal.random(seed) for seed in range(40)), key=lambda d: len(d.legal_moves()))
+    assert len(deal.legal_moves()) > 500
+    return deal
+
+
+def test_mask(benchmark: Any, big_lead: Deal) -> None:
+    marks = benchmark(actions.mask, big_lead)
+    assert marks.sum() > 20
+    _rate(benchmark, 1, f"mask, a lead of {len(big_lead.legal_moves())} moves", "calls")
+
+
+def test_ids(benchmark: Any, big_lead: Deal) -> None:
+    row_ids = benchmark(actions.ids, big_lead)
+    assert len(row_ids) == len(big_lead.legal_moves())
+    _rate(benchmark, 1, "ids, the same lead", "calls")
+
+
+def test_concretize(benchmark: Any, big_lead: Deal) -> None:
+    row_ids = actions.ids(big_lead)
+    busiest = int(np.bincount(row_ids).argmax())  # the id with the most card-level moves
+    move = benchmark(actions.concretize, big_lead, busiest)
+    assert actions.action_id(move) == busiest
+    _rate(benchmark, 1, f"concretize, {int((row_ids == busiest).sum())} candidates", "calls")
+
+
+@pytest.mark.parametrize("form", ["Move", "platform triple"])
+def test_action_id(benchmark: Any, big_lead: Deal, form: str) -> None:
+    move = big_lead.legal_moves()[len(big_lead.legal_moves()) // 2]
+    if form == "Move":
+        found = benchmark(actions.action_id, move)
+    else:
+        found = benchmark(actions.action_id, move.to_platform(), big_lead.level)
+    assert found == actions.action_id(move)
+    _rate(benchmark, 1, f"action_id of a {form}", "calls")
