@@ -53,7 +53,8 @@ import numpy as np
 
 from ..cards import CARD_NAMES, RANKS, as_index, level_char, parse_card, parse_level, position_char
 from ..game import Deal
-from ..moves import PASS, Move, MoveType
+from ..api import classify
+from ..moves import PASS, Move, MoveType, read_platform
 
 try:
     from . import _actions as _native
@@ -159,7 +160,11 @@ def action_id(action: Move | Sequence[Any], level: int | str | None = None) -> i
         return (TRIBUTE_BASE if name == "tribute" else RETURN_BASE) + parse_card(cards[0])
     if level is None:
         raise ValueError("a move's platform triple is read at a level: call action_id(triple, level)")
-    return action_id(Move.from_platform(action, level))
+    level = parse_level(level)
+    kind, key, cards = read_platform(action, level)
+    if kind is not MoveType.PASS and not any(m.kind is kind and m.key == key for m in classify(cards, level)):
+        raise ValueError(f"cards {' '.join(cards) or '(none)'} do not read as {list(action)[:2]!r} at level {level_char(level)}")
+    return _move_id(kind, key, len(cards))
 
 
 def describe(action: int) -> str:
@@ -240,15 +245,16 @@ def action_index(deal: Deal, action: int, *, row_ids: np.ndarray | None = None) 
     """The index into ``deal.legal_actions()`` of the canonical action of id ``action``
     (see the module's documentation): what ``deal.step`` and the agents protocol take.
 
-    ``row_ids`` may pass :func:`ids` of this very state, already computed, to save that
-    work. ValueError for an id outside the space, an id the seat may not take now (masked
+    ``row_ids`` may pass :func:`ids` of this very state (the ``int16`` array), already
+    computed, to save that work. ValueError for an id outside the space, an id the seat may not take now (masked
     out) or a finished deal; nothing is changed."""
     target = _check_id(action)
     _check_deal(deal)
     phase = deal.phase
     if phase == "done":
         raise ValueError("the deal is over: no action id is legal")
-    row_ids = _tables(deal, False)[0] if row_ids is None else np.ascontiguousarray(row_ids, dtype=np.int16)
+    if row_ids is None:
+        row_ids = _tables(deal, False)[0]
     if phase == "play":
         following = 1 if deal.following else 0
         if target == PASS_ID and following:

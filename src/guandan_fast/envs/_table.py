@@ -24,6 +24,8 @@ DEFAULT_LAYOUT: Final = "full-v1"
 #: A policy: ``f(deal, seat) -> index into deal.legal_actions()`` (``agent.act`` fits).
 Policy = Callable[[Deal, int], int]
 MODES: Final = ("deal", "match")
+#: The rewards of every step but the last.
+NO_REWARDS: Final = (0.0, 0.0, 0.0, 0.0)
 
 
 class Table:
@@ -62,7 +64,8 @@ class Table:
         self._rendered = 0
         self.match: Match | None = None
         self.deal: Deal = Deal.random(0, self.level, rules=rules)
-        self.rewards = np.zeros(4, dtype=np.float32)
+        #: The four seats' rewards of the last step (:data:`NO_REWARDS` but on the last one).
+        self.rewards: tuple[float, ...] = NO_REWARDS
         self.over = False
         self.truncated = False
         self._legal: tuple[np.ndarray, np.ndarray] | None = None
@@ -77,7 +80,7 @@ class Table:
             self.deal = self.match.deal
         else:
             self.deal = Deal.random(stream, self.level, rules=self.rules)
-        self.rewards[:] = 0
+        self.rewards = NO_REWARDS
         self.over = self.truncated = False
         self._legal = None
         self.log = []
@@ -92,9 +95,11 @@ class Table:
 
     def legal(self) -> tuple[np.ndarray, np.ndarray]:
         """``(ids, mask)`` of the seat to act (see :func:`guandan_fast.encode.actions.ids_and_mask`),
-        kept until the next step."""
+        kept until the next step; the mask is read-only, so the environments hand it out
+        without a copy."""
         if self._legal is None:
             self._legal = actions.ids_and_mask(self.deal)
+            self._legal[1].flags.writeable = False
         return self._legal
 
     def play(self, action: int) -> None:
@@ -111,7 +116,7 @@ class Table:
         seat: int = deal.to_act  # type: ignore[assignment]
         (self.match or deal).step(index)  # refuses a bad index before anything below changes
         self._legal = None
-        self.rewards[:] = 0
+        self.rewards = NO_REWARDS
         if self._logging:
             self._log_action(seat, deal)
         if deal.done:
@@ -120,10 +125,10 @@ class Table:
     def _deal_over(self, deal: Deal) -> None:
         team, up = deal.outcome  # type: ignore[misc]
         if self.match is None:
-            self.rewards[:] = [up if seat & 1 == team else -up for seat in range(4)]
+            self.rewards = tuple(float(up if seat & 1 == team else -up) for seat in range(4))
             self.over = True
         elif self.match.over:
-            self.rewards[:] = [1 if seat & 1 == self.match.winner else -1 for seat in range(4)]
+            self.rewards = tuple(1.0 if seat & 1 == self.match.winner else -1.0 for seat in range(4))
             self.over = True
         elif self.max_deals is not None and self.match.deals_played >= self.max_deals:
             self.truncated = True
@@ -220,4 +225,4 @@ def check_policies(policies: Any, count: int) -> list[Policy | None]:
     return [as_policy(policies)] * count
 
 
-__all__ = ["DEFAULT_LAYOUT", "MODES", "Policy", "Table"]
+__all__ = ["DEFAULT_LAYOUT", "MODES", "NO_REWARDS", "Policy", "Table"]

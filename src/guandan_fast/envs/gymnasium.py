@@ -60,6 +60,8 @@ class GuandanGymEnv(gymnasium.Env):  # type: ignore[misc]
         self.render_mode = check_render_mode(render_mode)
         policies = check_policies(opponents, 3)
         self._policies = {(seat + k) % 4: policies[k - 1] for k in (1, 2, 3)}
+        self._no_mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+        self._no_mask.flags.writeable = False
         self._table = Table(
             mode, level=level, rules=rules, observation=observation, max_deals=max_deals, log=render_mode is not None
         )
@@ -80,10 +82,11 @@ class GuandanGymEnv(gymnasium.Env):  # type: ignore[misc]
         return self._table.observe(self.seat), {}
 
     def action_masks(self) -> np.ndarray:
-        """``bool[NUM_ACTIONS]``: the ids the learner may take now (all False once over)."""
+        """``bool[NUM_ACTIONS]``: the ids the learner may take now (all False once over;
+        read-only)."""
         if self._table.to_act != self.seat:
-            return np.zeros(NUM_ACTIONS, dtype=np.bool_)
-        return self._table.legal()[1].copy()
+            return self._no_mask
+        return self._table.legal()[1]
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         table = self._table

@@ -26,6 +26,7 @@ from ..game import Rules
 from ._table import DEFAULT_LAYOUT, RENDER_MODES, Table, check_render_mode, observation_box
 
 AGENTS = tuple(f"player_{seat}" for seat in range(4))
+SEATS = {agent: seat for seat, agent in enumerate(AGENTS)}
 
 
 class GuandanAECEnv(AECEnv):  # type: ignore[misc]
@@ -55,6 +56,7 @@ class GuandanAECEnv(AECEnv):  # type: ignore[misc]
         self._observation_space = spaces.Dict({"observation": box, "action_mask": mask})
         self._action_space = spaces.Discrete(NUM_ACTIONS)
         self._no_mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        self._no_mask.flags.writeable = False
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self._observation_space
@@ -80,13 +82,12 @@ class GuandanAECEnv(AECEnv):  # type: ignore[misc]
             self.render()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = AGENTS.index(agent)
+        """The seat's encoded view and its action mask (read-only; all zeros unless it is
+        the seat to act)."""
+        seat = SEATS[agent]
         table = self._table
-        if seat == table.to_act:
-            legal = table.legal()[1].view(np.int8)
-        else:
-            legal = self._no_mask
-        return {"observation": table.observe(seat), "action_mask": legal.copy()}
+        legal = table.legal()[1].view(np.int8) if seat == table.to_act else self._no_mask
+        return {"observation": table.observe(seat), "action_mask": legal}
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -96,16 +97,14 @@ class GuandanAECEnv(AECEnv):  # type: ignore[misc]
         table = self._table
         table.play(action)
         self._cumulative_rewards[agent] = 0.0
-        rewards = table.rewards.tolist()
-        for seat, name in enumerate(AGENTS):
-            self.rewards[name] = rewards[seat]
         if table.over or table.truncated:
-            for name in AGENTS:
+            for seat, name in enumerate(AGENTS):
+                self.rewards[name] = table.rewards[seat]
                 self.terminations[name] = table.over
                 self.truncations[name] = table.truncated
-        else:
+            self._accumulate_rewards()
+        else:  # every step but the last rewards nobody: self.rewards holds zeros
             self.agent_selection = AGENTS[table.to_act]  # type: ignore[index]
-        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
