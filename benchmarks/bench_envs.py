@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from bench_playout import _per_second
 from conftest import GAME_SPEED
 
 from guandan_fast import Deal
@@ -32,15 +33,6 @@ pytest.importorskip("pettingzoo")
 from guandan_fast.envs import gymnasium_env, pettingzoo_env  # noqa: E402
 
 DEALS = 10
-
-
-def _rate(benchmark: Any, count: int, label: str, unit: str) -> None:
-    if benchmark.stats is None:  # --benchmark-disable
-        return
-    median = benchmark.stats.stats.median
-    rate = count / median
-    benchmark.extra_info["per_second"] = round(rate)
-    GAME_SPEED[label] = f"{rate:,.0f} {unit}/s (median {median * 1e6 / count:.1f} µs each)"
 
 
 def _steps_rate(benchmark: Any, counts: list[int], label: str) -> None:
@@ -118,13 +110,13 @@ def big_lead() -> Deal:
 def test_mask(benchmark: Any, big_lead: Deal) -> None:
     marks = benchmark(actions.mask, big_lead)
     assert marks.sum() > 20
-    _rate(benchmark, 1, f"mask, a lead of {len(big_lead.legal_moves())} moves", "calls")
+    _per_second(benchmark, 1, f"mask, a lead of {len(big_lead.legal_moves())} moves")
 
 
 def test_ids(benchmark: Any, big_lead: Deal) -> None:
     row_ids = benchmark(actions.ids, big_lead)
     assert len(row_ids) == len(big_lead.legal_moves())
-    _rate(benchmark, 1, "ids, the same lead", "calls")
+    _per_second(benchmark, 1, "ids, the same lead")
 
 
 def test_concretize(benchmark: Any, big_lead: Deal) -> None:
@@ -132,7 +124,7 @@ def test_concretize(benchmark: Any, big_lead: Deal) -> None:
     busiest = int(np.bincount(row_ids).argmax())  # the id with the most card-level moves
     move = benchmark(actions.concretize, big_lead, busiest)
     assert actions.action_id(move) == busiest
-    _rate(benchmark, 1, f"concretize, {int((row_ids == busiest).sum())} candidates", "calls")
+    _per_second(benchmark, 1, f"concretize, {int((row_ids == busiest).sum())} candidates")
 
 
 @pytest.mark.parametrize("form", ["Move", "platform triple"])
@@ -143,4 +135,4 @@ def test_action_id(benchmark: Any, big_lead: Deal, form: str) -> None:
     else:
         found = benchmark(actions.action_id, move.to_platform(), big_lead.level)
     assert found == actions.action_id(move)
-    _rate(benchmark, 1, f"action_id of a {form}", "calls")
+    _per_second(benchmark, 1, f"action_id of a {form}")

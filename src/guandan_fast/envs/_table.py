@@ -205,6 +205,28 @@ def check_render_mode(mode: object) -> str | None:
     return mode  # type: ignore[return-value]
 
 
+class TableEnv:
+    """What both environments share: the :class:`Table` they drive, and its play log as
+    their ``render``. ``options`` are the Table's: ``level``, ``rules``, ``observation``
+    and ``max_deals``."""
+
+    render_mode: str | None
+    _table: Table
+
+    def _set_table(self, mode: str, render_mode: str | None, options: dict[str, Any]) -> None:
+        self.render_mode = check_render_mode(render_mode)
+        self._table = Table(mode, log=self.render_mode is not None, **options)
+
+    @property
+    def table(self) -> Table:
+        """The game underneath: ``env.table.deal`` is the current :class:`~guandan_fast.Deal`."""
+        return self._table
+
+    def render(self) -> str | None:
+        """The play log since the last render: printed (``"human"``) or returned (``"ansi"``)."""
+        return self._table.render(self.render_mode)
+
+
 def as_policy(policy: Any) -> Policy:
     """A callable ``f(deal, seat) -> index``, from one or from an agent with ``act``."""
     if hasattr(policy, "act") and callable(policy.act):
@@ -225,4 +247,4 @@ def check_policies(policies: Any, count: int) -> list[Policy | None]:
     return [as_policy(policies)] * count
 
 
-__all__ = ["DEFAULT_LAYOUT", "MODES", "NO_REWARDS", "Policy", "Table"]
+__all__ = ["DEFAULT_LAYOUT", "MODES", "NO_REWARDS", "Policy", "Table", "TableEnv"]

@@ -22,16 +22,16 @@ except ImportError as error:  # pragma: no cover - exercised only without the ex
     ) from error
 
 from ..encode.actions import NUM_ACTIONS
-from ..game import Rules
-from ._table import DEFAULT_LAYOUT, RENDER_MODES, Table, check_policies, check_render_mode, observation_box
+from ._table import RENDER_MODES, TableEnv, check_policies, observation_box
 
 
-class GuandanGymEnv(gymnasium.Env):  # type: ignore[misc]
+class GuandanGymEnv(TableEnv, gymnasium.Env):  # type: ignore[misc]
     """Guandan for one learner at ``seat``; ``opponents`` plays the three other seats in
     turn order after it: None (uniformly random legal actions), one policy for all three,
     or three. A policy is ``f(deal, seat) -> index into deal.legal_actions()`` or an agent
     with that ``act`` method.
 
+    ``mode`` and ``options`` as for :class:`~guandan_fast.envs.pettingzoo.GuandanAECEnv`.
     ``on_illegal``: an id the learner may not take ends the episode with
     :attr:`illegal_reward` and ``info["illegal_action"]`` (``"end"``, so that any
     ``action_space`` sample is a valid step), or raises ValueError (``"raise"``)."""
@@ -44,12 +44,9 @@ class GuandanGymEnv(gymnasium.Env):  # type: ignore[misc]
         opponents: Any = None,
         mode: str = "deal",
         *,
-        level: int | str = 2,
-        rules: Rules | None = None,
-        observation: str = DEFAULT_LAYOUT,
-        max_deals: int | None = None,
         render_mode: str | None = None,
         on_illegal: str = "end",
+        **options: Any,
     ) -> None:
         if on_illegal not in ("end", "raise"):
             raise ValueError(f"on_illegal must be 'end' or 'raise', not {on_illegal!r}")
@@ -57,23 +54,15 @@ class GuandanGymEnv(gymnasium.Env):  # type: ignore[misc]
             raise ValueError(f"seat must be 0..3, not {seat!r}")
         self.seat = seat
         self.on_illegal = on_illegal
-        self.render_mode = check_render_mode(render_mode)
         policies = check_policies(opponents, 3)
         self._policies = {(seat + k) % 4: policies[k - 1] for k in (1, 2, 3)}
         self._no_mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
         self._no_mask.flags.writeable = False
-        self._table = Table(
-            mode, level=level, rules=rules, observation=observation, max_deals=max_deals, log=render_mode is not None
-        )
+        self._set_table(mode, render_mode, options)
         self.observation_space = observation_box(self._table)
         #: The reward of an illegal id with ``on_illegal="end"``: the worst the game can give.
         self.illegal_reward = -3.0 if mode == "deal" else -1.0
         self.action_space = spaces.Discrete(NUM_ACTIONS)
-
-    @property
-    def table(self) -> Table:
-        """The game underneath: ``env.table.deal`` is the current :class:`~guandan_fast.Deal`."""
-        return self._table
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
         super().reset(seed=seed)
@@ -111,7 +100,3 @@ class GuandanGymEnv(gymnasium.Env):  # type: ignore[misc]
             table.step_index(table.random_index(self.np_random) if policy is None else policy(table.deal, seat))
             reward += float(table.rewards[self.seat])
         return reward
-
-    def render(self) -> str | None:
-        """The play log since the last render: printed (``"human"``) or returned (``"ansi"``)."""
-        return self._table.render(self.render_mode)

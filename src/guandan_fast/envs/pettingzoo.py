@@ -22,34 +22,23 @@ except ImportError as error:  # pragma: no cover - exercised only without the ex
     ) from error
 
 from ..encode.actions import NUM_ACTIONS
-from ..game import Rules
-from ._table import DEFAULT_LAYOUT, RENDER_MODES, Table, check_render_mode, observation_box
+from ._table import RENDER_MODES, TableEnv, observation_box
 
 AGENTS = tuple(f"player_{seat}" for seat in range(4))
 SEATS = {agent: seat for seat, agent in enumerate(AGENTS)}
 
 
-class GuandanAECEnv(AECEnv):  # type: ignore[misc]
+class GuandanAECEnv(TableEnv, AECEnv):  # type: ignore[misc]
     """Guandan as a PettingZoo AEC environment: one deal (``mode="deal"``) or a whole
-    match (``mode="match"``, tribute and return are actions too)."""
+    match (``mode="match"``, tribute and return are actions too). ``options``: ``level``
+    (of a deal, default 2), ``rules``, ``observation`` (the layout, ``"full-v1"`` or
+    ``"danzero"``), ``max_deals`` (cuts a match short)."""
 
     metadata = {"render_modes": list(RENDER_MODES), "name": "guandan_v0", "is_parallelizable": False}
 
-    def __init__(
-        self,
-        mode: str = "deal",
-        *,
-        level: int | str = 2,
-        rules: Rules | None = None,
-        observation: str = DEFAULT_LAYOUT,
-        max_deals: int | None = None,
-        render_mode: str | None = None,
-    ) -> None:
+    def __init__(self, mode: str = "deal", *, render_mode: str | None = None, **options: Any) -> None:
         super().__init__()
-        self.render_mode = check_render_mode(render_mode)
-        self._table = Table(
-            mode, level=level, rules=rules, observation=observation, max_deals=max_deals, log=render_mode is not None
-        )
+        self._set_table(mode, render_mode, options)
         self.possible_agents = list(AGENTS)
         box = observation_box(self._table)
         mask = spaces.Box(0, 1, (NUM_ACTIONS,), np.int8)
@@ -63,11 +52,6 @@ class GuandanAECEnv(AECEnv):  # type: ignore[misc]
 
     def action_space(self, agent: str) -> spaces.Space:
         return self._action_space
-
-    @property
-    def table(self) -> Table:
-        """The game underneath: ``env.table.deal`` is the current :class:`~guandan_fast.Deal`."""
-        return self._table
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self._table.reset(seed)
@@ -107,10 +91,6 @@ class GuandanAECEnv(AECEnv):  # type: ignore[misc]
             self.agent_selection = AGENTS[table.to_act]  # type: ignore[index]
         if self.render_mode == "human":
             self.render()
-
-    def render(self) -> str | None:
-        """The play log since the last render: printed (``"human"``) or returned (``"ansi"``)."""
-        return self._table.render(self.render_mode)
 
     def close(self) -> None:
         """Nothing to release (the environment holds no external resources)."""
