@@ -1,28 +1,25 @@
 """The fixed action space: every action of a deal as one of :data:`NUM_ACTIONS` ids.
 
 A policy network needs one output per action, the same in every position, while a
-deal's legal actions are card-level moves whose number changes from 1 to ~800. Here
-every move maps to a *structural* id — its type, key and size, not its cards — and
-every tribute or return to the id of its card:
+deal's legal actions are card-level moves whose number changes from one to a few
+thousand. Here every move maps to a *structural* id — its type, key and size, not its
+cards — and every tribute or return to the id of its card:
 
-======== ============================== ==============================================
-ids      actions                        order inside the block
-======== ============================== ==============================================
-0        PASS
-1-16     Single                         key (power) 2..17: 2..A, level, SB, HR
-17-32    Pair                           key 2..17
-33-46    Trips                          key 2..15
-47-60    ThreeWithTwo                   the triple's key 2..15 (any pair)
-61-70    Straight                       lowest position 1..10 (1 = A low)
-71-82    ThreePair                      lowest position 1..12
-83-95    TwoTrips                       lowest position 1..13
-96-105   StraightFlush                  lowest position 1..10 (any suit)
-106-203  Bomb                           size 4..10, then key 2..15:
-                                        ``106 + 14 * (size - 4) + key - 2``
-204      four jokers
-205-258  tribute                        card index 0..53 (``["tribute", "tribute", [card]]``)
-259-312  return                         card index 0..53 (``["back", "back", [card]]``)
-======== ============================== ==============================================
+| ids     | actions       | order inside the block                                          |
+|---------|---------------|-----------------------------------------------------------------|
+| 0       | PASS          |                                                                 |
+| 1-16    | Single        | key (power) 2..17: 2..A, the level rank, SB, HR                 |
+| 17-32   | Pair          | key 2..17                                                       |
+| 33-46   | Trips         | key 2..15                                                       |
+| 47-60   | ThreeWithTwo  | the triple's key 2..15 (any pair)                               |
+| 61-70   | Straight      | lowest position 1..10 (1 = A low)                               |
+| 71-82   | ThreePair     | lowest position 1..12                                           |
+| 83-95   | TwoTrips      | lowest position 1..13                                           |
+| 96-105  | StraightFlush | lowest position 1..10 (any suit)                                |
+| 106-203 | Bomb          | size 4..10, then key 2..15: ``106 + 14 * (size - 4) + key - 2`` |
+| 204     | four jokers   |                                                                 |
+| 205-258 | tribute       | card index 0..53 (``["tribute", "tribute", [card]]``)           |
+| 259-312 | return        | card index 0..53 (``["back", "back", [card]]``)                 |
 
 Keys are those of :mod:`guandan_fast.moves` (the level rank has power 15, so at each
 level one natural key of Singles, Pairs, ... is never legal; some ids, such as a
