@@ -73,10 +73,10 @@ def test_action_id_of_moves_and_triples() -> None:
 
 
 def test_masks_and_concretize_over_1000_deals() -> None:
-    """Every masked-in id concretizes to a legal action of that id; a random masked-in id,
+    """Every masked-in id has a canonical action of that id; a random masked-in id,
     concretized, is always accepted by the deal (1,000 deals with tribute and return)."""
     rng = random.Random(7)
-    deals = states = checked = 0
+    deals = states = 0
     phases = set()
     while deals < 1000:
         match = Match(rng.getrandbits(32))
@@ -86,27 +86,38 @@ def test_masks_and_concretize_over_1000_deals() -> None:
             row_ids, mask = actions.ids_and_mask(deal)
             play = deal.phase == "play"
             assert len(row_ids) == (len(deal.legal_moves()) + deal.following if play else len(deal.legal_actions()))
-            assert np.array_equal(np.flatnonzero(mask), np.unique(row_ids))
             legal_ids = np.flatnonzero(mask)
-            for target in legal_ids.tolist():
-                index = actions.action_index(deal, target, row_ids=row_ids)
-                assert row_ids[index] == target
-            checked += len(legal_ids)
+            assert np.array_equal(legal_ids, np.unique(row_ids))
+            rows = actions.canonical_indices(deal)
+            assert np.array_equal(rows >= 0, mask)
+            assert np.array_equal(row_ids[rows[legal_ids]], legal_ids)
             target = int(legal_ids[rng.randrange(len(legal_ids))])
             action = actions.concretize(deal, target)
+            assert actions.action_index(deal, target) == rows[target]
             if isinstance(action, Move):
                 assert action is PASS or action in deal.legal_moves()
                 assert actions.action_id(action, deal.level) == target
-                before = len(match.records)
-                match.step(action)
             else:
                 assert action in deal.legal_actions() and actions.action_id(action) == target
-                before = len(match.records)
-                match.step(action)
+            before = len(match.records)
+            match.step(action)
             states += 1
             deals += len(match.records) - before
     assert phases == {"tribute", "return", "play"}
-    assert checked > states
+    assert states > 100_000
+
+
+def test_one_id_and_every_id_agree() -> None:
+    """action_index (one id, its own kernel) and canonical_indices (every id in one pass)."""
+    for seed in range(30):
+        deal = Deal.random(500 + seed, level=2 + seed % 13)
+        rng = random.Random(seed)
+        while not deal.done:
+            rows = actions.canonical_indices(deal)
+            row_ids = actions.ids(deal)
+            for target in np.flatnonzero(rows >= 0).tolist():
+                assert actions.action_index(deal, target, row_ids=row_ids) == rows[target]
+            deal.step(rng.randrange(len(row_ids)))
 
 
 def test_ids_follow_the_documented_table() -> None:

@@ -1,8 +1,8 @@
 # cython: boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, freethreading_compatible=True
 """Native part of the fixed action space (:mod:`guandan_fast.encode.actions`).
 
-Two kernels over a move list's arrays (``MoveList.kinds``, ``.keys``, ``.cards``): the
-structural id of every move, and the canonical move among those of one id. The
+Kernels over a move list's arrays (``MoveList.kinds``, ``.keys``, ``.cards``): the
+structural id of every move, and the canonical move among those of one id, or of every id. The
 layout itself (which id a kind, key and size get) is declared once, in Python, by
 ``guandan_fast.encode.actions`` and handed here by :func:`set_layout` when that module is
 imported; this module only knows card planes (card ``i = 4 * rank_index + suit``, bits
@@ -160,6 +160,32 @@ cdef Py_ssize_t _canonical_kernel(const int16_t* ids, const uint64_t* cards, Py_
     return best
 
 
+cdef Py_ssize_t _table_kernel(const int16_t* ids, const uint64_t* cards, Py_ssize_t n, int16_t* rows,
+                              Py_ssize_t table_size, int offset, uint64_t hand_once, uint64_t hand_twice,
+                              int level) noexcept nogil:
+    """rows[id] = offset + the row of the canonical move of each id among the n moves (rows
+    filled with -1 by the caller); returns the first row whose id is outside the table, else -1."""
+    cdef Py_ssize_t i, best
+    cdef int move_id
+    cdef uint64_t wild = (<uint64_t>1) << (4 * (level - 2) + 1)
+    cdef uint64_t groups = _bomb_groups(hand_once, hand_twice)
+    for i in range(n):
+        move_id = ids[i]
+        if move_id < 0 or move_id >= table_size:
+            return i
+        best = rows[move_id] - offset
+        if best < 0 or _better(cards[2 * i], cards[2 * i + 1], cards[2 * best], cards[2 * best + 1], wild, groups, level):
+            rows[move_id] = <int16_t>(i + offset)
+    return -1
+
+
+cdef _check_hand(uint64_t hand_once, uint64_t hand_twice, int level):
+    if not 2 <= level <= 14:
+        raise ValueError(f"bad level {level}: a level is 2..14")
+    if hand_once & ~FULL_PLANE or hand_twice & ~hand_once:
+        raise ValueError("bad hand planes: bits outside 0..53, or 'twice' not within 'once'")
+
+
 cdef const void* _column(object array, str name, int typenum, int ndim, Py_ssize_t rows, Py_ssize_t width) except NULL:
     """The data of a C-contiguous, aligned, native-order array of that type and shape."""
     if not isinstance(array, cnp.ndarray):
@@ -220,10 +246,33 @@ def canonical_row(ids, cards, int target, uint64_t hand_once, uint64_t hand_twic
     cdef Py_ssize_t row, n = cnp.PyArray_SIZE(<cnp.ndarray>ids)
     cdef const int16_t* ip = <const int16_t*>_column(ids, "ids", cnp.NPY_INT16, 1, n, 0)
     cdef const uint64_t* cp = <const uint64_t*>_column(cards, "cards", cnp.NPY_UINT64, 2, n, 2)
-    if not 2 <= level <= 14:
-        raise ValueError(f"bad level {level}: a level is 2..14")
-    if hand_once & ~FULL_PLANE or hand_twice & ~hand_once:
-        raise ValueError("bad hand planes: bits outside 0..53, or 'twice' not within 'once'")
+    _check_hand(hand_once, hand_twice, level)
     with nogil:
         row = _canonical_kernel(ip, cp, n, target, hand_once, hand_twice, level)
     return row
+
+
+def canonical_table(ids, cards, uint64_t hand_once, uint64_t hand_twice, int level, int table_size, int offset):
+    """For every id below ``table_size``, ``offset`` + the row of its canonical move among
+    the moves ``(ids int16[n], cards uint64[n, 2])`` (as :func:`canonical_row` picks it),
+    or -1 when no move has that id: a new ``int16[table_size]``."""
+    if not isinstance(ids, cnp.ndarray):
+        raise TypeError(f"ids must be a numpy array, not {type(ids).__name__}")
+    cdef Py_ssize_t bad = -1, i, n = cnp.PyArray_SIZE(<cnp.ndarray>ids)
+    cdef const int16_t* ip = <const int16_t*>_column(ids, "ids", cnp.NPY_INT16, 1, n, 0)
+    cdef const uint64_t* cp = <const uint64_t*>_column(cards, "cards", cnp.NPY_UINT64, 2, n, 2)
+    _check_hand(hand_once, hand_twice, level)
+    if not 1 <= table_size <= 32767 or not 0 <= offset or n + offset > 32767:
+        raise ValueError(f"a table of {table_size} ids for {n} moves from row {offset} is outside int16")
+    cdef cnp.npy_intp dims[1]
+    dims[0] = table_size
+    cdef cnp.ndarray rows = cnp.PyArray_EMPTY(1, dims, cnp.NPY_INT16, 0)
+    cdef int16_t* rp = <int16_t*>cnp.PyArray_DATA(rows)
+    for i in range(table_size):
+        rp[i] = -1
+    if n > 0:
+        with nogil:
+            bad = _table_kernel(ip, cp, n, rp, table_size, offset, hand_once, hand_twice, level)
+    if bad >= 0:
+        raise ValueError(f"row {bad} has id {ip[bad]}, outside a table of {table_size}")
+    return rows

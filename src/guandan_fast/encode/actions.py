@@ -66,6 +66,7 @@ __all__ = [
     "TRIBUTE_BASE",
     "action_id",
     "action_index",
+    "canonical_indices",
     "concretize",
     "describe",
     "ids",
@@ -236,6 +237,26 @@ def mask(deal: Deal) -> np.ndarray:
 def ids_and_mask(deal: Deal) -> tuple[np.ndarray, np.ndarray]:
     """:func:`ids` and :func:`mask` of one state in one pass."""
     return _tables(_check_deal(deal), True)  # type: ignore[return-value]
+
+
+def canonical_indices(deal: Deal) -> np.ndarray:
+    """``int16[NUM_ACTIONS]``: for every id, the index into ``deal.legal_actions()`` of its
+    canonical action, -1 for an id the seat may not take now — :func:`action_index` of
+    every id at once (``rows[mask]`` are the actions a policy over ids can reach; their
+    :func:`~guandan_fast.encode.action_features` rows score them)."""
+    row_ids, _ = _tables(_check_deal(deal), False)
+    if deal.phase != "play":
+        rows = np.full(NUM_ACTIONS, -1, dtype=np.int16)
+        rows[row_ids] = np.arange(len(row_ids), dtype=np.int16)
+        return rows
+    following = 1 if deal.following else 0
+    hand = deal.hands[deal.to_act]  # type: ignore[index]
+    rows = _kernels().canonical_table(
+        row_ids[following:], deal.legal_moves().cards, hand.once, hand.twice, deal.level, NUM_ACTIONS, following
+    )
+    if following:
+        rows[PASS_ID] = 0
+    return rows  # type: ignore[no-any-return]
 
 
 def action_index(deal: Deal, action: int, *, row_ids: np.ndarray | None = None) -> int:
