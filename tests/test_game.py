@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
@@ -670,6 +671,9 @@ def scramble(value: Any) -> None:
     elif isinstance(value, tuple):
         for item in value:
             scramble(item)
+    elif isinstance(value, Mapping):  # an Observation: read-only, but its values are its own
+        for item in value.values():
+            scramble(item)
 
 
 def mid_play_deal() -> Deal:
@@ -778,7 +782,7 @@ def test_pickled_pass_is_still_the_pass() -> None:
 
     deal = four("S3 S4", "S5 S6", "S7 S8", "S9 ST", leader=0)
     other = pickle.loads(pickle.dumps(deal))
-    assert other._last is PASS and other.last_move is None and not other.following
+    assert other._move_to_beat() is PASS and other.last_move is None and not other.following
     other.step(single("S3"))
     assert other.following and other.legal_actions()[0] == PASS_TRIPLE
 

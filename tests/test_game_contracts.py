@@ -169,3 +169,79 @@ def test_with_hands_in_a_double_tribute_keeps_a_chosen_tribute_card() -> None:
     assert world.legal_actions() == [["tribute", "tribute", ["SK"]]]
     world.step(0)
     assert world.tribute["payments"] == [(1, 0, parse_card("SA")), (3, 2, parse_card("SK"))]
+
+
+# ---------------------------------------------------------------------------------------------
+# step checks a triple or a Move against the hand and the move to beat, without the move
+# list: it must accept exactly the legal actions
+# ---------------------------------------------------------------------------------------------
+def readings_of_subsets(hand: Hand, level: int, rng: Any, count: int) -> list[Any]:
+    """Every reading (as a Move) of ``count`` random sub-multisets of ``hand``."""
+    from guandan_fast import classify
+
+    cards = list(hand)
+    out = []
+    for _ in range(count):
+        size = rng.choice((1, 2, 3, 4, 5, 6))
+        if size <= len(cards):
+            out.extend(classify(rng.sample(cards, size), level))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_step_accepts_exactly_the_legal_actions(seed: int) -> None:
+    import random
+
+    rng = random.Random(seed)
+    deal = Deal.random(seed=seed, level=rng.choice((2, 7, 13)))
+    for _ in range(12):
+        if deal.done:
+            break
+        legal = deal.legal_actions()
+        legal_set = {(a[0], a[1], tuple(a[2])) for a in legal}
+        candidates = readings_of_subsets(deal.hands[deal.to_act], deal.level, rng, 30)
+        for move in candidates:
+            triple = move.to_platform()
+            is_legal = (triple[0], triple[1], tuple(triple[2])) in legal_set
+            for action in (triple, move):
+                other = deal.clone()
+                if is_legal:
+                    other.step(action)
+                    assert other.plays[-1][1:] == (int(move.kind), move.key, move.cards.once, move.cards.twice)
+                else:
+                    with pytest.raises(ValueError, match="illegal"):
+                        other.step(action)
+        deal.step(rng.randrange(len(legal)))
+
+
+def test_a_triple_naming_cards_that_do_not_form_it_is_refused() -> None:
+    deal = Deal.start(["S3 S4 S5 S6 S7", "S8", "S9", "ST"], 2, leader=0)
+    for triple in (
+        ["Single", "4", ["S3"]],
+        ["Pair", "3", ["S3", "S4"]],
+        ["Straight", "4", ["S3", "S4", "S5", "S6", "S7"]],
+        ["Bomb", "3", ["S3", "S4", "S5", "S6"]],
+    ):
+        with pytest.raises(ValueError, match="illegal action for seat 0"):
+            deal.step(triple)
+    deal.step(["StraightFlush", "3", ["S3", "S4", "S5", "S6", "S7"]])
+    assert deal.done is False and deal.finish_order == [0]
+
+
+def test_a_triple_read_before_does_not_excuse_a_malformed_one() -> None:
+    deal = Deal.start(["S3 S4", "S5 S6", "S7 S8", "S9 ST"], 2, leader=0)
+    deal.step(["Single", "3", ["S3"]])
+    deal.clone().step(["PASS", "PASS", "PASS"])  # read and remembered
+    for bad, error in (
+        (["PASS", "PASS", ["P", "A", "S", "S"]], ValueError),
+        (["PASS", "PASS", [["S3"]]], ValueError),
+        (["Single", "3", [["S3"]]], TypeError),
+        (["Single", "3", "S3"], TypeError),
+        ([["Single"], "3", ["S3"]], TypeError),
+        (["Single", "3"], ValueError),
+        (7.0, TypeError),
+        ("PASS", TypeError),
+    ):
+        with pytest.raises(error):
+            deal.step(bad)
+    assert deal.to_act == 1 and len(deal.plays) == 1

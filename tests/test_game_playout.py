@@ -13,6 +13,7 @@ import pytest
 
 from guandan_fast import Hand
 from guandan_fast.game import NATIVE_PLAYOUT, Deal, random_deals
+from guandan_fast.playout import python_playout
 
 native = pytest.mark.skipif(not NATIVE_PLAYOUT, reason="the native _playout extension is not built")
 
@@ -108,9 +109,9 @@ def test_bad_playout_arguments() -> None:
 
 def test_python_fallback_policy_replays() -> None:
     deal = mid_deal(5, 4)
-    finish, actions = deal._python_playout(3, True)
+    finish, actions = python_playout(deal, 3, True)
     assert replay(deal, actions).finish_order == finish
-    assert deal._python_playout(3, False)[0] == finish
+    assert python_playout(deal, 3, False)[0] == finish
 
 
 # ---------------------------------------------------------------------------------------------
@@ -216,7 +217,7 @@ def test_playouts_run_in_parallel_threads() -> None:
 # ---------------------------------------------------------------------------------------------
 def native_args(deal: Deal) -> dict[str, Any]:
     names = ("once", "twice", "level", "to_act", "last_kind", "last_key", "last_size", "greater", "passes", "finish")
-    return dict(zip(names, deal._native_state()))
+    return dict(zip(names, deal._play_state()))
 
 
 def call_playout(args: dict[str, Any], seed: Any = 0) -> Any:

@@ -76,7 +76,8 @@ def _add_bench_parser(commands: argparse._SubParsersAction) -> None:  # type: ig
 
 
 def _play_command(args: argparse.Namespace) -> int:
-    from .game import Rules, play_log
+    from .platform.playlog import play_log
+    from .rules import Rules
 
     rules = Rules(
         fail_at_a_limit=args.fail_at_a, fail_at_a_level=args.fail_at_a_level,

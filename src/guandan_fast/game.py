@@ -1,5 +1,5 @@
-"""The whole game: one deal (:class:`Deal`), a match of deals (:class:`Match`) and the
-rule options (:class:`Rules`), as RULES.md §7-10 describe them.
+"""The whole game: one deal (:class:`Deal`, the one owner of a deal's state), a match of
+deals (:class:`Match`) and its scoring (:func:`score_deal`), as RULES.md §7-10 describe them.
 
 A deal moves through four phases:
 
@@ -18,22 +18,24 @@ pass when following), and :meth:`Deal.step` takes one of them as a platform trip
 :class:`~guandan_fast.moves.Move` or an index into that list. An illegal action raises
 ValueError (TypeError for something that is no action at all) and changes nothing.
 
-:meth:`Deal.playout` and :meth:`Deal.playouts` play the rest of a deal by uniformly random
-legal actions in native code (``_playout``, without the GIL), deterministic per seed, and
-:func:`random_deals` plays whole random deals there; :func:`score_deal` scores a finished
-deal for a match.
+The modules below this one each hold one job: :mod:`~guandan_fast.rules` the options
+(:class:`Rules`), :mod:`~guandan_fast.tribute` the tribute record and its rules as pure
+functions, :mod:`~guandan_fast.observation` what a seat sees, :mod:`~guandan_fast.playout`
+the random playouts (native, without the GIL, or in Python). Adapters for the competition
+platform live above, in :mod:`guandan_fast.platform`.
 
 Where RULES.md is silent, this module does what an expert player would expect; each such
 choice is written down where it is implemented and summarised here:
 
 * a deal's two losers in a double down (双下) both count as last; :attr:`Deal.finish_order`
   lists them after the winners in turn order, starting with the next seat after the
-  second finisher;
+  second finisher (one order everywhere: deals, previous finishes, native playouts);
 * in a single down the "paying side" of anti-tribute (抗贡) is the one payer: it needs both
   ``HR`` in that one hand; in a double down the two payers' hands together;
 * the two payers of a double tribute choose one after the other, the loser sitting after
   the first player first; the two receivers return in finishing order;
-* a card received as tribute may be returned if it qualifies;
+* a card received as tribute may be returned if it qualifies (unless
+  :attr:`Rules.return_received_card` is off);
 * a team "plays at A" when its own level is A and the deal is played at A; only such a
   deal can win the match, and (with :attr:`Rules.fail_at_a_limit`) only such a deal can be
   a failure at A. Failures count from the moment the team reached A;
@@ -46,33 +48,30 @@ from __future__ import annotations
 import copy
 import random
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Union
 
 import numpy as np
 
-from .api import MoveList, legal_moves
-from .cards import (
-    BIG_JOKER,
-    CARD_NAMES,
-    NUM_CARDS,
-    SMALL_JOKER,
-    as_index,
-    card_power,
-    level_char,
-    parse_card,
-    parse_level,
-    rank_of,
-    wildcard,
+from .api import MoveList, classify, legal_moves
+from .cards import CARD_NAMES, NUM_CARDS, level_char, parse_card, parse_level
+from .hand import Hand, as_hand
+from .moves import PASS, Move, MoveType, bomb_tier, read_platform
+from .observation import PASS_ACTION, DealView, Observation, StoredAction, card_triple, fresh, move_triple, observe
+from .playout import (
+    NATIVE_PLAYOUT,
+    SEED_MASK,
+    PlayState,
+    check_seed,
+    native_playout,
+    native_playouts,
+    python_playout,
+    random_deals,
+    read_only,
 )
-from .hand import Hand, as_hand, card_names
-from .moves import PASS, PLATFORM_NAMES, Move, MoveType, platform_rank, read_platform
-
-try:  # the native playouts (phase 2); Deal.playout falls back to Python without them
-    from . import _playout as _native_playout
-except ImportError:  # pragma: no cover - exercised only where the extension is not built
-    _native_playout = None  # type: ignore[assignment]
+from .rules import Rules, bounded, check_rules, check_seat
+from .tribute import NO_TRIBUTE, TributeRecord, hand_over, return_choices, tribute_choices, tribute_due
 
 __all__ = [
     "NATIVE_PLAYOUT",
@@ -87,25 +86,9 @@ __all__ = [
 ]
 
 PHASES = ("tribute", "return", "play", "done")
-
-
-def _set_read_only(*arrays: np.ndarray) -> None:
-    for array in arrays:
-        array.setflags(write=False)
-
-
-#: Make arrays read-only (in native code when built: much cheaper than ``setflags``).
-_read_only = _set_read_only if _native_playout is None else _native_playout.read_only
-#: Whether :meth:`Deal.playout` runs in native code (the ``_playout`` extension is built).
-NATIVE_PLAYOUT: bool = _native_playout is not None
-_SEED_MASK = (1 << 64) - 1
-#: The pass as a platform triple. Actions are stored as immutable tuples ``(type, rank,
-#: cards)`` — ``cards`` a tuple of card names, or ``"PASS"`` — and handed out as fresh
-#: lists (:func:`_fresh`), so that nothing a caller receives shares state with a deal.
-PASS_ACTION = ("PASS", "PASS", "PASS")
 ACE = 14
 
-Action = Union[Sequence[Any], Move, int]  # noqa: UP007 - a runtime alias, kept 3.9-readable
+Action = Union[Sequence[Any], Move, int]  # noqa: UP007 - a runtime alias
 
 
 def _partner(seat: int) -> int:
@@ -116,117 +99,19 @@ def _team(seat: int) -> int:
     return seat & 1
 
 
-def _bounded(value: object, what: str, low: int, high: int) -> int:
-    """An integer (a numpy integer too) in ``low..high``; TypeError/ValueError name ``what``."""
-    number = as_index(value, f"{what} must be an integer {low}..{high}")
-    if not low <= number <= high:
-        raise ValueError(f"{what} must be an integer {low}..{high}, not {number}")
-    return number
+def _double_down(first: int) -> list[int]:
+    """The finishing order of a 1-2 finish: both losers count as last and are listed in
+    turn order after the second finisher (the one order for deals, previous finishes and
+    the native playouts)."""
+    second = first ^ 2
+    return [first, second, (second + 1) % 4, (second + 3) % 4]
 
 
-def _check_seat(seat: object, what: str) -> int:
-    return _bounded(seat, f"{what} (a seat number 0-3)", 0, 3)
-
-
-# ---------------------------------------------------------------------------------------------
-# Rule options
-# ---------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Rules:
-    """Rule options for regional variants (RULES.md §10); every option is off by default.
-
-    ``fail_at_a_limit``
-        ``None`` (national rules: a team may fail at A forever) or N ≥ 1: after N failed
-        deals at A — the team played at A and either did not finish first, or finished
-        first with its partner last — the team's level goes back to ``fail_at_a_level``.
-    ``fail_at_a_level``
-        the level a team falls back to (2 in one seed text, J in another); a rank
-        character or an integer 2-14. Only used with ``fail_at_a_limit``.
-    ``no_tribute_between_partners``
-        in a 1-4 finish (the last player is the first player's partner) there is no
-        tribute and the first player leads. Off: the partner pays, as in the national rules.
-    """
-
-    fail_at_a_limit: int | None = None
-    fail_at_a_level: int | str = 2
-    no_tribute_between_partners: bool = False
-
-    def __post_init__(self) -> None:
-        limit = self.fail_at_a_limit
-        if limit is not None:
-            if isinstance(limit, bool) or not isinstance(limit, int):
-                raise TypeError(f"Rules.fail_at_a_limit must be None or a positive integer, not {type(limit).__name__}")
-            if limit < 1:
-                raise ValueError(f"Rules.fail_at_a_limit must be None or a positive integer, not {limit}")
-        object.__setattr__(self, "fail_at_a_level", parse_level(self.fail_at_a_level))
-        if not isinstance(self.no_tribute_between_partners, bool):
-            raise TypeError("Rules.no_tribute_between_partners must be a bool")
-
-
-_DEFAULT_RULES = Rules()
-
-
-def _check_rules(rules: object) -> Rules:
-    if rules is None:
-        return _DEFAULT_RULES
-    if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a guandan_fast.Rules, not {type(rules).__name__}")
-    return rules
-
-
-# ---------------------------------------------------------------------------------------------
-# Card helpers
-# ---------------------------------------------------------------------------------------------
 def deal_cards(rng: random.Random) -> list[Hand]:
     """Shuffle the 108 cards with ``rng`` and give each seat 27."""
     deck = [index for index in range(NUM_CARDS) for _ in range(2)]
     rng.shuffle(deck)
     return [Hand.from_indices(deck[27 * seat : 27 * seat + 27]) for seat in range(4)]
-
-
-def _tribute_choices(hand: Hand, level: int) -> list[int]:
-    """Cards the payer may give: the highest power among the non-wildcards (RULES.md §9)."""
-    wild = wildcard(level)
-    cards = [c for c in hand.distinct() if c != wild]
-    if not cards:
-        return []
-    top = max(card_power(c, level) for c in cards)
-    return [c for c in cards if card_power(c, level) == top]
-
-
-def _return_choices(hand: Hand, level: int) -> list[int]:
-    """Cards a receiver may give back: natural rank 2-10 (wildcards and level cards
-    included, RULES.md §9 Choice), else any card of the lowest power."""
-    cards = hand.distinct()
-    low = [c for c in cards if c < SMALL_JOKER and rank_of(c) <= 10]
-    if low:
-        return low
-    bottom = min(card_power(c, level) for c in cards)
-    return [c for c in cards if card_power(c, level) == bottom]
-
-
-def _card_triple(kind: str, card: int) -> list[Any]:
-    return [kind, kind, [CARD_NAMES[card]]]
-
-
-def _fresh(triple: Sequence[Any]) -> list[Any]:
-    """A stored action as a new platform triple: lists nobody else holds."""
-    cards = triple[2]
-    return [triple[0], triple[1], cards if cards.__class__ is str else list(cards)]
-
-
-_TYPE_NAMES = {int(kind): name for kind, name in PLATFORM_NAMES.items()}
-
-def _move_triple(kind: int, key: int, once: int, twice: int, level: int) -> list[Any]:
-    """The platform triple of a generated move (what ``Move.to_platform`` gives, faster)."""
-    return [_TYPE_NAMES[kind], platform_rank(kind, key, level), card_names(once, twice)]
-
-
-def _move_tuple(move: Move) -> tuple[Any, ...]:
-    """A move's platform triple as stored in a deal (immutable; see :data:`PASS_ACTION`)."""
-    kind, key, _ = move.table_args
-    cards = move.cards
-    return (_TYPE_NAMES[kind], platform_rank(kind, key, move.level), tuple(card_names(cards.once, cards.twice)))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -242,14 +127,12 @@ class Deal:
 
     __slots__ = (
         "_actions",
+        "_card_actions",
         "_finish",
-        "_greater",
         "_hands",
-        "_history",
-        "_index",
         "_last",
-        "_last_action",
-        "_last_actor",
+        "_last_move",
+        "_last_seat",
         "_moves",
         "_paid",
         "_passes",
@@ -261,6 +144,7 @@ class Deal:
         "_to_act",
         "_tribute",
         "_trick",
+        "_triples",
         "level",
         "rules",
         "team_levels",
@@ -272,27 +156,32 @@ class Deal:
     _hands: list[Hand]
     _phase: str
     _to_act: int | None
-    _last: Move
-    _greater: int
+    #: The move to beat as plain ints (kind, key, once, twice, size, bomb tier); None when
+    #: the seat to act leads. ``_last_move`` is the same as a Move, made when first needed.
+    _last: tuple[int, int, int, int, int, int] | None
+    _last_move: Move | None
+    _last_seat: int
     _passes: int
     _finish: list[int]
-    # Actions are stored as immutable tuples (see PASS_ACTION) and the cached move list's
-    # arrays are read-only, so clones may share them; the lists are the deal's own.
-    _history: list[tuple[int, tuple[Any, ...]]]
-    _trick: list[tuple[Any, ...] | None]
-    _tribute: dict[str, Any]
+    #: Tributes and returns as (seat, stored triple); they all come before the first play.
+    _card_actions: list[tuple[int, StoredAction]]
+    #: Every play-phase action as (seat, kind, key, once, twice) (the :attr:`plays` rows).
+    _plays: list[tuple[int, int, int, int, int]]
+    #: Stored triples of the first plays, made when :attr:`history` is read.
+    _triples: list[StoredAction]
+    #: Per seat, the index in ``_plays`` of its action in the current trick, or -1.
+    _trick: list[int]
+    _tribute: TributeRecord
     #: Tributes chosen, (payer, card), not yet handed over (a double tribute is paid at once).
     _paid: tuple[tuple[int, int], ...]
     _pending: list[int]
     #: Cards each seat has played, as 8 plane ints (once, twice per seat): kept per play.
     _played: list[int]
     _played_array: np.ndarray | None
-    _plays: list[tuple[int, int, int, int, int]]
+    # Caches of the current state, dropped by every action; their contents are immutable
+    # (read-only arrays, tuples), so clones share them.
     _moves: MoveList | None
-    _actions: list[list[Any]] | None
-    _index: dict[tuple[int, int, int, int], int] | None
-    _last_actor: int
-    _last_action: tuple[Any, ...] | None
+    _actions: list[StoredAction] | None
 
     # -- construction -----------------------------------------------------------------------
     @classmethod
@@ -322,24 +211,25 @@ class Deal:
         """
         deal = cls.__new__(cls)
         deal.level = parse_level(level)
-        deal.rules = _check_rules(rules)
+        deal.rules = check_rules(rules)
         deal.team_levels = _check_team_levels(team_levels, deal.level)
         deal._hands = _check_hands(hands)
         deal._finish = _check_finished(finished, deal._hands)
-        deal._history = []
-        deal._trick = [None, None, None, None]
-        deal._last = PASS
-        deal._greater = -1
+        deal._card_actions = []
+        deal._plays = []
+        deal._triples = []
+        deal._trick = [-1, -1, -1, -1]
+        deal._last = None
+        deal._last_move = PASS
+        deal._last_seat = -1
         deal._passes = 0
-        deal._tribute = {"kind": "none", "payments": [], "returns": []}
+        deal._tribute = NO_TRIBUTE
         deal._paid = ()
         deal._pending = []
-        deal._last_actor = -1
-        deal._last_action = None
         deal._played = [0] * 8
         deal._played_array = None
-        deal._plays = []
-        deal._clear_cache()
+        deal._moves = None
+        deal._actions = None
         active = [s for s in range(4) if s not in deal._finish]
         if len(active) < 2 or (len(deal._finish) >= 2 and deal._finish[1] == _partner(deal._finish[0])):
             raise ValueError("the deal is already over: at most two seats may be out, and not a whole team")
@@ -350,7 +240,7 @@ class Deal:
             return deal
         if leader is None:
             leader = random.Random(seed).choice(active)
-        leader = _check_seat(leader, "leader")
+        leader = check_seat(leader, "leader")
         if leader not in active:
             raise ValueError(f"the leader, seat {leader}, holds no cards")
         deal._phase = "play"
@@ -376,37 +266,17 @@ class Deal:
 
     def _setup_tribute(self, finish: list[int]) -> None:
         """Decide tribute, anti-tribute or none from the previous finish (RULES.md §9-10)."""
-        first, second = finish[0], finish[1]
-        hands = self._hands
-        if second == _partner(first):
-            # Double down: both losers pay; the one sitting after the first player pays first.
-            payers = [(first + 1) % 4, (first + 3) % 4]
-            kind = "double"
-        else:
-            payers = [finish[3]]
-            kind = "single"
-            if payers[0] == _partner(first) and self.rules.no_tribute_between_partners:
-                self._tribute = {
-                    "kind": "waived",
-                    "payers": payers,
-                    "receivers": [first],
-                    "payments": [],
-                    "returns": [],
-                }
-                self._begin_play(first)
-                return
-        receivers = [first] if kind == "single" else [first, second]
-        if sum(hands[p].count(BIG_JOKER) for p in payers) == 2:
-            self._tribute = {"kind": "anti", "payers": payers, "receivers": receivers, "payments": [], "returns": []}
-            self._begin_play(first)
+        record = tribute_due(finish, self._hands, self.rules)
+        self._tribute = record
+        if record.leader is not None:  # anti-tribute, or waived between partners
+            self._begin_play(record.leader)
             return
-        for payer in payers:
-            if not _tribute_choices(hands[payer], self.level):
+        for payer in record.payers:
+            if not tribute_choices(self._hands[payer], self.level):
                 raise ValueError(f"seat {payer} must pay tribute but holds no card other than wildcards")
-        self._tribute = {"kind": kind, "payers": payers, "receivers": receivers, "payments": [], "returns": []}
         self._phase = "tribute"
-        self._pending = list(payers)
-        self._to_act = payers[0]
+        self._pending = list(record.payers)
+        self._to_act = record.payers[0]
 
     def _begin_play(self, leader: int) -> None:
         self._phase = "play"
@@ -431,14 +301,20 @@ class Deal:
     @property
     def finish_order(self) -> list[int]:
         """Seats that are out, first to last; all four once the deal is done (a double
-        down's two losers both count as last and are listed in turn order)."""
+        down's two losers both count as last and are listed in turn order after the
+        second finisher)."""
         return list(self._finish)
 
     @property
     def history(self) -> list[tuple[int, list[Any]]]:
         """Every action so far as ``(seat, platform triple)``, tributes and returns included
         (new lists on every call: changing them changes nothing in the deal)."""
-        return [(seat, _fresh(triple)) for seat, triple in self._history]
+        triples, plays, level = self._triples, self._plays, self.level
+        for seat, kind, key, once, twice in plays[len(triples) :]:
+            triples.append(move_triple(kind, key, once, twice, level))
+        out = [(seat, fresh(triple)) for seat, triple in self._card_actions]
+        out.extend((row[0], fresh(triple)) for row, triple in zip(plays, triples))
+        return out
 
     @property
     def played(self) -> np.ndarray:
@@ -462,19 +338,34 @@ class Deal:
     @property
     def last_move(self) -> Move | None:
         """The move to beat (None when the seat to act leads)."""
-        return None if self._last is PASS else self._last
+        return None if self._last is None else self._move_to_beat()
+
+    def _move_to_beat(self) -> Move:
+        """The move to beat as a Move (PASS when leading), made once per trick state."""
+        move = self._last_move
+        if move is None:
+            kind, key, once, twice, _, _ = self._last  # type: ignore[misc]
+            move = self._last_move = Move._trusted(_MOVE_TYPES[kind], key, Hand._trusted(once, twice), self.level)
+        return move
 
     @property
     def last_seat(self) -> int:
-        """The seat that made :attr:`last_move` (-1 when the seat to act leads)."""
-        return self._greater
+        """The seat that made :attr:`last_move` (-1 when the seat to act leads); the
+        platform calls it ``greaterPos``."""
+        return self._last_seat
 
     @property
     def tribute(self) -> dict[str, Any]:
         """What happened before play: ``kind`` is ``"none"`` (first deal), ``"single"``,
         ``"double"``, ``"anti"`` (抗贡) or ``"waived"`` (no tribute between partners);
         ``payments`` and ``returns`` list ``(from_seat, to_seat, card)``."""
-        return {key: list(value) if isinstance(value, list) else value for key, value in self._tribute.items()}
+        return self._tribute.as_dict()
+
+    @property
+    def tribute_record(self) -> TributeRecord:
+        """The same as a frozen :class:`~guandan_fast.tribute.TributeRecord` (cards as
+        indices; its ``leader`` is the seat that leads once the returns are made)."""
+        return self._tribute
 
     @property
     def done(self) -> bool:
@@ -495,18 +386,29 @@ class Deal:
     def clone(self) -> Deal:
         """An independent copy (hands, moves, stored actions and the cached move list are
         immutable, so this is cheap). ``copy.copy`` and ``copy.deepcopy`` make the same."""
-        other = Deal.__new__(Deal)
-        for name in Deal.__slots__:
-            setattr(other, name, getattr(self, name))
-        other._hands = list(self._hands)
-        other._finish = list(self._finish)
-        other._history = list(self._history)
-        other._trick = list(self._trick)
-        other._pending = list(self._pending)
-        other._played = list(self._played)
-        other._plays = list(self._plays)
-        # The tribute record's lists are replaced, never changed in place; copied anyway.
-        other._tribute = {k: list(v) if isinstance(v, list) else v for k, v in self._tribute.items()}
+        other = _new_deal(Deal)
+        other.level = self.level
+        other.rules = self.rules
+        other.team_levels = self.team_levels
+        other._hands = self._hands[:]
+        other._phase = self._phase
+        other._to_act = self._to_act
+        other._last = self._last
+        other._last_move = self._last_move
+        other._last_seat = self._last_seat
+        other._passes = self._passes
+        other._finish = self._finish[:]
+        other._card_actions = self._card_actions[:]
+        other._plays = self._plays[:]
+        other._triples = self._triples[:]
+        other._trick = self._trick[:]
+        other._tribute = self._tribute
+        other._paid = self._paid
+        other._pending = self._pending[:]
+        other._played = self._played[:]
+        other._played_array = self._played_array
+        other._moves = self._moves
+        other._actions = self._actions
         return other
 
     def __copy__(self) -> Deal:
@@ -538,18 +440,20 @@ class Deal:
                 raise ValueError(f"seat {payer} has chosen to pay {CARD_NAMES[card]} and must keep it")
         if self._phase == "tribute":
             for payer in self._pending:
-                if not _tribute_choices(new[payer], self.level):
+                if not tribute_choices(new[payer], self.level):
                     raise ValueError(f"seat {payer} must pay tribute but would hold no card other than wildcards")
         other = self.clone()
         other._hands = new
-        other._clear_cache()
+        other._moves = other._actions = None
         return other
 
     def __getstate__(self) -> dict[str, Any]:
-        """Pickled state: every slot but the move-list caches (rebuilt on demand)."""
+        """Pickled state: every slot but the caches (rebuilt on demand)."""
         state = {name: getattr(self, name) for name in Deal.__slots__}
-        for name in ("_moves", "_actions", "_index", "_played_array"):
-            state[name] = None
+        state["_moves"] = state["_actions"] = state["_played_array"] = None
+        state["_triples"] = []
+        if state["_last"] is not None:
+            state["_last_move"] = None
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -557,11 +461,6 @@ class Deal:
             setattr(self, name, state[name])
 
     # -- actions ----------------------------------------------------------------------------
-    def _clear_cache(self) -> None:
-        self._moves: MoveList | None = None
-        self._actions: list[list[Any]] | None = None
-        self._index: dict[tuple[int, int, int, int], int] | None = None
-
     def legal_moves(self) -> MoveList:
         """The moves of the seat to act in the play phase: exactly ``legal_moves(hand,
         level, last)``. A follower may also pass, which this list (like ``legal_moves``)
@@ -578,15 +477,15 @@ class Deal:
         if moves is None:
             if self._phase != "play":
                 raise ValueError(f"there are no moves to play in the {self._phase} phase")
-            moves = legal_moves(self._hands[self._to_act], self.level, self._last)  # type: ignore[index]
-            _read_only(moves.kinds, moves.keys, moves.cards)
+            moves = legal_moves(self._hands[self._to_act], self.level, self._move_to_beat())  # type: ignore[index]
+            read_only(moves.kinds, moves.keys, moves.cards)
             self._moves = moves
         return moves
 
     @property
     def following(self) -> bool:
         """Whether the seat to act follows (may pass) rather than leads."""
-        return self._phase == "play" and self._last is not PASS
+        return self._last is not None
 
     def legal_actions(self) -> list[list[Any]]:
         """Every legal action of :attr:`to_act` as a platform triple.
@@ -596,21 +495,21 @@ class Deal:
         ``["tribute", "tribute", [card]]`` and in the return phase ``["back", "back",
         [card]]``, one per distinct card allowed. Empty once the deal is done.
         """
-        if self._actions is None:
+        return [fresh(action) for action in self._stored_actions()]
+
+    def _stored_actions(self) -> list[StoredAction]:
+        actions = self._actions
+        if actions is None:
             phase = self._phase
             if phase == "play":
-                moves = self._own_moves()
-                level = self.level
-                actions = [list(PASS_ACTION)] if self._last is not PASS else []
-                actions.extend(_move_triple(k, y, o, t, level) for k, y, o, t in moves.rows())
-            elif phase == "tribute":
-                actions = [_card_triple("tribute", c) for c in _tribute_choices(self._hands[self._to_act], self.level)]  # type: ignore[index]
-            elif phase == "return":
-                actions = [_card_triple("back", c) for c in _return_choices(self._hands[self._to_act], self.level)]  # type: ignore[index]
+                actions = _move_list_actions(self._own_moves(), self._last is not None)
+            elif phase in ("tribute", "return"):
+                kind = "tribute" if phase == "tribute" else "back"
+                actions = [card_triple(kind, c) for c in self._card_choices()]
             else:
                 actions = []
             self._actions = actions
-        return [_fresh(action) for action in self._actions]
+        return actions
 
     def step(self, action: Action) -> None:
         """Make the seat to act take ``action``: a platform triple, a :class:`Move` (or
@@ -619,83 +518,109 @@ class Deal:
         An illegal action raises ValueError (TypeError when it is no action at all) and
         leaves the deal unchanged.
         """
+        if self._phase == "play":  # the common cases first, each checked without a move list
+            cls = action.__class__
+            if cls is list or cls is tuple:
+                self._play(*self._triple_row(action))  # type: ignore[arg-type]
+                return
+            if cls is int:
+                self._play(*self._row_at(action))  # type: ignore[arg-type]
+                return
+            if cls is Move:
+                self._play(*self._move_row(action))  # type: ignore[arg-type]
+                return
         if self._phase == "done":
             raise ValueError("the deal is over: no more actions")
         if isinstance(action, bool):
             raise TypeError("an action is a platform triple, a Move or an index, not a bool")
         if isinstance(action, (int, np.integer)):
-            action = self._action_at(int(action))
-            if isinstance(action, Move):  # in play, a move of the list itself: nothing to look up
-                self._apply(action)
+            if self._phase == "play":
+                self._play(*self._row_at(int(action)))
                 return
-        if self._phase == "play":
-            self._apply(self._resolve_move(action))
-        else:
-            self._do_card_action(action)
-
-    def _apply(self, move: Move) -> None:
-        if move is PASS:
-            self._do_pass()
-        else:
-            self._do_play(move)
-
-    def _action_at(self, index: int) -> Move | list[Any]:
-        """Entry ``index`` of :meth:`legal_actions` (in play, as a Move: no triple is built)."""
+            action = self._stored_actions_at(int(action))
         if self._phase != "play":
-            actions = self.legal_actions()
-            if not 0 <= index < len(actions):
-                raise ValueError(
-                    f"action index {index} is out of range: seat {self._to_act} has {len(actions)} legal actions"
-                )
-            return actions[index]
+            self._do_card_action(action)
+        elif isinstance(action, Move):
+            self._play(*self._move_row(action))
+        elif isinstance(action, (str, bytes)) or not isinstance(action, Sequence):
+            raise TypeError(
+                f"an action is a platform triple [type, rank, cards], a Move or an index, not {type(action).__name__}"
+            )
+        else:
+            self._play(*self._triple_row(action))
+
+    def _stored_actions_at(self, index: int) -> list[Any]:
+        actions = self._stored_actions()
+        if not 0 <= index < len(actions):
+            raise ValueError(f"action index {index} is out of range: seat {self._to_act} has {len(actions)} legal actions")
+        return fresh(actions[index])
+
+    # A play is checked and applied as plain ints: Row = (kind, key, once, twice, move or None).
+    def _row_at(self, index: int) -> _Row:
+        """Entry ``index`` of :meth:`legal_actions` in the play phase."""
         moves = self._own_moves()
-        following = self._last is not PASS
+        following = self._last is not None
         count = len(moves.kinds) + following
         if not 0 <= index < count:
             raise ValueError(f"action index {index} is out of range: seat {self._to_act} has {count} legal actions")
         if following:
-            return PASS if index == 0 else moves[index - 1]
-        return moves[index]
+            if index == 0:
+                return _PASS_ROW
+            index -= 1
+        cards = moves.cards
+        return moves.kinds.item(index), moves.keys.item(index), cards.item(index, 0), cards.item(index, 1), None
 
-    def _resolve_move(self, action: Action) -> Move:
-        """The legal move (or PASS) an action names; ValueError/TypeError otherwise."""
-        seat = self._to_act
-        if isinstance(action, Move):
-            if action.kind is MoveType.PASS:
-                return self._check_pass()
-            moves = self._own_moves()
-            if action.level != self.level:
-                raise ValueError(
-                    f"the move {action!r} is made at level {level_char(action.level)}, the deal is played at {level_char(self.level)}"
-                )
-            if action not in moves:
-                raise ValueError(f"illegal move for seat {seat}: {action!r} is not among its {len(moves)} legal moves")
-            return action
-        if isinstance(action, (str, bytes)) or not isinstance(action, Sequence):
-            raise TypeError(
-                f"an action is a platform triple [type, rank, cards], a Move or an index, not {type(action).__name__}"
-            )
-        kind, key, hand = read_platform(action, self.level)
-        if kind is MoveType.PASS:
-            return self._check_pass()
-        index = self._move_index().get((int(kind), key, hand.once, hand.twice))
-        if index is None:
+    def _move_row(self, move: Move) -> _Row:
+        """A Move checked against the seat's hand and the move to beat (a Move is always
+        a valid reading of its cards, so this is exactly membership in the move list)."""
+        kind, key, size = move.table_args
+        if not kind:
+            self._check_pass()
+            return _PASS_ROW
+        if move.level != self.level:
             raise ValueError(
-                f"illegal action for seat {seat}: {list(action)!r} is not among its {len(self._own_moves())} legal moves"
-                + (" (or a pass)" if self._last is not PASS else " (it leads and may not pass)")
+                f"the move {move!r} is made at level {level_char(move.level)}, the deal is played at {level_char(self.level)}"
             )
-        return self._own_moves()[index]
+        cards = move.cards
+        once, twice = cards.once, cards.twice
+        if not self._may_play(kind, key, once, twice, size, _TIERS[kind][size]):
+            raise ValueError(
+                f"illegal move for seat {self._to_act}: {move!r} is not among its {len(self._own_moves())} legal moves"
+            )
+        return kind, key, once, twice, move
 
-    def _move_index(self) -> dict[tuple[int, int, int, int], int]:
-        if self._index is None:
-            moves = self._own_moves()
-            self._index = {row: i for i, row in enumerate(moves.rows())}
-        return self._index
+    def _triple_row(self, action: Sequence[Any]) -> _Row:
+        """A platform triple read (once per spelling and level) and checked against the
+        seat's hand and the move to beat."""
+        reading = _reading(action, self.level)
+        if reading is None:
+            self._check_pass()
+            return _PASS_ROW
+        kind, key, once, twice, size, tier = reading
+        if not (kind and self._may_play(kind, key, once, twice, size, tier)):
+            raise ValueError(
+                f"illegal action for seat {self._to_act}: {list(action)!r} is not among its "
+                f"{len(self._own_moves())} legal moves"
+                + (" (or a pass)" if self._last is not None else " (it leads and may not pass)")
+            )
+        return kind, key, once, twice, None
 
-    def _check_pass(self) -> Move:
-        if self._last is PASS:
+    def _may_play(self, kind: int, key: int, once: int, twice: int, size: int, tier: int) -> bool:
+        """Whether the seat to act holds these cards and they beat the move to beat."""
+        hand = self._hands[self._to_act]  # type: ignore[index]
+        if once & ~hand.once or twice & ~hand.twice:
+            return False
+        last = self._last
+        if last is None:
+            return True
+        last_kind, last_key, _, _, last_size, last_tier = last
+        if tier < 0:
+            return last_tier < 0 and kind == last_kind and size == last_size and key > last_key
+        return tier > last_tier or (tier == last_tier and key > last_key)
+
+    def _check_pass(self) -> None:
+        if self._last is None:
             raise ValueError(f"seat {self._to_act} leads and may not pass")
-        return PASS
 
     def _next_active(self, seat: int) -> int:
         hands = self._hands
@@ -705,30 +630,30 @@ class Deal:
                 return other
         return seat
 
-    def _record(self, seat: int, triple: tuple[Any, ...]) -> None:
-        self._history.append((seat, triple))
-        self._last_actor = seat
-        self._last_action = triple
-        self._clear_cache()
-
-    def _do_play(self, move: Move) -> None:
+    def _play(self, kind: int, key: int, once: int, twice: int, move: Move | None) -> None:
+        """Apply a checked play-phase action (a pass when ``kind`` is 0)."""
         seat: int = self._to_act  # type: ignore[assignment]
-        hand = self._hands[seat].remove(move.cards)
-        self._hands[seat] = hand
-        triple = _move_tuple(move)
-        self._record(seat, triple)
-        cards = move.cards
-        once, twice = cards.once, cards.twice
+        plays = self._plays
+        self._trick[seat] = len(plays)
+        self._moves = self._actions = None
+        if not kind:
+            plays.append((seat, 0, 0, 0, 0))
+            self._after_pass(seat)
+            return
+        plays.append((seat, kind, key, once, twice))
+        hand = self._hands[seat]
+        held_once, held_twice = hand.once, hand.twice
+        hand = self._hands[seat] = Hand._trusted((held_once & ~once) | (held_twice & ~twice), held_twice & ~once)
         played = self._played
         base = 2 * seat
         had = played[base]
         played[base] = had | once
         played[base + 1] |= twice | (had & once)
         self._played_array = None
-        self._plays.append((seat, int(move.kind), move.key, once, twice))
-        self._trick[seat] = triple
-        self._last = move
-        self._greater = seat
+        size = once.bit_count() + twice.bit_count()
+        self._last = (kind, key, once, twice, size, _TIERS[kind][size])
+        self._last_move = move
+        self._last_seat = seat
         self._passes = 0
         if not hand:
             self._finish.append(seat)
@@ -736,49 +661,44 @@ class Deal:
                 return
         self._to_act = self._next_active(seat)
 
-    def _do_pass(self) -> None:
-        seat: int = self._to_act  # type: ignore[assignment]
-        self._record(seat, PASS_ACTION)
-        self._plays.append((seat, 0, 0, 0, 0))
-        self._trick[seat] = PASS_ACTION
+    def _after_pass(self, seat: int) -> None:
         self._passes += 1
-        greater = self._greater
+        last_seat = self._last_seat
         # The trick ends once every other player still holding cards has passed.
-        others = sum(1 for s in range(4) if s != greater and self._hands[s])
+        others = sum(1 for s in range(4) if s != last_seat and self._hands[s])
         if self._passes < others:
             self._to_act = self._next_active(seat)
             return
-        self._last = PASS
-        self._greater = -1
-        self._passes = 0
-        self._trick = [None, None, None, None]
-        if self._hands[greater]:
-            self._to_act = greater
+        self._end_trick()
+        if self._hands[last_seat]:
+            self._to_act = last_seat
         else:
             # 接风: the partner of a player who went out with an unbeaten play leads. The
-            # partner always holds cards here: had it been out already, ``greater`` going out
-            # would have ended the deal (a 1-2 finish, or three out), also in endgames set up
-            # with ``finished=`` (start refuses a deal that is already over), so RULES.md's
-            # "partner out too" case cannot arise and has no branch.
-            self._to_act = _partner(greater)
+            # partner always holds cards here: had it been out already, ``last_seat`` going
+            # out would have ended the deal (a 1-2 finish, or three out), also in endgames
+            # set up with ``finished=`` (start refuses a deal that is already over), so
+            # RULES.md's "partner out too" case cannot arise and has no branch.
+            self._to_act = _partner(last_seat)
+
+    def _end_trick(self) -> None:
+        self._last = None
+        self._last_move = PASS
+        self._last_seat = -1
+        self._passes = 0
+        self._trick = [-1, -1, -1, -1]
 
     def _check_end(self) -> bool:
         """End the deal on a 1-2 finish (双下) or when three players are out (RULES.md §7)."""
         finish = self._finish
-        if len(finish) >= 2 and finish[1] == _partner(finish[0]):
-            # Both losers count as last; listed in turn order after the second finisher.
-            after = finish[1]
-            while len(finish) < 4:
-                after = self._next_active(after)
-                finish.append(after)
+        if len(finish) == 2 and finish[1] == _partner(finish[0]):
+            finish[:] = _double_down(finish[0])
         elif len(finish) == 3:
-            finish.append(next(s for s in range(4) if s not in finish))
+            finish.append(6 - sum(finish))  # the seats sum to 0 + 1 + 2 + 3
         else:
             return False
         self._phase = "done"
         self._to_act = None
-        self._last = PASS
-        self._greater = -1
+        self._end_trick()
         return True
 
     def _do_card_action(self, action: Action) -> None:
@@ -801,11 +721,7 @@ class Deal:
             raise ValueError(f"a {kind} action names exactly one card, e.g. [{kind!r}, {kind!r}, ['S3']]")
         card = parse_card(cards[0])
         seat: int = self._to_act  # type: ignore[assignment]
-        allowed = (
-            _tribute_choices(self._hands[seat], self.level)
-            if kind == "tribute"
-            else _return_choices(self._hands[seat], self.level)
-        )
+        allowed = self._card_choices()
         if card not in allowed:
             rule = (
                 "the highest card by power, never a wildcard"
@@ -816,48 +732,51 @@ class Deal:
                 f"seat {seat} may not {'pay' if kind == 'tribute' else 'return'} {CARD_NAMES[card]}: it must be {rule} "
                 f"({' '.join(CARD_NAMES[c] for c in allowed)})"
             )
-        self._record(seat, (kind, kind, (CARD_NAMES[card],)))  # clears the move-list cache
+        self._card_actions.append((seat, card_triple(kind, card)))
+        self._moves = self._actions = None
         self._pending.pop(0)
         if kind == "tribute":
             self._after_tribute(seat, card)
         else:
             self._after_return(seat, card)
 
+    def _card_choices(self) -> list[int]:
+        """The cards the seat to act may pay (tribute phase) or give back (return phase)."""
+        seat: int = self._to_act  # type: ignore[assignment]
+        hand = self._hands[seat]
+        if self._phase == "tribute":
+            return tribute_choices(hand, self.level)
+        received = self._tribute.payment_to(seat)[2]
+        return return_choices(hand, self.level, self.rules, received)
+
+    def _move_card(self, giver: int, taker: int, card: int) -> None:
+        one = Hand.from_indices([card])
+        self._hands[giver] = self._hands[giver].remove(one)
+        self._hands[taker] = self._hands[taker].add(one)
+
     def _after_tribute(self, seat: int, card: int) -> None:
         # The cards change hands once every payer has chosen (a double tribute is paid at once).
-        info = self._tribute
         self._paid += ((seat, card),)
         if self._pending:
             self._to_act = self._pending[0]
             return
-        receivers = info["receivers"]
-        paid, self._paid = list(self._paid), ()
-        if len(paid) == 2:
-            # Double tribute: the higher card to the first player, the lower to the second;
-            # on a tie the loser sitting after the first player (who paid first) pays the first.
-            (a, card_a), (b, card_b) = paid
-            if card_power(card_b, self.level) > card_power(card_a, self.level):
-                paid = [(b, card_b), (a, card_a)]
-        payments = [(payer, receiver, given) for (payer, given), receiver in zip(paid, receivers)]
-        for payer, receiver, given in payments:
-            self._hands[payer] = self._hands[payer].remove([CARD_NAMES[given]])
-            self._hands[receiver] = self._hands[receiver].add([CARD_NAMES[given]])
-        info["payments"] = payments
+        record = hand_over(self._tribute, self._paid, self.level, self.rules)
+        self._paid = ()
+        for payer, receiver, given in record.payments:
+            self._move_card(payer, receiver, given)
+        self._tribute = record
         self._phase = "return"
-        self._pending = list(receivers)
-        self._to_act = receivers[0]
+        self._pending = list(record.receivers)
+        self._to_act = record.receivers[0]
 
     def _after_return(self, seat: int, card: int) -> None:
-        info = self._tribute
-        payer = next(p for p, r, _ in info["payments"] if r == seat)
-        self._hands[seat] = self._hands[seat].remove([CARD_NAMES[card]])
-        self._hands[payer] = self._hands[payer].add([CARD_NAMES[card]])
-        info["returns"] = info["returns"] + [(seat, payer, card)]
+        record = self._tribute.with_return(seat, card)
+        self._move_card(seat, record.returns[-1][1], card)
+        self._tribute = record
         if self._pending:
             self._to_act = self._pending[0]
             return
-        # Who leads: after a single tribute the payer; after a double, the one who paid the first player.
-        self._begin_play(info["payments"][0][0])
+        self._begin_play(record.leader)  # type: ignore[arg-type]
 
     # -- random playouts ----------------------------------------------------------------------
     def playout(self, seed: int = 0, *, record: bool = False) -> Any:
@@ -874,51 +793,45 @@ class Deal:
         ``record=True``, ``(finish_order, actions)`` where ``actions`` lists every action
         taken as ``(seat, platform triple)``, which can be replayed through :meth:`step`.
         """
-        seed = _check_seed(seed)
+        seed = check_seed(seed)
         deal, actions = self._through_tribute(seed, record)
         if deal._phase == "done":
-            finish = list(deal._finish)
-        elif _native_playout is None:
-            finish, played = deal._python_playout(seed, record)
-            actions.extend(played)
-        else:
-            result = _native_playout.playout(*deal._native_state(), seed, record)
+            finish: list[int] = list(deal._finish)
+        elif NATIVE_PLAYOUT:
+            result = native_playout(deal._play_state(), seed, record)
+            finish = result[0] if record else result
             if record:
-                finish, seats, kinds, keys, cards = result
-                level = deal.level
-                for seat, kind, key, (once, twice) in zip(
-                    seats.tolist(), kinds.tolist(), keys.tolist(), cards.tolist()
-                ):
-                    triple = list(PASS_ACTION) if kind == 0 else _move_triple(kind, key, once, twice, level)
-                    actions.append((seat, triple))
-            else:
-                finish = result
-            finish = list(finish)
+                actions.extend(result[1])
+        else:
+            finish, played = python_playout(deal, seed, record)
+            actions.extend(played)
         return (finish, actions) if record else finish
 
     def playouts(self, n: int, seed: int = 0) -> np.ndarray:
         """``n`` random playouts of the rest of the deal (see :meth:`playout`): an ``int8``
         array of shape ``(n, 4)``, row ``i`` the finishing order of ``playout(seed + i)``.
         In the play phase the whole batch runs in native code without the GIL."""
-        n = _bounded(n, "the number of playouts", 0, sys.maxsize)
-        seed = _check_seed(seed)
-        if self._phase == "play" and _native_playout is not None:
-            return np.asarray(_native_playout.playouts(*self._native_state(), seed, n), dtype=np.int8)
+        n = bounded(n, "the number of playouts", 0, sys.maxsize)
+        seed = check_seed(seed)
+        if self._phase == "play" and NATIVE_PLAYOUT:
+            return native_playouts(self._play_state(), seed, n)
         out = np.empty((n, 4), dtype=np.int8)
         for i in range(n):
-            out[i] = self.playout((seed + i) & _SEED_MASK)
+            out[i] = self.playout((seed + i) & SEED_MASK)
         return out
 
-    def _native_state(self) -> tuple[list[int], list[int], int, int, int, int, int, int, int, list[int]]:
-        hands = self._hands
-        last = self._last
-        return (
+    def _play_state(self) -> PlayState:
+        hands, last = self._hands, self._last
+        kind, key, size = (0, 0, 0) if last is None else (last[0], last[1], last[4])
+        return PlayState(
             [hand.once for hand in hands],
             [hand.twice for hand in hands],
             self.level,
-            int(self._to_act),  # type: ignore[arg-type]
-            *last.table_args,
-            self._greater,
+            self._to_act,  # type: ignore[arg-type]
+            kind,
+            key,
+            size,
+            self._last_seat,
             self._passes,
             self._finish,
         )
@@ -936,20 +849,11 @@ class Deal:
                 actions.append((seat, action))
         return deal, actions
 
-    def _python_playout(self, seed: int, record: bool) -> tuple[list[int], list[tuple[int, list[Any]]]]:
-        """The same policy in Python (used when the native extension is not built)."""
-        deal, rng = self.clone(), random.Random(seed)
-        start = len(deal._history)
-        while deal._phase != "done":
-            moves = deal._own_moves()
-            following = deal._last is not PASS
-            pick = rng.randrange(len(moves) + following)
-            deal.step(PASS if following and pick == 0 else moves[pick - following])
-        return list(deal._finish), ([(s, _fresh(a)) for s, a in deal._history[start:]] if record else [])
-
     # -- observation ------------------------------------------------------------------------
-    def observation(self, seat: int) -> dict[str, Any]:
-        """What ``seat`` may see, as a dict.
+    def observation(self, seat: int) -> Observation:
+        """What ``seat`` may see, as a read-only mapping (:class:`~guandan_fast.observation.
+        Observation`; ``dict(...)`` makes a plain dict). Costly fields are computed on first
+        access, from the state at the time of this call.
 
         Own fields: ``seat``, ``phase``, ``to_act``, ``hand`` (own cards), ``cards_left``
         (per seat), ``last_move`` / ``last_seat`` (the move to beat and who made it; None
@@ -965,63 +869,120 @@ class Deal:
         its seat; -1 / None at the start), ``greaterPos`` / ``greaterAction`` (the move to
         beat; -1 / None when leading), ``actionList`` and ``indexRange`` (its last index).
         """
-        seat = _check_seat(seat, "seat")
-        hand = self._hands[seat].to_platform()
-        left = self.cards_left()
-        actions = self.legal_actions() if seat == self._to_act else []
-        last = None if self._last is PASS else _move_tuple(self._last)
-        stage = "back" if self._phase == "return" else self._phase
-        own, other = self.team_levels[_team(seat)], self.team_levels[1 - _team(seat)]
-        return {
-            "seat": seat,
-            "phase": self._phase,
-            "to_act": self._to_act,
-            "hand": hand,
-            "cards_left": left,
-            "last_move": None if last is None else _fresh(last),
-            "last_seat": self._greater,
-            "history": [[s, _fresh(a)] for s, a in self._history],
-            "finish_order": list(self._finish),
-            "level": self.level,
-            "team_levels": list(self.team_levels),
-            "legal_actions": actions,
-            "type": "act",
-            "stage": stage,
-            "myPos": seat,
-            "handCards": list(hand),
-            "publicInfo": [
-                {"rest": left[s], "playArea": None if (play := self._trick[s]) is None else _fresh(play)}
-                for s in range(4)
-            ],
-            "selfRank": level_char(own),
-            "oppoRank": level_char(other),
-            "curRank": level_char(self.level),
-            "curPos": self._last_actor,
-            "curAction": None if self._last_action is None else _fresh(self._last_action),
-            "greaterPos": self._greater,
-            "greaterAction": None if last is None else _fresh(last),
-            "actionList": [_fresh(action) for action in actions],
-            "indexRange": len(actions) - 1,
-        }
+        seat = check_seat(seat, "seat")
+        hands, last = self._hands, self._last
+        return observe(
+            DealView(
+                seat,
+                self._phase,
+                self._to_act,
+                hands[seat],
+                (len(hands[0]), len(hands[1]), len(hands[2]), len(hands[3])),
+                self.level,
+                self.team_levels,
+                self._last_seat,
+                None if last is None else last[:4],
+                tuple(self._card_actions),
+                self._plays,
+                len(self._plays),
+                (self._trick[0], self._trick[1], self._trick[2], self._trick[3]),
+                tuple(self._finish),
+                self._actions_later() if seat == self._to_act else tuple,
+            )
+        )
+
+    def _actions_later(self) -> Callable[[], Sequence[StoredAction]]:
+        """The legal actions of the seat to act, as a function that computes them only if
+        called (and gives the same answer whatever the deal does meanwhile)."""
+        if self._actions is not None or self._phase != "play":
+            actions = self._stored_actions()
+            return lambda: actions
+        moves, following = self._moves, self._last is not None
+        if moves is not None:
+            return lambda: _move_list_actions(moves, following)
+        hand, level, last = self._hands[self._to_act], self.level, self._move_to_beat()  # type: ignore[index]
+        return lambda: _move_list_actions(legal_moves(hand, level, last), following)
 
     def __repr__(self) -> str:
         where = f"seat {self._to_act} to act" if self._to_act is not None else f"finish {self._finish}"
         return f"<Deal at level {level_char(self.level)}, {self._phase}, {where}, cards left {self.cards_left()}>"
 
 
-def random_deals(n: int, seed: int = 0, level: int | str = 2) -> np.ndarray:
-    """``n`` complete random deals played by uniformly random legal actions, entirely in
-    native code (shuffle, random leader, play; no tribute): the finishing orders as an
-    ``int8`` array of shape ``(n, 4)``. Deal ``i`` uses the random stream ``seed + i``.
-    Needs the native ``_playout`` extension (RuntimeError otherwise)."""
-    if _native_playout is None:
-        raise RuntimeError("random_deals needs the native _playout extension, which is not built")
-    n = _bounded(n, "the number of deals", 0, sys.maxsize)
-    return np.asarray(_native_playout.random_deals(n, _check_seed(seed), parse_level(level)), dtype=np.int8)
+_Row = tuple[int, int, int, int, Union[Move, None]]  # noqa: UP007 - a runtime alias
+_PASS_ROW: _Row = (0, 0, 0, 0, PASS)
+_MOVE_TYPES = tuple(MoveType)
+#: Bomb tier by kind and size (a move has at most 10 cards): ``bomb_tier`` as a table.
+_TIERS = tuple(tuple(bomb_tier(kind, size) for size in range(11)) for kind in range(len(_MOVE_TYPES)))
+_new_deal = object.__new__
 
 
-def _check_seed(seed: object) -> int:
-    return _bounded(seed, "a playout seed", 0, _SEED_MASK)
+class _TripleMemo:
+    """Stored triples of moves already listed at one level, by (kind, key, once, twice): a
+    hand lists mostly the same moves turn after turn. A memo of a pure function, bounded
+    (emptied when full, or for another level)."""
+
+    __slots__ = ("level", "triples")
+
+    def __init__(self) -> None:
+        self.level = 0
+        self.triples: dict[tuple[int, int, int, int], StoredAction] = {}
+
+    def at(self, level: int) -> dict[tuple[int, int, int, int], StoredAction]:
+        if level != self.level or len(self.triples) >= 1 << 15:
+            self.level, self.triples = level, {}
+        return self.triples
+
+
+_TRIPLES = _TripleMemo()
+
+
+def _move_list_actions(moves: MoveList, following: bool) -> list[StoredAction]:
+    """A move list as stored platform triples, the pass first when following."""
+    level = moves.level
+    actions = [PASS_ACTION] if following else []
+    memo = _TRIPLES.at(level)
+    for row in moves.rows():
+        triple = memo.get(row)
+        if triple is None:
+            triple = memo[row] = move_triple(*row, level)
+        actions.append(triple)
+    return actions
+
+
+#: Platform triples already read, by (type, rank, cards, level): their (kind, key, once,
+#: twice, size, bomb tier) when the cards really form that reading, None for a pass. A
+#: memo of a pure function (bounded: emptied when full).
+_READINGS: dict[tuple[Any, ...], tuple[int, int, int, int, int, int] | None] = {}
+_READINGS_MAX = 1 << 16
+_NOT_A_READING = (0, 0, 0, 0, 0, -1)
+
+
+def _reading(action: Sequence[Any], level: int) -> tuple[int, int, int, int, int, int] | None:
+    """What a platform triple names at ``level``: None for a pass, ``_NOT_A_READING`` when
+    its cards do not form that reading; TypeError/ValueError for a malformed triple."""
+    memo_key = None
+    try:
+        if len(action) == 3:
+            cards = action[2]
+            memo_key = (action[0], action[1], cards if cards.__class__ is str else tuple(cards), level)
+            return _READINGS[memo_key]
+    except KeyError:
+        pass
+    except TypeError:  # no sequence, or unhashable parts: read (and refused) below, not memoised
+        memo_key = None
+    kind, key, hand = read_platform(action, level)
+    if kind is MoveType.PASS:
+        reading = None
+    elif any(m.kind is kind and m.key == key for m in classify(hand, level)):
+        size = len(hand)
+        reading = (int(kind), key, hand.once, hand.twice, size, _TIERS[kind][size])
+    else:
+        reading = _NOT_A_READING
+    if memo_key is not None:
+        if len(_READINGS) >= _READINGS_MAX:
+            _READINGS.clear()
+        _READINGS[memo_key] = reading
+    return reading
 
 
 # -- validation helpers ------------------------------------------------------------------------
@@ -1061,7 +1022,7 @@ def _check_finished(finished: Sequence[int] | None, hands: list[Hand]) -> list[i
         return empty
     if isinstance(finished, (str, bytes)) or not isinstance(finished, Sequence):
         raise TypeError(f"finished must be a list of seats, not {type(finished).__name__}")
-    order = [_check_seat(s, "a finished seat") for s in finished]
+    order = [check_seat(s, "a finished seat") for s in finished]
     if len(set(order)) != len(order):
         raise ValueError(f"finished lists a seat twice: {order}")
     if sorted(order) != empty:
@@ -1072,11 +1033,11 @@ def _check_finished(finished: Sequence[int] | None, hands: list[Hand]) -> list[i
 def _check_previous_finish(previous: object) -> list[int]:
     if isinstance(previous, (str, bytes)) or not isinstance(previous, Sequence):
         raise TypeError(f"previous_finish must be a list of seats, first to last, not {type(previous).__name__}")
-    order = [_check_seat(s, "a seat of previous_finish") for s in previous]
+    order = [check_seat(s, "a seat of previous_finish") for s in previous]
     if len(set(order)) != len(order):
         raise ValueError(f"previous_finish lists a seat twice: {order}")
     if len(order) == 2 and order[1] == _partner(order[0]):
-        order += [(order[0] + 1) % 4, (order[0] + 3) % 4]
+        order = _double_down(order[0])
     elif len(order) == 3:
         order += [next(s for s in range(4) if s not in order)]
     if len(order) != 4:
@@ -1113,41 +1074,54 @@ def score_deal(
     *,
     rules: Rules | None = None,
     failures: Sequence[int] = (0, 0),
+    deal_team: int | None = None,
 ) -> DealScore:
     """Score one deal (RULES.md §8, §10): ``levels`` are the teams' levels before the deal,
     ``level`` the deal's level and ``finish_order`` its finishing order (the first two
-    seats are enough for a double down).
+    seats are enough for a double down). ``deal_team`` is the team whose level the deal
+    is played at (the team that finished first in the previous deal; None for a match's
+    first deal); only :attr:`Rules.at_a_only_own_deal` reads it.
 
     Only the team that finished first goes up (+3/+2/+1 as its partner was second, third
     or last), never past A. A team *plays at A* when its level is A and the deal is played
-    at A; it wins the match by finishing first with its partner not last. With
+    at A (with ``at_a_only_own_deal``: and it is ``deal_team``); it wins the match by
+    finishing first with its partner not last (with ``a_needs_double_up``: second). With
     ``rules.fail_at_a_limit`` = N, every deal a team plays at A without winning the match
     counts as a failure, and the N-th sends it back to ``rules.fail_at_a_level``
-    (failures count from the moment the team reached A and restart after the fall).
+    (failures count from the moment the team reached A and restart after the fall; with
+    ``fail_at_a_then_up`` a team that finished first then goes up that deal's levels).
+    With ``reaching_a_wins`` a team whose level reaches A wins.
     """
-    rules = _check_rules(rules)
+    rules = check_rules(rules)
     before = [parse_level(levels[0]), parse_level(levels[1])]
     level = parse_level(level)
     finish = _check_previous_finish(finish_order)
+    if deal_team is not None:
+        deal_team = bounded(deal_team, "deal_team (a team 0 or 1)", 0, 1)
     first = finish[0]
     team, up = _team(first), 4 - finish.index(_partner(first))
-    partner_last = up == 1
-    at_a = [level == ACE and before[t] == ACE for t in (0, 1)]
+    at_a = [
+        level == ACE and before[t] == ACE and (t == deal_team or not rules.at_a_only_own_deal) for t in (0, 1)
+    ]
+    wins_at_a = up == 3 if rules.a_needs_double_up else up > 1
     after = list(before)
     counts = [int(failures[0]), int(failures[1])]
     winner = None
-    if at_a[team] and not partner_last:
+    if at_a[team] and wins_at_a:
         winner = team
     else:
         after[team] = min(ACE, before[team] + up)
         limit = rules.fail_at_a_limit
         if limit is not None:
             for t in (0, 1):
-                if at_a[t] and (t != team or partner_last):
+                if at_a[t]:  # a deal played at A and not won
                     counts[t] += 1
                     if counts[t] >= limit:
-                        after[t] = int(rules.fail_at_a_level)
+                        gain = up if t == team and rules.fail_at_a_then_up else 0
+                        after[t] = min(ACE, int(rules.fail_at_a_level) + gain)
                         counts[t] = 0
+        if rules.reaching_a_wins and after[team] == ACE:
+            winner = team
     return DealScore(team, up, (after[0], after[1]), (counts[0], counts[1]), winner)
 
 
@@ -1173,15 +1147,21 @@ class Match:
     """
 
     def __init__(self, seed: Any = None, rules: Rules | None = None) -> None:
-        self.rules = _check_rules(rules)
+        self.rules = check_rules(rules)
         self._rng = random.Random(seed)
         self._levels = [2, 2]
         self._failures = [0, 0]
+        #: The team whose level the current deal is played at (None in the first deal).
+        self._deal_team: int | None = None
+        self._over = False
         self.winner: int | None = None
         self.deals_played = 0
         self.records: list[_DealRecord] = []
         hands = deal_cards(self._rng)
-        self.deal = Deal.start(hands, 2, leader=self._rng.randrange(4), rules=self.rules, team_levels=(2, 2))
+        leader = self._rng.randrange(4)  # drawn with first_leader too: later deals stay the same
+        if self.rules.first_leader is not None:
+            leader = self.rules.first_leader
+        self.deal = Deal.start(hands, 2, leader=leader, rules=self.rules, team_levels=(2, 2))
 
     def clone(self) -> Match:
         """An independent copy: its own deal, random stream and records, so both go on
@@ -1212,7 +1192,9 @@ class Match:
 
     @property
     def over(self) -> bool:
-        return self.winner is not None
+        """Whether the match has ended: won by :attr:`winner`, or a draw (winner None)
+        when :attr:`Rules.deal_cap` deals ended with equal levels."""
+        return self._over
 
     @property
     def to_act(self) -> int | None:
@@ -1221,26 +1203,36 @@ class Match:
     def legal_actions(self) -> list[list[Any]]:
         return [] if self.over else self.deal.legal_actions()
 
-    def observation(self, seat: int) -> dict[str, Any]:
+    def observation(self, seat: int) -> Observation:
         return self.deal.observation(seat)
 
     def step(self, action: Action) -> None:
         """Play ``action`` in the current deal; when the deal ends, score it and deal the next."""
         if self.over:
-            raise ValueError(f"the match is over: team {self.winner} won")
+            raise ValueError(f"the match is over: {self._result()}")
         self.deal.step(action)
         if self.deal.phase == "done":
             self._score(self.deal)
 
     def _score(self, deal: Deal) -> None:
         finish = deal.finish_order
-        result = score_deal(self.levels, deal.level, finish, rules=self.rules, failures=self._failures)
+        result = score_deal(
+            self.levels, deal.level, finish, rules=self.rules, failures=self._failures, deal_team=self._deal_team
+        )
         self._levels = list(result.levels)
         self._failures = list(result.failures)
+        self._deal_team = result.team
         self.winner = result.winner
         self.deals_played += 1
         self.records.append(_DealRecord(deal.level, finish, self.levels, deal.tribute))
+        cap = self.rules.deal_cap
+        if self.winner is None and cap is not None and self.deals_played >= cap:
+            low, high = self._levels
+            self.winner = None if low == high else int(high > low)
+            self._over = True
         if self.winner is not None:
+            self._over = True
+        if self._over:
             return
         self.deal = Deal.start(
             deal_cards(self._rng),
@@ -1250,95 +1242,9 @@ class Match:
             team_levels=self.levels,
         )
 
+    def _result(self) -> str:
+        return "a draw" if self.winner is None else f"team {self.winner} won"
+
     def __repr__(self) -> str:
-        state = f"won by team {self.winner}" if self.over else f"deal {self.deals_played + 1} {self.deal.phase}"
+        state = self._result() if self.over else f"deal {self.deals_played + 1} {self.deal.phase}"
         return f"<Match levels {level_char(self._levels[0])}/{level_char(self._levels[1])}, {state}>"
-
-
-# ---------------------------------------------------------------------------------------------
-# A readable log of random play (the ``guandan-fast play`` command)
-# ---------------------------------------------------------------------------------------------
-_PLACES = ("1st", "2nd", "3rd", "4th")
-
-
-def _describe(triple: Sequence[Any]) -> str:
-    kind, rank, cards = triple
-    if kind == "PASS":
-        return "pass"
-    if rank == "JOKER":
-        return f"FourJokers: {' '.join(cards)}"
-    return f"{kind} {rank}: {' '.join(cards)}"
-
-
-def play_log(seed: Any = None, *, deals: int | None = 1, rules: Rules | None = None) -> Iterable[str]:
-    """Lines of a readable log of a match played by uniformly random legal actions.
-
-    Plays ``deals`` deals (None: until the match is won), showing each deal's hands, the
-    tribute, every play, the finishing order and the levels. The match (hands, first
-    leader) and the random policy both follow from ``seed``.
-    """
-    if deals is not None and (isinstance(deals, bool) or not isinstance(deals, int) or deals < 1):
-        raise ValueError(f"deals must be a positive number, not {deals!r}")
-    match = Match(seed, rules)
-    policy = random.Random(f"guandan_fast play policy {seed!r}")
-    yield f"Match, seed {seed!r}: team 0 = seats 0 and 2, team 1 = seats 1 and 3"
-    while not match.over and (deals is None or match.deals_played < deals):
-        deal = match.deal
-        number = match.deals_played + 1
-        yield ""
-        yield (
-            f"Deal {number} at level {level_char(deal.level)} "
-            f"(team 0 at {level_char(match.levels[0])}, team 1 at {level_char(match.levels[1])})"
-        )
-        for seat, hand in enumerate(deal.hands):
-            yield f"  seat {seat} ({len(hand)}): {hand}"
-        info = deal.tribute
-        if info["kind"] == "anti":
-            yield f"  anti-tribute (抗贡): seats {' and '.join(map(str, info['payers']))} hold both big jokers"
-        elif info["kind"] == "waived":
-            yield f"  no tribute between partners: seat {info['payers'][0]} pays nothing"
-        announced_play = False
-        last_player: int | None = None
-        while True:
-            if deal.phase == "play" and not announced_play:
-                if info["kind"] in ("single", "double"):
-                    info = deal.tribute
-                    for payer, receiver, card in info["payments"]:
-                        yield f"  tribute: seat {payer} pays {CARD_NAMES[card]} to seat {receiver}"
-                    for receiver, payer, card in info["returns"]:
-                        yield f"  return: seat {receiver} gives {CARD_NAMES[card]} back to seat {payer}"
-                announced_play = True
-            if deal.phase == "done":
-                break
-            seat = int(deal.to_act)  # type: ignore[arg-type]
-            leading = deal.phase == "play" and not deal.following
-            if leading:
-                went_out = last_player is not None and last_player != seat and not deal.hands[last_player]
-                note = f" (接风 for seat {last_player}, who went out)" if went_out else ""
-                yield f"  -- seat {seat} leads{note}"
-            out_before = len(deal.finish_order)
-            actions = deal.legal_actions()
-            action = actions[policy.randrange(len(actions))]
-            match.step(action)
-            if action[0] in ("tribute", "back"):
-                continue
-            yield f"  seat {seat}: {_describe(action)}"
-            if action[0] != "PASS":
-                last_player = seat
-            finish = deal.finish_order
-            if len(finish) > out_before and seat in finish:
-                yield f"  seat {seat} is out ({_PLACES[finish.index(seat)]})"
-        finish = deal.finish_order
-        team, up = deal.outcome  # type: ignore[misc]
-        if finish[1] == _partner(finish[0]):
-            places = f"seat {finish[0]} 1st, seat {finish[1]} 2nd, seats {finish[2]} and {finish[3]} both last (双下)"
-        else:
-            places = ", ".join(f"seat {s} {_PLACES[i]}" for i, s in enumerate(finish))
-        yield f"  finishing order: {places}"
-        yield f"  team {team} finished first and goes up {up}"
-        yield f"  levels: team 0 at {level_char(match.levels[0])}, team 1 at {level_char(match.levels[1])}"
-    yield ""
-    if match.over:
-        yield f"Team {match.winner} wins the match after {match.deals_played} deals"
-    else:
-        yield f"Stopped after {match.deals_played} deals; next deal at level {level_char(match.deal.level)}"

@@ -1,0 +1,108 @@
+"""Random playouts: the glue between a deal and the native ``_playout`` loop (which runs
+without the GIL), and the same uniformly random policy in Python where the extension is
+not built.
+
+A deal's play-phase state travels to native code as plain ints (:class:`PlayState`); the
+Python policy drives any deal-like object through its public methods (``clone``,
+``step``, ``legal_moves``, ``following``, ``phase``, ``finish_order``, ``plays``), so
+this module sits below :mod:`guandan_fast.game` and never imports it.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from .cards import parse_level
+from .moves import PASS
+from .observation import fresh, move_triple
+from .rules import bounded
+
+try:  # the native playouts; the Python policy below stands in without them
+    from . import _playout as _native
+except ImportError:  # pragma: no cover - exercised only where the extension is not built
+    _native = None  # type: ignore[assignment]
+
+__all__ = ["NATIVE_PLAYOUT", "SEED_MASK", "PlayState", "check_seed", "python_playout", "random_deals", "read_only"]
+
+#: Whether playouts run in native code (the ``_playout`` extension is built).
+NATIVE_PLAYOUT: bool = _native is not None
+SEED_MASK = (1 << 64) - 1
+
+
+def _set_read_only(*arrays: np.ndarray) -> None:
+    for array in arrays:
+        array.setflags(write=False)
+
+
+#: Make arrays read-only (in native code when built: much cheaper than ``setflags``).
+read_only = _set_read_only if _native is None else _native.read_only
+
+
+class PlayState(NamedTuple):
+    """A deal in the play phase as the native playout takes it."""
+
+    once: list[int]
+    twice: list[int]
+    level: int
+    to_act: int
+    last_kind: int
+    last_key: int
+    last_size: int
+    last_seat: int
+    passes: int
+    finish: list[int]
+
+
+def check_seed(seed: object) -> int:
+    return bounded(seed, "a playout seed", 0, SEED_MASK)
+
+
+def native_playout(state: PlayState, seed: int, record: bool) -> Any:
+    """The finishing order of one native playout; with ``record`` also every action taken
+    as ``(seat, platform triple)``."""
+    result = _native.playout(*state, seed, record)  # type: ignore[union-attr]
+    if not record:
+        return list(result)
+    finish, seats, kinds, keys, cards = result
+    level = state.level
+    actions = [
+        (seat, fresh(move_triple(kind, key, once, twice, level)))
+        for seat, kind, key, (once, twice) in zip(seats.tolist(), kinds.tolist(), keys.tolist(), cards.tolist())
+    ]
+    return list(finish), actions
+
+
+def native_playouts(state: PlayState, seed: int, n: int) -> np.ndarray:
+    """``n`` native playouts from ``state``: the finishing orders, ``int8[n, 4]``."""
+    return np.asarray(_native.playouts(*state, seed, n), dtype=np.int8)  # type: ignore[union-attr]
+
+
+def python_playout(deal: Any, seed: int, record: bool) -> tuple[list[int], list[tuple[int, list[Any]]]]:
+    """The uniformly random policy in Python, on a copy of ``deal`` (in the play phase):
+    the finishing order and, with ``record``, the actions taken."""
+    deal, rng = deal.clone(), random.Random(seed)
+    start = len(deal.plays)
+    while deal.phase != "done":
+        moves = deal.legal_moves()
+        following = deal.following
+        pick = rng.randrange(len(moves) + following)
+        deal.step(PASS if following and pick == 0 else moves[pick - following])
+    if not record:
+        return deal.finish_order, []
+    level = deal.level
+    return deal.finish_order, [(row[0], fresh(move_triple(*row[1:], level))) for row in deal.plays[start:]]
+
+
+def random_deals(n: int, seed: int = 0, level: int | str = 2) -> np.ndarray:
+    """``n`` complete random deals played by uniformly random legal actions, entirely in
+    native code (shuffle, random leader, play; no tribute): the finishing orders as an
+    ``int8`` array of shape ``(n, 4)``. Deal ``i`` uses the random stream ``seed + i``.
+    Needs the native ``_playout`` extension (RuntimeError otherwise)."""
+    if _native is None:
+        raise RuntimeError("random_deals needs the native _playout extension, which is not built")
+    n = bounded(n, "the number of deals", 0, sys.maxsize)
+    return np.asarray(_native.random_deals(n, check_seed(seed), parse_level(level)), dtype=np.int8)
