@@ -40,6 +40,9 @@ from guandan_fast import Deal
 from guandan_fast.cards import RANKS
 
 STATE_SIZE = 513
+#: Offsets of the two "latest action" fields in the 513 numbers.
+DZ_LATEST = 54 + 12 + 54
+DZ_PARTNER = DZ_LATEST + 54
 # Their suit order inside a rank's column of four.
 DANZERO_SUITS = "HSCD"
 #: One-hot of a level: index = rank - 2 (their RANK table minus one).

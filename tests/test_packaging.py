@@ -76,8 +76,8 @@ def test_native_core_is_the_default_and_answers() -> None:
 def test_typing_marker_and_stubs_are_installed() -> None:
     assert (INSTALLED / "py.typed").is_file()
     if HAS_SOURCE_TREE:
-        stubs = {p.name for p in PACKAGE_SOURCE.glob("*.pyi")}
-        assert stubs <= {p.name for p in INSTALLED.glob("*.pyi")}
+        stubs = {p.relative_to(PACKAGE_SOURCE) for p in PACKAGE_SOURCE.rglob("*.pyi")}
+        assert stubs <= {p.relative_to(INSTALLED) for p in INSTALLED.rglob("*.pyi")}
 
 
 @pytest.mark.skipif(not sysconfig.get_config_var("Py_GIL_DISABLED"), reason="free-threaded CPython only")
@@ -141,7 +141,7 @@ def test_sdist_is_self_sufficient(distributions: tuple[Path, Path]) -> None:
         names = {n[len(top) :] for n in tar.getnames() if n.startswith(top)}
     needed = {"README.md", "LICENSE", "pyproject.toml", "setup.py", "MANIFEST.in", "src/guandan_fast/py.typed"}
     for pattern in ("*.py", "*.pyx", "*.pxd", "*.pyi", "*.h"):
-        needed |= {f"src/guandan_fast/{p.name}" for p in PACKAGE_SOURCE.glob(pattern)}
+        needed |= {f"src/{p.relative_to(PACKAGE_SOURCE.parent).as_posix()}" for p in PACKAGE_SOURCE.rglob(pattern)}
     needed |= _source_files("tests") | _source_files("benchmarks")
     assert any(n.endswith(".pyx") for n in needed)
     assert "tests/test_packaging.py" in needed
@@ -156,9 +156,11 @@ def test_wheel_has_the_compiled_core_and_typing(distributions: tuple[Path, Path]
     with zipfile.ZipFile(wheel) as zf:
         names = set(zf.namelist())
     assert "guandan_fast/py.typed" in names
-    assert {f"guandan_fast/{p.name}" for p in PACKAGE_SOURCE.glob("*.pyi")} <= names
-    for pyx in PACKAGE_SOURCE.glob("*.pyx"):
-        compiled = [n for n in names if n.startswith(f"guandan_fast/{pyx.stem}.") and n.endswith((".so", ".pyd"))]
+    stubs = {f"guandan_fast/{p.relative_to(PACKAGE_SOURCE).as_posix()}" for p in PACKAGE_SOURCE.rglob("*.pyi")}
+    assert stubs <= names
+    for pyx in PACKAGE_SOURCE.rglob("*.pyx"):
+        stem = f"guandan_fast/{pyx.relative_to(PACKAGE_SOURCE).with_suffix('').as_posix()}."
+        compiled = [n for n in names if n.startswith(stem) and n.endswith((".so", ".pyd"))]
         assert len(compiled) == 1, (pyx.name, sorted(names))
     assert [n for n in names if n.endswith(".c") or n.startswith(("tests/", "benchmarks/"))] == []
     assert f"guandan_fast-{gf.__version__}.dist-info/licenses/LICENSE" in names

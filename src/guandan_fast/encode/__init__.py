@@ -7,9 +7,10 @@
 Layouts (docs/encoding.md has every field): ``"danzero"`` reproduces DanZero's 513-dim
 state and 54-dim action vector exactly, quirks included (compatibility with its trained
 networks); ``"full-v1"`` (2467 dims, 83-dim actions) is this package's own, versioned
-layout. :data:`LAYOUTS` maps each name to ``(state size, action width)``.
+layout. :data:`LAYOUTS` maps each name to ``(state size, action width)`` and
+:data:`FIELDS` each field of a layout to its ``(offset, length)``.
 """
 
-from ._encode import HISTORY_LENGTH, LAYOUTS, action_features, state, states
+from ._encode import FIELDS, HISTORY_LENGTH, LAYOUTS, action_features, state, states
 
-__all__ = ["HISTORY_LENGTH", "LAYOUTS", "action_features", "state", "states"]
+__all__ = ["FIELDS", "HISTORY_LENGTH", "LAYOUTS", "action_features", "state", "states"]

@@ -25,13 +25,13 @@ cimport numpy as cnp
 from guandan_fast._bitops cimport gf_ctz64
 from guandan_fast.game import Deal
 from guandan_fast.cards import parse_card
-from guandan_fast.moves import read_platform
 
 cnp.import_array()
 
 cdef enum:
     NUM_CARDS = 54
     TAIL = 24                # plays kept per position: the full layout's history length
+    DZ_TAIL = 8              # enough for DanZero's markers: a play, <= 3 passes, the partner's turn
     NUM_KINDS = 11           # MoveType codes 0..10 (0 = PASS)
     NUM_KEYS = 18            # keys 0..17
     KIND_STRAIGHT_FLUSH = 8  # kinds 8..10 are bombs
@@ -86,6 +86,41 @@ cdef uint64_t CARD_MASK = (1ULL << 54) - 1
 #: Layout name -> (state size, action feature width).
 LAYOUTS = {"danzero": (DZ_SIZE, NUM_CARDS), "full-v1": (F_SIZE, F_ACTION)}
 HISTORY_LENGTH = TAIL
+#: Layout name -> {field: (offset, length)}, in state order (docs/encoding.md explains each).
+FIELDS = {
+    "danzero": {
+        "hand": (DZ_HAND, 54),
+        "wildcard_flags": (DZ_FLAGS, 12),
+        "unseen": (DZ_UNSEEN, 54),
+        "latest_action": (DZ_LATEST, 54),
+        "partner_latest_action": (DZ_PARTNER, 54),
+        "played": (DZ_PLAYED, 3 * 54),
+        "cards_left": (DZ_LEFT, 3 * DZ_LEFT_WIDTH),
+        "levels": (DZ_LEVELS, 3 * 13),
+    },
+    "full-v1": {
+        "hand": (F_HAND, 54),
+        "unseen": (F_UNSEEN, 54),
+        "played": (F_PLAYED, 4 * 54),
+        "cards_left": (F_LEFT, 4 * F_LEFT_WIDTH),
+        "place": (F_PLACE, 16),
+        "levels": (F_LEVELS, 3 * 13),
+        "phase": (F_PHASE, 4),
+        "to_act": (F_TO_ACT, 4),
+        "beat_cards": (F_BEAT_CARDS, 54),
+        "beat_kind": (F_BEAT_KIND, NUM_KINDS),
+        "beat_key": (F_BEAT_KEY, NUM_KEYS),
+        "beat_seat": (F_BEAT_SEAT, 4),
+        "tribute_kind": (F_TRIBUTE_KIND, 5),
+        "payers": (F_PAYERS, 4),
+        "receivers": (F_RECEIVERS, 4),
+        "tribute_cards": (F_TRIBUTE_CARDS, 4 * 54),
+        "return_cards": (F_RETURN_CARDS, 4 * 54),
+        "bombs": (F_BOMBS, 4),
+        "wildcards_played": (F_WILDCARDS, 12),
+        "history": (F_HISTORY, TAIL * F_SLOT),
+    },
+}
 _PHASES = {"tribute": PHASE_TRIBUTE, "return": PHASE_RETURN, "play": PHASE_PLAY, "done": PHASE_DONE}
 _TRIBUTE_KINDS = {"none": 0, "single": 1, "double": 2, "anti": 3, "waived": 4}
 
@@ -102,11 +137,9 @@ cdef struct Position:
     uint64_t played_twice[4]
     int n_out                # seats whose hands are empty; finish[0:n_out] in order
     int finish[4]
-    Py_ssize_t n_plays       # entries of Deal.plays; the last tail_len are kept
-    int tail_len
+    int tail_len             # the last tail_len entries of Deal.plays are kept
     int tail_seat[TAIL]      # oldest kept first
     int tail_kind[TAIL]
-    int tail_key[TAIL]
     uint64_t tail_once[TAIL]
     uint64_t tail_twice[TAIL]
     int beat_kind            # 0 when leading
@@ -135,6 +168,8 @@ def check_layout(layout):
 
 
 cdef int _check_seat(object seat) except -1:
+    if type(seat) is int and 0 <= seat <= 3:  # the common case, without a Python call
+        return <int>seat
     if isinstance(seat, bool):
         raise TypeError("seat must be an integer 0..3, not a bool")
     try:
@@ -152,27 +187,27 @@ cdef int _check_deal(object deal) except -1:
     return 0
 
 
-cdef int _gather_plays(object plays, Position* p, bint full) except -1:
+cdef int _gather_plays(tuple plays, Position* p, bint full) except -1:
     cdef Py_ssize_t n = len(plays), start, j
     cdef int k, kind, seat
-    start = n - TAIL if n > TAIL else 0
-    p.n_plays = n
+    cdef tuple entry
+    cdef Py_ssize_t keep = TAIL if full else DZ_TAIL
+    start = n - keep if n > keep else 0
     p.tail_len = <int>(n - start)
     for j in range(start, n):
-        entry = plays[j]
+        entry = <tuple>plays[j]
         k = <int>(j - start)
         seat = entry[0]
         kind = entry[1]
         p.tail_seat[k] = seat & 3
         p.tail_kind[k] = kind if 0 <= kind < NUM_KINDS else 0
-        p.tail_key[k] = entry[2]
         p.tail_once[k] = (<uint64_t>entry[3]) & CARD_MASK
         p.tail_twice[k] = (<uint64_t>entry[4]) & CARD_MASK
     if full:
         for k in range(4):
             p.bombs[k] = 0
         for j in range(n):
-            entry = plays[j]
+            entry = <tuple>plays[j]
             kind = entry[1]
             if kind >= KIND_STRAIGHT_FLUSH:
                 seat = entry[0]
@@ -226,15 +261,15 @@ cdef int _gather(object deal, int seat, Position* p, bint full) except -1:
     p.n_out = n_out if n_out <= len(finish) else <int>len(finish)
     for s in range(p.n_out):
         p.finish[s] = (<int>finish[s]) & 3
-    played, plays = _record(deal)
-    if played.ndim != 2 or played.shape[0] != 4 or played.shape[1] != 2 or played.dtype != np.uint64 \
-            or not played.flags.c_contiguous:
+    played = deal.played
+    if cnp.PyArray_NDIM(played) != 2 or played.shape[0] != 4 or played.shape[1] != 2 \
+            or cnp.PyArray_TYPE(played) != cnp.NPY_UINT64 or not cnp.PyArray_IS_C_CONTIGUOUS(played):
         raise ValueError("Deal.played must be a C-contiguous uint64 array of shape (4, 2)")
     planes = <const uint64_t*>cnp.PyArray_DATA(played)
     for s in range(4):
         p.played_once[s] = planes[2 * s] & CARD_MASK
         p.played_twice[s] = planes[2 * s + 1] & p.played_once[s]
-    _gather_plays(plays, p, full)
+    _gather_plays(deal.plays, p, full)
     last = deal.last_move
     if last is None:
         p.beat_kind = 0
@@ -252,29 +287,6 @@ cdef int _gather(object deal, int seat, Position* p, bint full) except -1:
     if full:
         _gather_tribute(deal, p)
     return 0
-
-
-def _record(deal):
-    """``(Deal.played, Deal.plays)``; derived from the history when the Deal lacks them."""
-    try:
-        return deal.played, deal.plays
-    except AttributeError:
-        return _derived_record(deal)
-
-
-def _derived_record(deal):
-    played = np.zeros((4, 2), dtype=np.uint64)
-    plays = []
-    for seat, triple in deal.history:
-        if triple[0] in ("tribute", "back"):
-            continue
-        kind, key, cards = read_platform(triple, deal.level)
-        plays.append((seat, int(kind), key, cards.once, cards.twice))
-        once, twice = int(played[seat, 0]), int(played[seat, 1])
-        twice |= once & cards.once | cards.twice
-        once |= cards.once
-        played[seat] = (once, twice)
-    return played, tuple(plays)
 
 
 # -- kernels (no GIL) --------------------------------------------------------------------------
@@ -519,30 +531,48 @@ cdef inline void _encode(const Position* p, float* out, bint full) noexcept nogi
 
 
 # -- Python entry points -----------------------------------------------------------------------
-def state(deal, seat, layout="danzero"):
+cdef cnp.ndarray _output(object out, tuple shape):
+    """A new float32 array of ``shape``, or ``out`` checked to be one (C-contiguous, writable)."""
+    if out is None:
+        return np.empty(shape, dtype=np.float32)
+    if not isinstance(out, np.ndarray):
+        raise TypeError(f"out must be a numpy array, not {type(out).__name__}")
+    if out.dtype != np.float32 or out.shape != shape or not out.flags.c_contiguous or not out.flags.writeable:
+        raise ValueError(
+            f"out must be a writable C-contiguous float32 array of shape {shape}, not {out.dtype} {out.shape}"
+        )
+    return <cnp.ndarray>out
+
+
+def state(deal, seat, layout="danzero", out=None):
     """The encoding of ``deal`` seen by ``seat`` as ``float32[D]`` (D: 513 for ``"danzero"``,
-    2467 for ``"full-v1"``). TypeError/ValueError for a non-Deal, a bad seat or layout."""
+    2467 for ``"full-v1"``), written into ``out`` when given (and returned).
+    TypeError/ValueError for a non-Deal, a bad seat, layout or ``out``."""
     cdef Position p
     cdef int size = check_layout(layout)[0]
     cdef bint full = size == F_SIZE
-    cdef cnp.ndarray out
+    cdef cnp.ndarray target
+    cdef cnp.npy_intp dims = size
     _check_deal(deal)
     _gather(deal, _check_seat(seat), &p, full)
-    out = np.empty(size, dtype=np.float32)
-    _encode(&p, <float*>cnp.PyArray_DATA(out), full)
-    return out
+    if out is None:
+        target = cnp.PyArray_EMPTY(1, &dims, cnp.NPY_FLOAT32, 0)
+    else:
+        target = _output(out, (size,))
+    _encode(&p, <float*>cnp.PyArray_DATA(target), full)
+    return target
 
 
-def states(deals, seats, layout="danzero"):
+def states(deals, seats, layout="danzero", out=None):
     """Encodings of many positions as ``float32[B, D]``: row ``i`` is ``state(deals[i],
-    seats[i], layout)``; ``seats`` may be one seat for all. Positions are gathered in
-    chunks and encoded without the GIL."""
+    seats[i], layout)``; ``seats`` may be one seat for all; written into ``out`` when
+    given (and returned). Positions are gathered in chunks and encoded without the GIL."""
     cdef int size = check_layout(layout)[0]
     cdef bint full = size == F_SIZE
     cdef Py_ssize_t n, i, begin, end, count
     cdef Position* chunk
     cdef float* base
-    cdef cnp.ndarray out
+    cdef cnp.ndarray target
     deals = list(deals)
     n = len(deals)
     if isinstance(seats, bool) or not hasattr(seats, "__len__"):
@@ -553,8 +583,8 @@ def states(deals, seats, layout="danzero"):
             raise ValueError(f"{n} deals but {len(seat_list)} seats: give one seat per deal, or one seat for all")
     for deal in deals:
         _check_deal(deal)
-    out = np.empty((n, size), dtype=np.float32)
-    base = <float*>cnp.PyArray_DATA(out)
+    target = _output(out, (n, size))
+    base = <float*>cnp.PyArray_DATA(target)
     chunk = <Position*>malloc(CHUNK * sizeof(Position))
     if chunk == NULL:
         raise MemoryError()
@@ -571,7 +601,15 @@ def states(deals, seats, layout="danzero"):
             begin = end
     finally:
         free(chunk)
-    return out
+    return target
+
+
+cdef cnp.ndarray _contiguous(object array, int type_num):
+    """``array`` itself when it is a C-contiguous array of that type, else such a copy."""
+    if cnp.PyArray_Check(array) and cnp.PyArray_TYPE(<cnp.ndarray>array) == type_num \
+            and cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray>array):
+        return <cnp.ndarray>array
+    return np.ascontiguousarray(array, dtype=cnp.PyArray_DescrFromType(type_num))
 
 
 cdef inline void _action_row(int8_t* row, int kind, int key, uint64_t once, uint64_t twice, bint full) noexcept nogil:
@@ -617,9 +655,9 @@ def action_features(deal, layout="danzero"):
         return out
     moves = deal.legal_moves()
     offset = 1 if deal.following else 0
-    kinds = np.ascontiguousarray(moves.kinds, dtype=np.uint8)
-    keys = np.ascontiguousarray(moves.keys, dtype=np.uint8)
-    cards = np.ascontiguousarray(moves.cards, dtype=np.uint64)
+    kinds = _contiguous(moves.kinds, cnp.NPY_UINT8)
+    keys = _contiguous(moves.keys, cnp.NPY_UINT8)
+    cards = _contiguous(moves.cards, cnp.NPY_UINT64)
     n = kinds.shape[0]
     if keys.shape[0] != n or cards.ndim != 2 or cards.shape[0] != n or cards.shape[1] != 2:
         raise ValueError("the deal's move list has inconsistent arrays")
