@@ -17,7 +17,9 @@ import numpy as np
 from ..cards import level_char, parse_level
 from ..encode import LAYOUTS, state
 from ..encode import actions
-from ..game import Deal, Match, Rules, _describe
+from ..game import Deal, Match
+from ..platform.playlog import _describe
+from ..rules import Rules
 
 #: The default observation layout.
 DEFAULT_LAYOUT: Final = "full-v1"
