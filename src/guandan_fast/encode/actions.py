@@ -48,9 +48,9 @@ from typing import Any, Final
 
 import numpy as np
 
+from ..api import classify
 from ..cards import CARD_NAMES, RANKS, as_index, level_char, parse_card, parse_level, position_char
 from ..game import Deal
-from ..api import classify
 from ..moves import PASS, Move, MoveType, read_platform
 
 try:
@@ -264,8 +264,8 @@ def action_index(deal: Deal, action: int, *, row_ids: np.ndarray | None = None) 
     (see the module's documentation): what ``deal.step`` and the agents protocol take.
 
     ``row_ids`` may pass :func:`ids` of this very state (the ``int16`` array), already
-    computed, to save that work. ValueError for an id outside the space, an id the seat may not take now (masked
-    out) or a finished deal; nothing is changed."""
+    computed, to save that work. ValueError for an id outside the space, an id the seat
+    may not take now (masked out) or a finished deal; nothing is changed."""
     target = _check_id(action)
     _check_deal(deal)
     phase = deal.phase
