@@ -144,14 +144,14 @@ class Table:
         """The observation of ``seat`` in the table's layout (``float32``)."""
         return state(self.deal, seat, self.layout)  # type: ignore[no-any-return]
 
-    def random_index(self, rng: np.random.Generator) -> int:
+    def random_index(self, rng: random.Random) -> int:
         """A uniformly random index into the legal actions of the seat to act."""
         deal = self.deal
         if deal.phase == "play":
             count = len(deal.legal_moves().kinds) + deal.following
         else:
             count = len(deal.legal_actions())
-        return int(rng.integers(count))
+        return rng.randrange(count)
 
     # -- the play log (render) ------------------------------------------------------------
     def render(self, mode: str | None) -> str | None:

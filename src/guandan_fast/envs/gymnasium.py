@@ -9,6 +9,7 @@ Actions are ids of the fixed action space (:mod:`guandan_fast.encode.actions`);
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import numpy as np
@@ -66,7 +67,9 @@ class GuandanGymEnv(TableEnv, gymnasium.Env):  # type: ignore[misc]
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
         super().reset(seed=seed)
-        self._table.reset(int(self.np_random.integers(2**63)))
+        seeds = self.np_random.integers(2**63, size=2).tolist()
+        self._table.reset(seeds[0])
+        self._opponents_rng = random.Random(seeds[1])  # the random seats' draws
         self._others()
         return self._table.observe(self.seat), {}
 
@@ -97,6 +100,6 @@ class GuandanGymEnv(TableEnv, gymnasium.Env):  # type: ignore[misc]
         table, reward = self._table, 0.0
         while (seat := table.to_act) is not None and seat != self.seat:
             policy = self._policies[seat]
-            table.step_index(table.random_index(self.np_random) if policy is None else policy(table.deal, seat))
+            table.step_index(table.random_index(self._opponents_rng) if policy is None else policy(table.deal, seat))
             reward += float(table.rewards[self.seat])
         return reward
