@@ -36,21 +36,22 @@ from guandan_fast.envs import gymnasium_env, pettingzoo_env  # noqa: E402
 DEALS = 10
 
 
-def _counted(play: Callable[[], int], counts: list[int], cpu: list[float]) -> Callable[[], None]:
-    """``play`` for the benchmark, keeping each round's steps and process CPU seconds."""
+def _measure(benchmark: Any, play: Callable[[], int], label: str) -> None:
+    """Time rounds of ``play`` (which returns its step count) and report steps per second
+    over all rounds — they play different deals, so the total over the total time, not a
+    median — by the wall clock and by this process's CPU time (its one core, whatever
+    else the machine runs)."""
+    play()  # warm-up
+    counts: list[int] = []
+    cpu: list[float] = []
 
     def round_() -> None:
         start = time.process_time()
         counts.append(play())
         cpu.append(time.process_time() - start)
 
-    return round_
-
-
-def _steps_rate(benchmark: Any, counts: list[int], cpu: list[float], label: str) -> None:
-    """Steps per second over all timed rounds (rounds play different deals, so their step
-    counts differ: the total over the total time, not a median), by the wall clock and by
-    this process's CPU time (the one core it runs on, whatever else the machine runs)."""
+    benchmark.pedantic(round_, rounds=8, iterations=1)
+    assert min(counts) > 0
     if benchmark.stats is None:  # --benchmark-disable
         return
     seconds = sum(benchmark.stats.stats.data)
@@ -63,7 +64,8 @@ def _steps_rate(benchmark: Any, counts: list[int], cpu: list[float], label: str)
     )
 
 
-def _aec_rounds(layout: str) -> tuple[Any, Callable[[], int]]:
+@pytest.mark.parametrize("layout", ["full-v1", "danzero"])
+def test_aec_steps(benchmark: Any, layout: str) -> None:
     env = pettingzoo_env(observation=layout)
     policy = random.Random(0)
     seeds = iter(range(1 << 40))
@@ -82,18 +84,7 @@ def _aec_rounds(layout: str) -> tuple[Any, Callable[[], int]]:
                 steps += 1
         return steps
 
-    return env, play
-
-
-@pytest.mark.parametrize("layout", ["full-v1", "danzero"])
-def test_aec_steps(benchmark: Any, layout: str) -> None:
-    _, play = _aec_rounds(layout)
-    play()  # warm-up
-    counts: list[int] = []
-    cpu: list[float] = []
-    benchmark.pedantic(_counted(play, counts, cpu), rounds=8, iterations=1)
-    assert min(counts) > 0
-    _steps_rate(benchmark, counts, cpu, f"pettingzoo AEC, {layout} observation, random masked policy")
+    _measure(benchmark, play, f"pettingzoo AEC, {layout} observation, random masked policy")
 
 
 def test_gym_steps(benchmark: Any) -> None:
@@ -108,15 +99,11 @@ def test_gym_steps(benchmark: Any) -> None:
             done = False
             while not done:
                 legal = np.flatnonzero(env.action_masks())
-                _, _, done, truncated, _ = env.step(int(legal[policy.randrange(len(legal))]))
+                _, _, done, _, _ = env.step(int(legal[policy.randrange(len(legal))]))
                 steps += 1
         return steps
 
-    play()  # warm-up
-    counts: list[int] = []
-    cpu: list[float] = []
-    benchmark.pedantic(_counted(play, counts, cpu), rounds=8, iterations=1)
-    _steps_rate(benchmark, counts, cpu, "gymnasium, learner random masked + 3 random seats")
+    _measure(benchmark, play, "gymnasium, learner random masked + 3 random seats")
 
 
 @pytest.fixture(scope="module")
