@@ -1,6 +1,6 @@
 """The environments (guandan_fast.envs): PettingZoo's API and seed tests, Gymnasium's
-checker, masked random play, rewards, rendering, bad input, and the docs page that
-trains an agent on them."""
+checker, masked random play, rewards, rendering, bad input (docs/training.md, which
+trains an agent on them, is run by test_docs)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ import re
 import subprocess
 import sys
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -23,9 +22,6 @@ from guandan_fast import Deal  # noqa: E402
 from guandan_fast.encode import LAYOUTS, state  # noqa: E402
 from guandan_fast.encode.actions import NUM_ACTIONS, ids, mask  # noqa: E402
 from guandan_fast.envs import GuandanGymEnv, gymnasium_env, pettingzoo_env  # noqa: E402
-
-ROOT = Path(__file__).resolve().parent.parent
-
 
 @pytest.mark.parametrize("options", [{}, {"mode": "match", "max_deals": 3}, {"observation": "danzero"}])
 def test_pettingzoo_api_test(options: dict) -> None:
@@ -246,13 +242,3 @@ def test_envs_import_without_pettingzoo_and_say_what_is_missing() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert "pip install 'guandan_fast[envs]'" in result.stdout
-
-
-# -- the docs page ----------------------------------------------------------------------------
-def test_training_page_examples_run() -> None:
-    page = (ROOT / "docs" / "training.md").read_text(encoding="utf-8")
-    blocks = re.findall(r"```python\n(.*?)```", page, flags=re.DOTALL)
-    assert blocks
-    namespace: dict[str, object] = {}
-    for block in blocks:
-        exec(compile(block, "docs/training.md", "exec"), namespace)  # noqa: S102 - our own page
