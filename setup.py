@@ -23,7 +23,10 @@ def extension(name: str) -> Extension:
 
 setup(
     ext_modules=cythonize(
-        [extension(name) for name in ("_movegen", "_playout", "_solver", "_infoset", "encode._encode")],
+        [
+            extension(name)
+            for name in ("_movegen", "_playout", "_solver", "_infoset", "encode._encode", "encode._actions")
+        ],
         compiler_directives={"language_level": "3", "embedsignature": True},
     )
 )
