@@ -20,6 +20,7 @@ from .cards import parse_card, parse_level
 from .game import Deal, DealScore, Match, Rules, score_deal
 from .hand import Hand
 from .moves import PASS, Move, MoveType
+from .solver import min_plays
 
 __all__ = [
     "NATIVE_AVAILABLE",
@@ -37,6 +38,7 @@ __all__ = [
     "has_legal_follow",
     "legal_moves",
     "legal_moves_batch",
+    "min_plays",
     "parse_card",
     "parse_level",
     "resolve_backend",

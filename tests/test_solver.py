@@ -1,0 +1,196 @@
+"""min_plays: exact against two independent searches, and every decomposition checked.
+
+* Small hands (<= 12 cards, jokers and wildcards forced in often): a plain-Python
+  exhaustive search over the hand's partitions **at card level** (not on the rank counts
+  the native solver uses, so the solver's suit-blindness is tested too), branching on the
+  moves holding the lowest card, with a memo. Its move lists come from the pure-Python
+  reference generator for part of the hands and from the native one for the rest.
+* Full hands: an iterative-deepening search in Python over rank-count vectors ("can the
+  hand be emptied in d plays?", d = 1, 2, ...), a memo of the failed (counts, d) pairs and
+  no other pruning, branching on the *highest* non-empty lane — a different order, a
+  different search scheme and no lower bound, sharing nothing with the native code but the
+  leading move list of the hand.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+
+import pytest
+
+import guandan_fast as gf
+from guandan_fast import Hand, MoveType, legal_moves
+from guandan_fast.cards import NUM_CARDS, wildcard
+from guandan_fast.game import deal_cards
+from guandan_fast.solver import MAX_CARDS, min_plays
+
+BOMB_KINDS = {MoveType.BOMB, MoveType.FOUR_JOKERS}
+
+
+def check_decomposition(hand: Hand, level: int, count: int, plays: list[gf.Move]) -> None:
+    """The plays are legal leading moves of what is left before each, using exactly the hand."""
+    assert len(plays) == count
+    left = hand
+    for move in plays:
+        assert move in legal_moves(left, level), move
+        left = left.remove(move.cards)
+    assert not left
+
+
+def small_hand(rng: random.Random, level: int) -> Hand:
+    """Up to 12 cards of a double deck, with the jokers and the wildcards often forced in."""
+    deck = [card for card in range(NUM_CARDS) for _ in range(2)]
+    forced = []
+    if rng.random() < 0.5:
+        forced += [wildcard(level)] * rng.randint(1, 2)
+    if rng.random() < 0.4:
+        forced += rng.sample([52, 52, 53, 53], rng.randint(1, 4))
+    for card in forced:
+        deck.remove(card)
+    size = rng.randint(1, 12)
+    # a narrow window of ranks makes sequences and bombs likely
+    low = rng.randint(0, 8)
+    window = [c for c in deck if low * 4 <= c < (low + 6) * 4 or c >= 52]
+    pool = window if rng.random() < 0.7 else deck
+    cards = forced[:size] + rng.sample(pool, size - len(forced[:size]))
+    return Hand.from_indices(cards)
+
+
+def brute_force(hand: Hand, level: int, backend: str) -> int:
+    """Fewest plays by exhaustive search over card-level partitions (memoised)."""
+    moves = [(m.cards.once, m.cards.twice) for m in legal_moves(hand, level, backend=backend)]
+
+    @lru_cache(maxsize=None)
+    def best(once: int, twice: int) -> int:
+        if not once:
+            return 0
+        low = once & -once
+        result = 10**9
+        for mo, mt in moves:
+            if mo & low and not (mo & ~once) and not (mt & ~twice):
+                result = min(result, 1 + best((once & ~mo) | (twice & ~mt), twice & ~mo))
+        return result
+
+    return best(hand.once, hand.twice)
+
+
+def test_small_hands_equal_brute_force() -> None:
+    rng = random.Random(20261201)
+    for i in range(2000):
+        level = rng.randint(2, 14)
+        hand = small_hand(rng, level)
+        expected = brute_force(hand, level, "reference" if i % 10 == 0 else "native")
+        count, plays = min_plays(hand, level)
+        assert count == expected, (str(hand), level)
+        check_decomposition(hand, level, count, plays)
+
+
+def lanes(hand: Hand, level: int) -> int:
+    """Rank counts (wildcards apart), then SB, HR, then the wildcards: 16 counts of 5 bits."""
+    wild = wildcard(level)
+    packed = 0
+    for card in hand.indices():
+        packed += 1 << 5 * (15 if card == wild else 13 + card - 52 if card >= 52 else card >> 2)
+    return packed
+
+
+GUARDS = sum(16 << 5 * lane for lane in range(16))  # a count is at most 8 < 16: no borrow
+
+
+def iterative_deepening(hand: Hand, level: int) -> int:
+    """Fewest plays by 'd plays enough?' for d = 1, 2, ... over rank-count vectors."""
+    patterns = {lanes(m.cards, level) for m in legal_moves(hand, level, strongest=True)}
+    by_top: dict[int, list[int]] = {}
+    for pattern in patterns:
+        by_top.setdefault(pattern.bit_length() - 1, []).append(pattern)
+    failed: set[tuple[int, int]] = set()
+
+    def enough(counts: int, plays: int) -> bool:
+        if not counts:
+            return True
+        if plays == 0 or (counts, plays) in failed:
+            return False
+        top = (counts.bit_length() - 1) // 5  # the highest non-empty lane
+        for pattern in (p for bit in range(5 * top, 5 * top + 4) for p in by_top.get(bit, ())):
+            if ((counts | GUARDS) - pattern) & GUARDS == GUARDS and enough(counts - pattern, plays - 1):
+                return True
+        failed.add((counts, plays))
+        return False
+
+    start = lanes(hand, level)
+    return next(d for d in range(len(hand) + 1) if enough(start, d))
+
+
+def test_full_hands_equal_an_independent_search() -> None:
+    rng = random.Random(7)
+    for _ in range(50):
+        hands = deal_cards(rng)
+        level = rng.randint(2, 14)
+        hand = hands[rng.randrange(4)]
+        count, plays = min_plays(hand, level)
+        assert count == iterative_deepening(hand, level), (str(hand), level)
+        check_decomposition(hand, level, count, plays)
+
+
+@pytest.mark.parametrize("prefer", ["bombs", "singles"])
+def test_tie_breaks_keep_the_count_and_improve_their_criterion(prefer: str) -> None:
+    rng = random.Random(11)
+    for _ in range(40):
+        level = rng.randint(2, 14)
+        hand = deal_cards(rng)[0]
+        count, plays = min_plays(hand, level)
+        tied_count, tied = min_plays(hand, level, prefer=prefer)  # type: ignore[arg-type]
+        assert tied_count == count
+        check_decomposition(hand, level, count, tied)
+        if prefer == "bombs":
+            assert sum(m.kind in BOMB_KINDS for m in tied) >= sum(m.kind in BOMB_KINDS for m in plays)
+        else:
+            assert sum(m.kind is MoveType.SINGLE for m in tied) <= sum(m.kind is MoveType.SINGLE for m in plays)
+
+
+def test_bombs_tie_break_keeps_a_bomb_whole() -> None:
+    # Four 7s and three 8s: 7777 + 888 or 777 + 8887 ... both two plays; the bomb stays whole.
+    hand = Hand.parse("S7 H7 C7 D7 S8 H8 C8 S9 S9")
+    count, plays = min_plays(hand, 2, prefer="bombs")
+    assert count == 2
+    assert any(m.kind is MoveType.BOMB for m in plays)
+    check_decomposition(hand, 2, count, plays)
+
+
+def test_singles_tie_break_avoids_singles() -> None:
+    # 3 3 4 4 5 5 6 7 at level 2: straight 34567 + pair + pair + ... vs pairs; fewest singles.
+    hand = Hand.parse("S3 H3 S4 H4 S5 H5 S6 S7")
+    count, plays = min_plays(hand, 2, prefer="singles")
+    singles = sum(m.kind is MoveType.SINGLE for m in plays)
+    assert singles == min(
+        sum(m.kind is MoveType.SINGLE for m in min_plays(hand, 2, prefer=p)[1]) for p in ("none", "bombs")
+    )
+    check_decomposition(hand, 2, count, plays)
+
+
+def test_known_hands() -> None:
+    assert min_plays("", 2) == (0, [])
+    # A straight flush, four jokers and a pair: three plays.
+    count, plays = min_plays("S2 S3 S4 S5 S6 H7 H7 SB SB HR HR", 2)
+    assert count == 3
+    assert {m.kind for m in plays} == {MoveType.STRAIGHT_FLUSH, MoveType.FOUR_JOKERS, MoveType.PAIR}
+    # Two wildcards complete a ten-card bomb of eights at level 2.
+    count, plays = min_plays(["S8", "H8", "C8", "D8"] * 2 + ["H2", "H2"], 2)
+    assert (count, plays[0].kind, len(plays[0].cards)) == (1, MoveType.BOMB, 10)
+
+
+def test_bad_input() -> None:
+    with pytest.raises(ValueError, match="prefer"):
+        min_plays("S2", 2, prefer="most")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="prefer"):
+        min_plays("S2", 2, prefer=["bombs"])  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="level"):
+        min_plays("S2", 15)
+    with pytest.raises(ValueError, match="unknown card"):
+        min_plays("S2 X9", 2)
+    with pytest.raises(TypeError):
+        min_plays(42, 2)
+    big = Hand.from_indices([c for c in range(NUM_CARDS)][: MAX_CARDS + 1])
+    with pytest.raises(ValueError, match="at most"):
+        min_plays(big, 2)
