@@ -2,25 +2,18 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
+from markdown_examples import python_blocks, run_python_blocks
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 
 
-def python_blocks() -> list[str]:
-    return re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), flags=re.DOTALL)
-
-
 @pytest.mark.skipif(not README.exists(), reason="README.md is not beside the tests")
 def test_readme_examples_run_in_order() -> None:
-    blocks = python_blocks()
-    assert len(blocks) >= 3
-    namespace: dict[str, object] = {}
-    for block in blocks:
-        exec(compile(block, str(README), "exec"), namespace)  # noqa: S102 - our own README
+    assert len(python_blocks(README)) >= 3
+    namespace = run_python_blocks(README)
     follow, move_list = namespace["follow"], namespace["moves"]
     assert len(move_list) == move_list.count() > 0  # type: ignore[attr-defined]
     assert all(m.beats(namespace["gf"].Move.from_platform(namespace["last"], 2)) for m in follow)  # type: ignore[attr-defined]
