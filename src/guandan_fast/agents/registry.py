@@ -6,10 +6,12 @@ from collections.abc import Callable
 from typing import Any
 
 from .base import Agent
+from .minplays import MinPlaysAgent
 from .random_agent import RandomAgent
 
 #: Every agent :func:`make_agent` knows, by name.
 AGENTS: dict[str, Callable[..., Agent]] = {
+    "minplays": MinPlaysAgent,
     "random": RandomAgent,
 }
 
