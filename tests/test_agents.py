@@ -83,3 +83,48 @@ def test_bad_answers_from_an_agent_are_named() -> None:
         checked_choice(as_agent(lambda d, s: 9999), deal, deal.to_act)
     with pytest.raises(TypeError, match="must return an action index"):
         checked_choice(as_agent(lambda d, s: "S3"), deal, deal.to_act)
+
+
+# -- MinPlaysAgent ----------------------------------------------------------------------------
+def chosen(deal: gf.Deal, agent: Agent) -> list:
+    return deal.legal_actions()[agent.act(deal, deal.to_act)]
+
+
+def test_minplays_leads_the_whole_hand_or_the_weakest_play_of_its_decomposition() -> None:
+    agent = make_agent("minplays")
+    one_play = gf.Deal.start(["S3 H4 S5 S6 S7", "D9", "D8", "DT"], 2, leader=0)
+    assert chosen(one_play, agent)[:2] == ["Straight", "3"]
+    three_plays = gf.Deal.start(["SA SK DK S3 H3", "D9", "D8", "DT"], 2, leader=0)
+    assert chosen(three_plays, agent) == ["Pair", "3", ["S3", "H3"]]
+
+
+def test_minplays_leaves_its_partner_alone_unless_it_can_go_out() -> None:
+    agent = make_agent("minplays")
+    for hand, expected in (("SA SK S5 H9", ["PASS", "PASS", "PASS"]), ("SA", ["Single", "A", ["SA"]])):
+        deal = gf.Deal.start([hand, "D9 D8", "SQ D6", "DT D3"], 2, leader=2)
+        deal.step(["Single", "Q", ["SQ"]])
+        deal.step("PASS PASS PASS".split())
+        assert chosen(deal, agent) == expected
+
+
+@pytest.mark.parametrize("opponent_cards, bombs", [(5, True), (20, False)])
+def test_minplays_bombs_when_an_opponent_is_about_to_finish(opponent_cards: int, bombs: bool) -> None:
+    deck = [c for c in gf.Hand.from_indices(range(54)).to_platform() if c[1] in "68TK" and c[0] in "HCD"] * 2
+    opponent = ["SA"] + deck[:opponent_cards]
+    other = deck[opponent_cards : opponent_cards + 4]
+    deal = gf.Deal.start(["SQ", opponent, "S5 H5 C5 D5 S9 CJ D7 S3 HQ", other], 2, leader=1)
+    deal.step(["Single", "A", ["SA"]])
+    assert chosen(deal, make_agent("minplays"))[0] == ("Bomb" if bombs else "PASS")
+
+
+def test_minplays_returns_the_card_that_hurts_its_hand_least() -> None:
+    deal = gf.Deal.start(["S4 H4 C4 S9 SK", "D9 D8", "D6 C6", "SA S3"], 2, previous_finish=[0, 1, 2, 3])
+    deal.step(["tribute", "tribute", ["SA"]])
+    assert deal.phase == "return" and deal.to_act == 0
+    assert chosen(deal, make_agent("minplays")) == ["back", "back", ["S9"]]
+
+
+def test_minplays_beats_random() -> None:
+    from guandan_fast.arena import play_matches
+
+    assert play_matches("minplays", "random", 8, seed=1, workers=1).summary()["win_rate"] >= 0.75
