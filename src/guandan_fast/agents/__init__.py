@@ -2,6 +2,7 @@
 
 * :class:`RandomAgent`: uniformly random legal actions (the baseline);
 * :class:`MinPlaysAgent`: rules built on :func:`~guandan_fast.min_plays`;
+* :class:`PIMCAgent`: sampled worlds × rollouts, a budget in playouts or milliseconds;
 * :func:`make_agent` builds one by name, :func:`as_agent` turns a plain function
   ``f(deal, seat) -> int`` into one.
 
@@ -10,6 +11,7 @@ See :mod:`guandan_fast.agents.base` for what an agent may look at.
 
 from .base import Agent, FunctionAgent, as_agent, check_turn
 from .minplays import MinPlaysAgent
+from .pimc import PIMCAgent
 from .random_agent import RandomAgent
 from .registry import AGENTS, make_agent, parse_agent_spec
 
@@ -18,6 +20,7 @@ __all__ = [
     "Agent",
     "FunctionAgent",
     "MinPlaysAgent",
+    "PIMCAgent",
     "RandomAgent",
     "as_agent",
     "check_turn",
