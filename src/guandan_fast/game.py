@@ -53,20 +53,10 @@ from typing import Any, Union
 import numpy as np
 
 from .api import MoveList, legal_moves
-from .cards import (
-    BIG_JOKER,
-    CARD_NAMES,
-    NUM_CARDS,
-    SMALL_JOKER,
-    as_index,
-    card_power,
-    level_char,
-    parse_card,
-    parse_level,
-    rank_of,
-    wildcard,
-)
+from .cards import CARD_NAMES, NUM_CARDS, level_char, parse_card, parse_level
 from .hand import Hand, as_hand, card_names
+from .rules import Rules, bounded, check_rules, check_seat
+from .tribute import NO_TRIBUTE, TributeRecord, hand_over, return_choices, tribute_choices, tribute_due
 from .moves import PASS, PLATFORM_NAMES, Move, MoveType, platform_rank, read_platform
 
 try:  # the native playouts (phase 2); Deal.playout falls back to Python without them
@@ -116,64 +106,6 @@ def _team(seat: int) -> int:
     return seat & 1
 
 
-def _bounded(value: object, what: str, low: int, high: int) -> int:
-    """An integer (a numpy integer too) in ``low..high``; TypeError/ValueError name ``what``."""
-    number = as_index(value, f"{what} must be an integer {low}..{high}")
-    if not low <= number <= high:
-        raise ValueError(f"{what} must be an integer {low}..{high}, not {number}")
-    return number
-
-
-def _check_seat(seat: object, what: str) -> int:
-    return _bounded(seat, f"{what} (a seat number 0-3)", 0, 3)
-
-
-# ---------------------------------------------------------------------------------------------
-# Rule options
-# ---------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Rules:
-    """Rule options for regional variants (RULES.md §10); every option is off by default.
-
-    ``fail_at_a_limit``
-        ``None`` (national rules: a team may fail at A forever) or N ≥ 1: after N failed
-        deals at A — the team played at A and either did not finish first, or finished
-        first with its partner last — the team's level goes back to ``fail_at_a_level``.
-    ``fail_at_a_level``
-        the level a team falls back to (2 in one seed text, J in another); a rank
-        character or an integer 2-14. Only used with ``fail_at_a_limit``.
-    ``no_tribute_between_partners``
-        in a 1-4 finish (the last player is the first player's partner) there is no
-        tribute and the first player leads. Off: the partner pays, as in the national rules.
-    """
-
-    fail_at_a_limit: int | None = None
-    fail_at_a_level: int | str = 2
-    no_tribute_between_partners: bool = False
-
-    def __post_init__(self) -> None:
-        limit = self.fail_at_a_limit
-        if limit is not None:
-            if isinstance(limit, bool) or not isinstance(limit, int):
-                raise TypeError(f"Rules.fail_at_a_limit must be None or a positive integer, not {type(limit).__name__}")
-            if limit < 1:
-                raise ValueError(f"Rules.fail_at_a_limit must be None or a positive integer, not {limit}")
-        object.__setattr__(self, "fail_at_a_level", parse_level(self.fail_at_a_level))
-        if not isinstance(self.no_tribute_between_partners, bool):
-            raise TypeError("Rules.no_tribute_between_partners must be a bool")
-
-
-_DEFAULT_RULES = Rules()
-
-
-def _check_rules(rules: object) -> Rules:
-    if rules is None:
-        return _DEFAULT_RULES
-    if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a guandan_fast.Rules, not {type(rules).__name__}")
-    return rules
-
-
 # ---------------------------------------------------------------------------------------------
 # Card helpers
 # ---------------------------------------------------------------------------------------------
@@ -182,27 +114,6 @@ def deal_cards(rng: random.Random) -> list[Hand]:
     deck = [index for index in range(NUM_CARDS) for _ in range(2)]
     rng.shuffle(deck)
     return [Hand.from_indices(deck[27 * seat : 27 * seat + 27]) for seat in range(4)]
-
-
-def _tribute_choices(hand: Hand, level: int) -> list[int]:
-    """Cards the payer may give: the highest power among the non-wildcards (RULES.md §9)."""
-    wild = wildcard(level)
-    cards = [c for c in hand.distinct() if c != wild]
-    if not cards:
-        return []
-    top = max(card_power(c, level) for c in cards)
-    return [c for c in cards if card_power(c, level) == top]
-
-
-def _return_choices(hand: Hand, level: int) -> list[int]:
-    """Cards a receiver may give back: natural rank 2-10 (wildcards and level cards
-    included, RULES.md §9 Choice), else any card of the lowest power."""
-    cards = hand.distinct()
-    low = [c for c in cards if c < SMALL_JOKER and rank_of(c) <= 10]
-    if low:
-        return low
-    bottom = min(card_power(c, level) for c in cards)
-    return [c for c in cards if card_power(c, level) == bottom]
 
 
 def _card_triple(kind: str, card: int) -> list[Any]:
@@ -280,7 +191,7 @@ class Deal:
     # arrays are read-only, so clones may share them; the lists are the deal's own.
     _history: list[tuple[int, tuple[Any, ...]]]
     _trick: list[tuple[Any, ...] | None]
-    _tribute: dict[str, Any]
+    _tribute: TributeRecord
     #: Tributes chosen, (payer, card), not yet handed over (a double tribute is paid at once).
     _paid: tuple[tuple[int, int], ...]
     _pending: list[int]
@@ -322,7 +233,7 @@ class Deal:
         """
         deal = cls.__new__(cls)
         deal.level = parse_level(level)
-        deal.rules = _check_rules(rules)
+        deal.rules = check_rules(rules)
         deal.team_levels = _check_team_levels(team_levels, deal.level)
         deal._hands = _check_hands(hands)
         deal._finish = _check_finished(finished, deal._hands)
@@ -331,7 +242,7 @@ class Deal:
         deal._last = PASS
         deal._greater = -1
         deal._passes = 0
-        deal._tribute = {"kind": "none", "payments": [], "returns": []}
+        deal._tribute = NO_TRIBUTE
         deal._paid = ()
         deal._pending = []
         deal._last_actor = -1
@@ -350,7 +261,7 @@ class Deal:
             return deal
         if leader is None:
             leader = random.Random(seed).choice(active)
-        leader = _check_seat(leader, "leader")
+        leader = check_seat(leader, "leader")
         if leader not in active:
             raise ValueError(f"the leader, seat {leader}, holds no cards")
         deal._phase = "play"
@@ -376,37 +287,17 @@ class Deal:
 
     def _setup_tribute(self, finish: list[int]) -> None:
         """Decide tribute, anti-tribute or none from the previous finish (RULES.md §9-10)."""
-        first, second = finish[0], finish[1]
-        hands = self._hands
-        if second == _partner(first):
-            # Double down: both losers pay; the one sitting after the first player pays first.
-            payers = [(first + 1) % 4, (first + 3) % 4]
-            kind = "double"
-        else:
-            payers = [finish[3]]
-            kind = "single"
-            if payers[0] == _partner(first) and self.rules.no_tribute_between_partners:
-                self._tribute = {
-                    "kind": "waived",
-                    "payers": payers,
-                    "receivers": [first],
-                    "payments": [],
-                    "returns": [],
-                }
-                self._begin_play(first)
-                return
-        receivers = [first] if kind == "single" else [first, second]
-        if sum(hands[p].count(BIG_JOKER) for p in payers) == 2:
-            self._tribute = {"kind": "anti", "payers": payers, "receivers": receivers, "payments": [], "returns": []}
-            self._begin_play(first)
+        record = tribute_due(finish, self._hands, self.rules)
+        self._tribute = record
+        if record.leader is not None:  # anti-tribute, or waived between partners
+            self._begin_play(record.leader)
             return
-        for payer in payers:
-            if not _tribute_choices(hands[payer], self.level):
+        for payer in record.payers:
+            if not tribute_choices(self._hands[payer], self.level):
                 raise ValueError(f"seat {payer} must pay tribute but holds no card other than wildcards")
-        self._tribute = {"kind": kind, "payers": payers, "receivers": receivers, "payments": [], "returns": []}
         self._phase = "tribute"
-        self._pending = list(payers)
-        self._to_act = payers[0]
+        self._pending = list(record.payers)
+        self._to_act = record.payers[0]
 
     def _begin_play(self, leader: int) -> None:
         self._phase = "play"
@@ -474,7 +365,13 @@ class Deal:
         """What happened before play: ``kind`` is ``"none"`` (first deal), ``"single"``,
         ``"double"``, ``"anti"`` (抗贡) or ``"waived"`` (no tribute between partners);
         ``payments`` and ``returns`` list ``(from_seat, to_seat, card)``."""
-        return {key: list(value) if isinstance(value, list) else value for key, value in self._tribute.items()}
+        return self._tribute.as_dict()
+
+    @property
+    def tribute_record(self) -> TributeRecord:
+        """The same as a frozen :class:`~guandan_fast.tribute.TributeRecord` (cards as
+        indices; its ``leader`` is the seat that leads once the returns are made)."""
+        return self._tribute
 
     @property
     def done(self) -> bool:
@@ -505,8 +402,6 @@ class Deal:
         other._pending = list(self._pending)
         other._played = list(self._played)
         other._plays = list(self._plays)
-        # The tribute record's lists are replaced, never changed in place; copied anyway.
-        other._tribute = {k: list(v) if isinstance(v, list) else v for k, v in self._tribute.items()}
         return other
 
     def __copy__(self) -> Deal:
@@ -538,7 +433,7 @@ class Deal:
                 raise ValueError(f"seat {payer} has chosen to pay {CARD_NAMES[card]} and must keep it")
         if self._phase == "tribute":
             for payer in self._pending:
-                if not _tribute_choices(new[payer], self.level):
+                if not tribute_choices(new[payer], self.level):
                     raise ValueError(f"seat {payer} must pay tribute but would hold no card other than wildcards")
         other = self.clone()
         other._hands = new
@@ -603,10 +498,9 @@ class Deal:
                 level = self.level
                 actions = [list(PASS_ACTION)] if self._last is not PASS else []
                 actions.extend(_move_triple(k, y, o, t, level) for k, y, o, t in moves.rows())
-            elif phase == "tribute":
-                actions = [_card_triple("tribute", c) for c in _tribute_choices(self._hands[self._to_act], self.level)]  # type: ignore[index]
-            elif phase == "return":
-                actions = [_card_triple("back", c) for c in _return_choices(self._hands[self._to_act], self.level)]  # type: ignore[index]
+            elif phase in ("tribute", "return"):
+                kind = "tribute" if phase == "tribute" else "back"
+                actions = [_card_triple(kind, c) for c in self._card_choices()]
             else:
                 actions = []
             self._actions = actions
@@ -801,11 +695,7 @@ class Deal:
             raise ValueError(f"a {kind} action names exactly one card, e.g. [{kind!r}, {kind!r}, ['S3']]")
         card = parse_card(cards[0])
         seat: int = self._to_act  # type: ignore[assignment]
-        allowed = (
-            _tribute_choices(self._hands[seat], self.level)
-            if kind == "tribute"
-            else _return_choices(self._hands[seat], self.level)
-        )
+        allowed = self._card_choices()
         if card not in allowed:
             rule = (
                 "the highest card by power, never a wildcard"
@@ -823,41 +713,43 @@ class Deal:
         else:
             self._after_return(seat, card)
 
+    def _card_choices(self) -> list[int]:
+        """The cards the seat to act may pay (tribute phase) or give back (return phase)."""
+        seat: int = self._to_act  # type: ignore[assignment]
+        hand = self._hands[seat]
+        if self._phase == "tribute":
+            return tribute_choices(hand, self.level)
+        received = self._tribute.payment_to(seat)[2]
+        return return_choices(hand, self.level, self.rules, received)
+
+    def _move_card(self, giver: int, taker: int, card: int) -> None:
+        one = Hand.from_indices([card])
+        self._hands[giver] = self._hands[giver].remove(one)
+        self._hands[taker] = self._hands[taker].add(one)
+
     def _after_tribute(self, seat: int, card: int) -> None:
         # The cards change hands once every payer has chosen (a double tribute is paid at once).
-        info = self._tribute
         self._paid += ((seat, card),)
         if self._pending:
             self._to_act = self._pending[0]
             return
-        receivers = info["receivers"]
-        paid, self._paid = list(self._paid), ()
-        if len(paid) == 2:
-            # Double tribute: the higher card to the first player, the lower to the second;
-            # on a tie the loser sitting after the first player (who paid first) pays the first.
-            (a, card_a), (b, card_b) = paid
-            if card_power(card_b, self.level) > card_power(card_a, self.level):
-                paid = [(b, card_b), (a, card_a)]
-        payments = [(payer, receiver, given) for (payer, given), receiver in zip(paid, receivers)]
-        for payer, receiver, given in payments:
-            self._hands[payer] = self._hands[payer].remove([CARD_NAMES[given]])
-            self._hands[receiver] = self._hands[receiver].add([CARD_NAMES[given]])
-        info["payments"] = payments
+        record = hand_over(self._tribute, self._paid, self.level, self.rules)
+        self._paid = ()
+        for payer, receiver, given in record.payments:
+            self._move_card(payer, receiver, given)
+        self._tribute = record
         self._phase = "return"
-        self._pending = list(receivers)
-        self._to_act = receivers[0]
+        self._pending = list(record.receivers)
+        self._to_act = record.receivers[0]
 
     def _after_return(self, seat: int, card: int) -> None:
-        info = self._tribute
-        payer = next(p for p, r, _ in info["payments"] if r == seat)
-        self._hands[seat] = self._hands[seat].remove([CARD_NAMES[card]])
-        self._hands[payer] = self._hands[payer].add([CARD_NAMES[card]])
-        info["returns"] = info["returns"] + [(seat, payer, card)]
+        record = self._tribute.with_return(seat, card)
+        self._move_card(seat, record.returns[-1][1], card)
+        self._tribute = record
         if self._pending:
             self._to_act = self._pending[0]
             return
-        # Who leads: after a single tribute the payer; after a double, the one who paid the first player.
-        self._begin_play(info["payments"][0][0])
+        self._begin_play(record.leader)  # type: ignore[arg-type]
 
     # -- random playouts ----------------------------------------------------------------------
     def playout(self, seed: int = 0, *, record: bool = False) -> Any:
@@ -900,7 +792,7 @@ class Deal:
         """``n`` random playouts of the rest of the deal (see :meth:`playout`): an ``int8``
         array of shape ``(n, 4)``, row ``i`` the finishing order of ``playout(seed + i)``.
         In the play phase the whole batch runs in native code without the GIL."""
-        n = _bounded(n, "the number of playouts", 0, sys.maxsize)
+        n = bounded(n, "the number of playouts", 0, sys.maxsize)
         seed = _check_seed(seed)
         if self._phase == "play" and _native_playout is not None:
             return np.asarray(_native_playout.playouts(*self._native_state(), seed, n), dtype=np.int8)
@@ -965,7 +857,7 @@ class Deal:
         its seat; -1 / None at the start), ``greaterPos`` / ``greaterAction`` (the move to
         beat; -1 / None when leading), ``actionList`` and ``indexRange`` (its last index).
         """
-        seat = _check_seat(seat, "seat")
+        seat = check_seat(seat, "seat")
         hand = self._hands[seat].to_platform()
         left = self.cards_left()
         actions = self.legal_actions() if seat == self._to_act else []
@@ -1016,12 +908,12 @@ def random_deals(n: int, seed: int = 0, level: int | str = 2) -> np.ndarray:
     Needs the native ``_playout`` extension (RuntimeError otherwise)."""
     if _native_playout is None:
         raise RuntimeError("random_deals needs the native _playout extension, which is not built")
-    n = _bounded(n, "the number of deals", 0, sys.maxsize)
+    n = bounded(n, "the number of deals", 0, sys.maxsize)
     return np.asarray(_native_playout.random_deals(n, _check_seed(seed), parse_level(level)), dtype=np.int8)
 
 
 def _check_seed(seed: object) -> int:
-    return _bounded(seed, "a playout seed", 0, _SEED_MASK)
+    return bounded(seed, "a playout seed", 0, _SEED_MASK)
 
 
 # -- validation helpers ------------------------------------------------------------------------
@@ -1061,7 +953,7 @@ def _check_finished(finished: Sequence[int] | None, hands: list[Hand]) -> list[i
         return empty
     if isinstance(finished, (str, bytes)) or not isinstance(finished, Sequence):
         raise TypeError(f"finished must be a list of seats, not {type(finished).__name__}")
-    order = [_check_seat(s, "a finished seat") for s in finished]
+    order = [check_seat(s, "a finished seat") for s in finished]
     if len(set(order)) != len(order):
         raise ValueError(f"finished lists a seat twice: {order}")
     if sorted(order) != empty:
@@ -1072,7 +964,7 @@ def _check_finished(finished: Sequence[int] | None, hands: list[Hand]) -> list[i
 def _check_previous_finish(previous: object) -> list[int]:
     if isinstance(previous, (str, bytes)) or not isinstance(previous, Sequence):
         raise TypeError(f"previous_finish must be a list of seats, first to last, not {type(previous).__name__}")
-    order = [_check_seat(s, "a seat of previous_finish") for s in previous]
+    order = [check_seat(s, "a seat of previous_finish") for s in previous]
     if len(set(order)) != len(order):
         raise ValueError(f"previous_finish lists a seat twice: {order}")
     if len(order) == 2 and order[1] == _partner(order[0]):
@@ -1113,41 +1005,54 @@ def score_deal(
     *,
     rules: Rules | None = None,
     failures: Sequence[int] = (0, 0),
+    deal_team: int | None = None,
 ) -> DealScore:
     """Score one deal (RULES.md §8, §10): ``levels`` are the teams' levels before the deal,
     ``level`` the deal's level and ``finish_order`` its finishing order (the first two
-    seats are enough for a double down).
+    seats are enough for a double down). ``deal_team`` is the team whose level the deal
+    is played at (the team that finished first in the previous deal; None for a match's
+    first deal); only :attr:`Rules.at_a_only_own_deal` reads it.
 
     Only the team that finished first goes up (+3/+2/+1 as its partner was second, third
     or last), never past A. A team *plays at A* when its level is A and the deal is played
-    at A; it wins the match by finishing first with its partner not last. With
+    at A (with ``at_a_only_own_deal``: and it is ``deal_team``); it wins the match by
+    finishing first with its partner not last (with ``a_needs_double_up``: second). With
     ``rules.fail_at_a_limit`` = N, every deal a team plays at A without winning the match
     counts as a failure, and the N-th sends it back to ``rules.fail_at_a_level``
-    (failures count from the moment the team reached A and restart after the fall).
+    (failures count from the moment the team reached A and restart after the fall; with
+    ``fail_at_a_then_up`` a team that finished first then goes up that deal's levels).
+    With ``reaching_a_wins`` a team whose level reaches A wins.
     """
-    rules = _check_rules(rules)
+    rules = check_rules(rules)
     before = [parse_level(levels[0]), parse_level(levels[1])]
     level = parse_level(level)
     finish = _check_previous_finish(finish_order)
+    if deal_team is not None:
+        deal_team = bounded(deal_team, "deal_team (a team 0 or 1)", 0, 1)
     first = finish[0]
     team, up = _team(first), 4 - finish.index(_partner(first))
-    partner_last = up == 1
-    at_a = [level == ACE and before[t] == ACE for t in (0, 1)]
+    at_a = [
+        level == ACE and before[t] == ACE and (t == deal_team or not rules.at_a_only_own_deal) for t in (0, 1)
+    ]
+    wins_at_a = up == 3 if rules.a_needs_double_up else up > 1
     after = list(before)
     counts = [int(failures[0]), int(failures[1])]
     winner = None
-    if at_a[team] and not partner_last:
+    if at_a[team] and wins_at_a:
         winner = team
     else:
         after[team] = min(ACE, before[team] + up)
         limit = rules.fail_at_a_limit
         if limit is not None:
             for t in (0, 1):
-                if at_a[t] and (t != team or partner_last):
+                if at_a[t]:  # a deal played at A and not won
                     counts[t] += 1
                     if counts[t] >= limit:
-                        after[t] = int(rules.fail_at_a_level)
+                        gain = up if t == team and rules.fail_at_a_then_up else 0
+                        after[t] = min(ACE, int(rules.fail_at_a_level) + gain)
                         counts[t] = 0
+        if rules.reaching_a_wins and after[team] == ACE:
+            winner = team
     return DealScore(team, up, (after[0], after[1]), (counts[0], counts[1]), winner)
 
 
@@ -1173,15 +1078,21 @@ class Match:
     """
 
     def __init__(self, seed: Any = None, rules: Rules | None = None) -> None:
-        self.rules = _check_rules(rules)
+        self.rules = check_rules(rules)
         self._rng = random.Random(seed)
         self._levels = [2, 2]
         self._failures = [0, 0]
+        #: The team whose level the current deal is played at (None in the first deal).
+        self._deal_team: int | None = None
+        self._over = False
         self.winner: int | None = None
         self.deals_played = 0
         self.records: list[_DealRecord] = []
         hands = deal_cards(self._rng)
-        self.deal = Deal.start(hands, 2, leader=self._rng.randrange(4), rules=self.rules, team_levels=(2, 2))
+        leader = self._rng.randrange(4)  # drawn with first_leader too: later deals stay the same
+        if self.rules.first_leader is not None:
+            leader = self.rules.first_leader
+        self.deal = Deal.start(hands, 2, leader=leader, rules=self.rules, team_levels=(2, 2))
 
     def clone(self) -> Match:
         """An independent copy: its own deal, random stream and records, so both go on
@@ -1212,7 +1123,9 @@ class Match:
 
     @property
     def over(self) -> bool:
-        return self.winner is not None
+        """Whether the match has ended: won by :attr:`winner`, or a draw (winner None)
+        when :attr:`Rules.deal_cap` deals ended with equal levels."""
+        return self._over
 
     @property
     def to_act(self) -> int | None:
@@ -1227,20 +1140,30 @@ class Match:
     def step(self, action: Action) -> None:
         """Play ``action`` in the current deal; when the deal ends, score it and deal the next."""
         if self.over:
-            raise ValueError(f"the match is over: team {self.winner} won")
+            raise ValueError(f"the match is over: {self._result()}")
         self.deal.step(action)
         if self.deal.phase == "done":
             self._score(self.deal)
 
     def _score(self, deal: Deal) -> None:
         finish = deal.finish_order
-        result = score_deal(self.levels, deal.level, finish, rules=self.rules, failures=self._failures)
+        result = score_deal(
+            self.levels, deal.level, finish, rules=self.rules, failures=self._failures, deal_team=self._deal_team
+        )
         self._levels = list(result.levels)
         self._failures = list(result.failures)
+        self._deal_team = result.team
         self.winner = result.winner
         self.deals_played += 1
         self.records.append(_DealRecord(deal.level, finish, self.levels, deal.tribute))
+        cap = self.rules.deal_cap
+        if self.winner is None and cap is not None and self.deals_played >= cap:
+            low, high = self._levels
+            self.winner = None if low == high else int(high > low)
+            self._over = True
         if self.winner is not None:
+            self._over = True
+        if self._over:
             return
         self.deal = Deal.start(
             deal_cards(self._rng),
@@ -1250,8 +1173,11 @@ class Match:
             team_levels=self.levels,
         )
 
+    def _result(self) -> str:
+        return "a draw" if self.winner is None else f"team {self.winner} won"
+
     def __repr__(self) -> str:
-        state = f"won by team {self.winner}" if self.over else f"deal {self.deals_played + 1} {self.deal.phase}"
+        state = self._result() if self.over else f"deal {self.deals_played + 1} {self.deal.phase}"
         return f"<Match levels {level_char(self._levels[0])}/{level_char(self._levels[1])}, {state}>"
 
 
@@ -1338,7 +1264,9 @@ def play_log(seed: Any = None, *, deals: int | None = 1, rules: Rules | None = N
         yield f"  team {team} finished first and goes up {up}"
         yield f"  levels: team 0 at {level_char(match.levels[0])}, team 1 at {level_char(match.levels[1])}"
     yield ""
-    if match.over:
+    if match.over and match.winner is None:
+        yield f"A draw: equal levels after {match.deals_played} deals (the deal cap)"
+    elif match.over:
         yield f"Team {match.winner} wins the match after {match.deals_played} deals"
     else:
         yield f"Stopped after {match.deals_played} deals; next deal at level {level_char(match.deal.level)}"
