@@ -19,7 +19,7 @@ from markdown_examples import python_blocks, run_python_blocks
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
-PAGES = sorted(DOCS.glob("*.md"))
+PAGES = sorted(DOCS.rglob("*.md"))
 MARKDOWN = [ROOT / "README.md", *PAGES]
 needs_docs = pytest.mark.skipif(not (ROOT / "mkdocs.yml").exists(), reason="docs/ and mkdocs.yml are not beside the tests")
 
@@ -47,7 +47,8 @@ def test_site_builds_strict(tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stdout + result.stderr
     for page in PAGES:
-        built = site / ("index.html" if page.stem == "index" else f"{page.stem}/index.html")
+        url = page.relative_to(DOCS).with_suffix("")
+        built = site / (url.parent if url.name == "index" else url) / "index.html"
         assert built.exists(), f"{page.name} was not built"
     reference = (site / "api" / "index.html").read_text(encoding="utf-8")
     assert "legal_moves" in reference and "Deal" in reference and ":class:" not in reference

@@ -31,6 +31,7 @@ from cpython.number cimport PyNumber_Index
 from cpython.pyport cimport PY_SSIZE_T_MAX
 
 from guandan_fast._bitops cimport gf_popcount64, gf_ctz64
+from guandan_fast._random cimport rng_next, rng_below, shuffle_cards, add_card
 from guandan_fast._movegen cimport MoveBuffer, movebuf_init, movebuf_free, generate_into, check_args
 
 cnp.import_array()
@@ -43,28 +44,6 @@ cdef enum:
     ERR_STUCK = -3
 
 cdef uint64_t FULL_PLANE = (1ULL << 54) - 1
-
-
-# -- PRNG: splitmix64, and exactly uniform draws below n (Lemire's method) --------------------
-cdef inline uint64_t _next(uint64_t* state) noexcept nogil:
-    state[0] += 0x9E3779B97F4A7C15ULL
-    cdef uint64_t z = state[0]
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
-    return z ^ (z >> 31)
-
-
-cdef inline uint32_t _below(uint64_t* state, uint32_t n) noexcept nogil:
-    """A uniform integer in [0, n) for n >= 1, without modulo bias."""
-    cdef uint64_t m = (_next(state) >> 32) * <uint64_t>n
-    cdef uint32_t low = <uint32_t>m
-    cdef uint32_t threshold
-    if low < n:
-        threshold = (<uint32_t>0 - n) % n
-        while low < threshold:
-            m = (_next(state) >> 32) * <uint64_t>n
-            low = <uint32_t>m
-    return <uint32_t>(m >> 32)
 
 
 cdef inline int _size(uint64_t once, uint64_t twice) noexcept nogil:
@@ -244,14 +223,14 @@ cdef int _run(State* s, uint64_t seed, Cache* c, Log* log) noexcept nogil:
             n = moves.n
             if n == 0:
                 return ERR_STUCK
-            i = _below(&rng, <uint32_t>n)
+            i = rng_below(&rng, <uint32_t>n)
         else:
             moves = &c.scratch
             n = generate_into(s.once[seat], s.twice[seat], s.level, s.last_kind, s.last_key, s.last_size,
                               False, moves)
             if n < 0:
                 return ERR_GENERATOR
-            i = <Py_ssize_t>_below(&rng, <uint32_t>(n + 1)) - 1
+            i = <Py_ssize_t>rng_below(&rng, <uint32_t>(n + 1)) - 1
             if i < 0:
                 _log(log, seat, KIND_PASS, 0, 0, 0)
                 _pass(s)
@@ -264,27 +243,17 @@ cdef int _run(State* s, uint64_t seed, Cache* c, Log* log) noexcept nogil:
 cdef void _deal_random(State* s, uint64_t* rng, int level) noexcept nogil:
     """Shuffle the 108 cards (Fisher-Yates), 27 to each seat, a random leader."""
     cdef int deck[108]
-    cdef int i, j, tmp, seat, card
-    cdef uint64_t bit
+    cdef int i, seat
     for i in range(108):
         deck[i] = i >> 1
-    for i in range(107, 0, -1):
-        j = _below(rng, <uint32_t>(i + 1))
-        tmp = deck[i]
-        deck[i] = deck[j]
-        deck[j] = tmp
+    shuffle_cards(deck, 108, rng)
     for seat in range(4):
         s.once[seat] = 0
         s.twice[seat] = 0
     for i in range(108):
-        seat = i // 27
-        bit = 1ULL << deck[i]
-        if s.once[seat] & bit:
-            s.twice[seat] |= bit
-        else:
-            s.once[seat] |= bit
+        add_card(&s.once[i // 27], &s.twice[i // 27], deck[i])
     s.level = level
-    s.to_act = _below(rng, 4)
+    s.to_act = rng_below(rng, 4)
     s.last_kind = KIND_PASS
     s.last_key = 0
     s.last_size = 0
@@ -502,7 +471,7 @@ cdef int _play_many(const State* start, int deal_level, uint64_t first_seed, Py_
         rng = first_seed + <uint64_t>i
         if start == NULL:
             _deal_random(&s, &rng, deal_level)
-            rng = _next(&rng)
+            rng = rng_next(&rng)
         else:
             s = start[0]
         code = _run(&s, rng, &cache, NULL)

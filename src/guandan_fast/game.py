@@ -52,9 +52,11 @@ from typing import Any, Union
 
 import numpy as np
 
+from . import infoset
 from .api import MoveList, legal_moves
 from .cards import CARD_NAMES, NUM_CARDS, level_char, parse_card, parse_level
 from .hand import Hand, as_hand, card_names
+from .infoset import Unseen
 from .rules import Rules, bounded, check_rules, check_seat
 from .tribute import NO_TRIBUTE, TributeRecord, hand_over, return_choices, tribute_choices, tribute_due
 from .moves import PASS, PLATFORM_NAMES, Move, MoveType, platform_rank, read_platform
@@ -439,6 +441,22 @@ class Deal:
         other._hands = new
         other._clear_cache()
         return other
+
+    # -- what one seat knows (the work is in guandan_fast.infoset) -----------------------------
+    def unseen(self, seat: int) -> Unseen:
+        """The cards ``seat`` cannot see, how many of each other seat's cards it does not
+        know, and the cards it knows are in a given hand (:class:`~guandan_fast.infoset.Unseen`)."""
+        return infoset.unseen(self, seat)
+
+    def sample_world(self, seat: int, seed: int = 0) -> Deal:
+        """A copy of this deal with the hands ``seat`` cannot see drawn at random among those
+        consistent with what it knows (see :mod:`guandan_fast.infoset`); deterministic per seed."""
+        return infoset.sample_worlds(self, seat, 1, seed)[0]
+
+    def sample_worlds(self, seat: int, n: int, seed: int = 0) -> list[Deal]:
+        """``n`` worlds for ``seat`` (see :meth:`sample_world`); world ``i`` is
+        ``sample_world(seat, seed + i)``."""
+        return infoset.sample_worlds(self, seat, n, seed)
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled state: every slot but the move-list caches (rebuilt on demand)."""

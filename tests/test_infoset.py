@@ -1,0 +1,203 @@
+"""World sampling: the exact distribution on small endgames, and consistency on many positions.
+
+The exact tests enumerate every arrangement of the hidden *physical* cards (copies of a
+card labelled apart) into the other seats' slots, keep those that agree with what the
+seat knows — written here from the rules, not read from :func:`infoset.unseen` — and
+compare the sampler's frequencies of each deal with a chi-square test at fixed seeds.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from itertools import combinations
+
+import numpy as np
+import pytest
+
+from guandan_fast import Deal, Hand, infoset
+from guandan_fast.cards import CARD_NAMES, parse_card
+
+WORLDS = 30_000
+
+
+def chi_square_limit(df: int) -> float:
+    """The chi-square value exceeded with probability 0.001 (Wilson-Hilferty)."""
+    z = 3.09
+    return df * (1 - 2 / (9 * df) + z * math.sqrt(2 / (9 * df))) ** 3
+
+
+def exact_distribution(
+    deal: Deal, seat: int, must: list[tuple[str, int, set[int]]]
+) -> dict[tuple[Hand, ...], float]:
+    """Probability of each world (the four hands) when the hidden physical cards are
+    arranged uniformly into the other seats' slots, given that each labelled copy of
+    ``must`` — (card, copy, seats) — lies in one of its seats.
+
+    Every split of the labelled cards into the seats' slot sets has the same number of
+    arrangements, so the splits are counted."""
+    others = [s for s in range(4) if s != seat]
+    names = [name for s in others for name in deal.hands[s].to_platform()]
+    hidden = [(name, names[:i].count(name)) for i, name in enumerate(names)]
+    weights: Counter[tuple[Hand, ...]] = Counter()
+
+    def split(left: list[tuple[str, int]], index: int, taken: list[list[tuple[str, int]]]) -> None:
+        if index == len(others):
+            place = {card: others[k] for k, cards in enumerate(taken) for card in cards}
+            if all(place[(card, copy)] in seats for card, copy, seats in must):
+                hands = [Hand() for _ in range(4)]
+                hands[seat] = deal.hands[seat]
+                for k, cards in enumerate(taken):
+                    hands[others[k]] = Hand([card for card, _ in cards])
+                weights[tuple(hands)] += 1
+            return
+        for chosen in combinations(left, len(deal.hands[others[index]])):
+            rest = [card for card in left if card not in chosen]
+            split(rest, index + 1, [*taken, list(chosen)])
+
+    split(hidden, 0, [])
+    total = sum(weights.values())
+    return {world: count / total for world, count in weights.items()}
+
+
+def assert_sampler_matches(deal: Deal, seat: int, expected: dict[tuple[Hand, ...], float], seed: int) -> None:
+    planes = infoset.sample_hands(deal, seat, WORLDS, seed).tolist()
+    seen = Counter(tuple(Hand.from_bits(o, t) for o, t in world) for world in planes)
+    assert set(seen) <= set(expected), "a world outside the consistent ones"
+    statistic = sum((seen[w] - WORLDS * p) ** 2 / (WORLDS * p) for w, p in expected.items())
+    assert statistic < chi_square_limit(len(expected) - 1), (statistic, len(expected))
+
+
+def test_endgame_distribution_with_repeated_cards() -> None:
+    # Seat 0 sees its hand; seats 1-3 hide 7 cards, with two copies of S5 and of H9.
+    hands = ["S2 S3", "S5 H9", "S5 C7", "H9 D8 SB"]
+    deal = Deal.start(hands, 2, leader=0)
+    deal.step(["Single", "2", ["S2"]])  # seat 0 plays a card: it is no longer hidden
+    expected = exact_distribution(deal, 0, [])
+    assert len(expected) > 50
+    assert_sampler_matches(deal, 0, expected, seed=1)
+
+
+def tribute_endgame() -> Deal:
+    """Seat 3 pays its highest card (SA) to seat 0, who returns S4; play begins."""
+    hands = ["S4 S6 SK", "S7 D7 SQ", "C6 HK S8", "SA S9 S3"]
+    deal = Deal.start(hands, 2, previous_finish=[0, 1, 2, 3])
+    deal.step(["tribute", "tribute", ["SA"]])
+    deal.step(["back", "back", ["S4"]])
+    assert deal.phase == "play"
+    return deal
+
+
+def test_tribute_and_return_cards_are_known() -> None:
+    deal = tribute_endgame()
+    view = deal.unseen(1)
+    assert view.known[0] == Hand("SA") and view.known[3] == Hand("S4")
+    assert view.counts == (2, 0, 3, 2)  # cards of each hand the seat cannot name
+    # Rules: the receiver (0) holds the tribute SA, the payer (3) the returned S4.
+    expected = exact_distribution(deal, 1, [("SA", 0, {0}), ("S4", 0, {3})])
+    assert_sampler_matches(deal, 1, expected, seed=2)
+    # Once the receiver plays the card, nothing is known of it any more.
+    deal.step(["Single", "9", ["S9"]])  # the payer leads after a single tribute
+    deal.step(["Single", "A", ["SA"]])
+    assert deal.unseen(1).known[0] == Hand()
+
+
+def test_anti_tribute_jokers_pooled_between_two_payers() -> None:
+    # A double down: seats 1 and 3 pay, but they hold both big jokers between them (抗贡).
+    hands = ["S2 S3", "HR C4", "S5 S6", "HR D9"]
+    deal = Deal.start(hands, 2, previous_finish=[0, 2])
+    assert deal.tribute["kind"] == "anti"
+    view = deal.unseen(0)
+    assert view.pooled == Hand("HR HR") and view.pooled_seats == (1, 3)
+    expected = exact_distribution(deal, 0, [("HR", 0, {1, 3}), ("HR", 1, {1, 3})])
+    both = exact_distribution(Deal.start(hands, 2, leader=0), 0, [])
+    assert len(expected) < len(both)
+    assert_sampler_matches(deal, 0, expected, seed=3)
+    # Seen by a payer: its partner-payer surely holds the other joker.
+    assert deal.unseen(1).known[3] == Hand("HR")
+
+
+def random_position(rng: random.Random) -> Deal:
+    previous = rng.choice([None, [0, 1, 2, 3], [1, 3], [2, 0, 3, 1]])
+    deal = Deal.random(rng.randrange(1 << 30), rng.randint(2, 14), previous_finish=previous)
+    for _ in range(rng.randrange(90)):
+        if deal.done:
+            break
+        actions = deal.legal_actions()
+        deal.step(rng.randrange(len(actions)))
+    return deal
+
+
+def test_worlds_are_consistent_on_many_positions() -> None:
+    rng = random.Random(99)
+    for _ in range(1000):
+        deal = random_position(rng)
+        seat = rng.randrange(4)
+        view = deal.unseen(seat)
+        # What the seat "knows" is true, and the counts add up.
+        for s in range(4):
+            assert deal.hands[s].contains(view.known[s])
+        assert sum(view.counts) == len(view.cards) + len(view.pooled)
+        world = deal.sample_world(seat, rng.randrange(1 << 64))
+        assert world.hands[seat] == deal.hands[seat]
+        assert world.cards_left() == deal.cards_left()
+        assert np.array_equal(world.played, deal.played)
+        assert (world.phase, world.to_act, world.last_move, world.history) == (
+            deal.phase, deal.to_act, deal.last_move, deal.history
+        )
+        table = Hand()
+        for s in range(4):
+            assert world.hands[s].contains(view.known[s])
+            table = table.add(world.hands[s])
+        assert table == sum((deal.hands[s] for s in range(1, 4)), deal.hands[0])
+        if view.pooled:
+            held = sum(world.hands[s].count("HR") for s in view.pooled_seats)
+            assert held >= len(view.pooled) + sum(view.known[s].count("HR") for s in view.pooled_seats)
+        if not world.done:
+            assert world.legal_actions()
+
+
+def test_batches_are_single_worlds_with_consecutive_seeds() -> None:
+    deal = random_position(random.Random(5))
+    worlds = deal.sample_worlds(2, 4, seed=10)
+    for i, world in enumerate(worlds):
+        assert world.hands == deal.sample_world(2, 10 + i).hands
+    assert infoset.sample_hands(deal, 2, 0).shape == (0, 4, 2)
+
+
+def test_a_seat_that_is_out_may_sample() -> None:
+    deal = Deal.start(["", "S2 S3", "S4", "S5 S6"], 2, leader=1)
+    world = deal.sample_world(0, 1)
+    assert world.hands[0] == Hand() and world.cards_left() == deal.cards_left()
+
+
+@pytest.mark.parametrize(
+    ("call", "error"),
+    [
+        (lambda d: d.unseen(4), ValueError),
+        (lambda d: d.unseen(-1), ValueError),
+        (lambda d: d.unseen("1"), TypeError),
+        (lambda d: d.sample_world(0, -1), ValueError),
+        (lambda d: d.sample_world(0, 1 << 64), ValueError),
+        (lambda d: d.sample_world(0, 1.5), TypeError),
+        (lambda d: d.sample_worlds(0, -2, 1), ValueError),
+        (lambda d: d.sample_worlds(True, 2, 1), TypeError),
+    ],
+)
+def test_bad_input(call: object, error: type[Exception]) -> None:
+    deal = Deal.random(1)
+    with pytest.raises(error):
+        call(deal)  # type: ignore[operator]
+
+
+def test_unseen_cards_are_the_complement_of_what_the_seat_sees() -> None:
+    deal = random_position(random.Random(8))
+    view = deal.unseen(1)
+    everything = view.cards.add(deal.hands[1]).add(view.pooled)
+    for s in (0, 2, 3):
+        everything = everything.add(view.known[s])
+    for once, twice in deal.played.tolist():
+        everything = everything.add(Hand.from_bits(once, twice))
+    assert len(everything) == 108 and all(everything.count(name) == 2 for name in CARD_NAMES)
+    assert parse_card("HR") == 53
