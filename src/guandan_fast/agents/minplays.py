@@ -102,7 +102,7 @@ class MinPlaysAgent:
             return min(plain, key=lambda i: (rest[i], rows[i][1])) + 1
         usable = [i for i in bombs if threat or rest[i] <= BOMB_TO_FINISH]
         if usable:
-            return min(usable, key=lambda i: (rest[i], _tier(rows[i]), rows[i][1])) + 1
+            return min(usable, key=lambda i: (rest[i], row_tier(rows[i]), rows[i][1])) + 1
         return 0
 
     # -- tribute and return -------------------------------------------------------------------
@@ -118,6 +118,7 @@ class MinPlaysAgent:
         return min(range(len(cards)), key=cost)
 
 
-def _tier(row: Row) -> int:
+def row_tier(row: Row) -> int:
+    """A move row's bomb tier (-1: no bomb)."""
     kind, _, once, twice = row
     return bomb_tier(kind, once.bit_count() + twice.bit_count())

@@ -16,7 +16,7 @@ index). Rollouts:
 
 Candidates: every legal action when there are at most ``max_candidates``; else, when
 leading, the plays of the hand's min-plays decomposition, and when following the pass and
-the moves that leave the fewest plays in hand. Tribute and return choices are
+the weakest moves (bombs last, lowest tier and key first). Tribute and return choices are
 MinPlaysAgent's. Deterministic per ``seed`` unless ``budget_ms`` is set: then worlds are
 drawn until the time is spent (at least one) or ``playouts`` are reached, and the result
 depends on the machine's speed.
@@ -30,10 +30,9 @@ import time
 import numpy as np
 
 from ..game import Deal
-from ..hand import Hand
 from ..solver import min_plays
 from .base import action_count, check_turn
-from .minplays import MinPlaysAgent
+from .minplays import MinPlaysAgent, row_tier
 
 ROLLOUTS = ("random", "minplays")
 
@@ -97,8 +96,7 @@ class PIMCAgent:
         totals = np.zeros(len(candidates))
         per_world = max(1, self.playouts // self.worlds)
         deadline = None if self.budget_ms is None else time.perf_counter() + self.budget_ms / 1000
-        for world_seed in range(seed, seed + self.worlds):
-            world = deal.sample_world(seat, world_seed)
+        for world_seed, world in enumerate(deal.sample_worlds(seat, self.worlds, seed), seed):
             world.legal_moves()  # cached once, shared by the clones below
             for k, action in enumerate(candidates):
                 child = world.clone()
@@ -118,9 +116,8 @@ class PIMCAgent:
             _, plays = min_plays(hand, level, prefer="bombs")
             chosen = {rows.index((int(p.kind), p.key, p.cards.once, p.cards.twice)) for p in plays}
             return sorted(chosen)
-        rest = [self._rules.count(hand.remove(Hand.from_bits(once, twice)), level) for _, _, once, twice in rows]
-        best = sorted(range(len(rows)), key=lambda i: (rest[i], i))[: self.max_candidates - 1]
-        return [0] + sorted(i + 1 for i in best)
+        weakest = sorted(range(len(rows)), key=lambda i: (row_tier(rows[i]), rows[i][1]))
+        return [0] + sorted(i + 1 for i in weakest[: self.max_candidates - 1])
 
     def _rollouts(self, deal: Deal, seat: int, n: int, seed: int) -> float:
         """Sum of ``n`` rollout results for ``seat``'s team from ``deal``."""
