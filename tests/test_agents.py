@@ -128,3 +128,56 @@ def test_minplays_beats_random() -> None:
     from guandan_fast.arena import play_matches
 
     assert play_matches("minplays", "random", 8, seed=1, workers=1).summary()["win_rate"] >= 0.75
+
+
+# -- PIMCAgent and what every agent may know ----------------------------------------------------
+def test_pimc_is_deterministic_per_seed_and_goes_out_when_it_can() -> None:
+    def choices(seed: int) -> list[int]:
+        deal, agent, picks = gf.Deal.random(8, level=3), make_agent("pimc", playouts=8, worlds=4, seed=seed), []
+        for _ in range(12):
+            picks.append(agent.act(deal, deal.to_act))
+            deal.step(picks[-1])
+        return picks
+
+    assert choices(1) == choices(1)
+    endgame = gf.Deal.start(["S3 H3", "D9 D8 S7", "SQ D6 C4", "DT D3 CA"], 2, leader=0)
+    for rollout in ("random", "minplays"):
+        agent = make_agent("pimc", playouts=4, worlds=2, seed=0, rollout=rollout)
+        assert chosen(endgame, agent) == ["Pair", "3", ["S3", "H3"]]
+
+
+@pytest.mark.parametrize(
+    "name, options",
+    [("random", {"seed": 3}), ("minplays", {}), ("pimc", {"playouts": 8, "worlds": 4, "seed": 3})],
+)
+def test_agents_see_only_what_their_seat_may_know(name: str, options: dict) -> None:
+    # Exchanging two other seats' hands (same sizes) changes nothing the seat can know.
+    for seed in range(4):
+        deal = gf.Deal.random(seed, level=2 + seed)
+        seat = deal.to_act
+        hands = list(deal.hands)
+        a, b = (seat + 1) % 4, (seat + 3) % 4
+        hands[a], hands[b] = hands[b], hands[a]
+        other = deal.with_hands(hands)
+        assert make_agent(name, **options).act(deal, seat) == make_agent(name, **options).act(other, seat)
+
+
+@pytest.mark.parametrize(
+    "options, words",
+    [
+        ({"playouts": 0}, "playouts must be at least 1"),
+        ({"budget_ms": 0}, "budget_ms must be a positive"),
+        ({"budget_ms": -5.0}, "budget_ms must be a positive"),
+        ({"rollout": "greedy"}, "unknown rollout 'greedy'"),
+        ({"worlds": 1.5}, "worlds must be an integer"),
+    ],
+)
+def test_pimc_bad_options(options: dict, words: str) -> None:
+    with pytest.raises((ValueError, TypeError), match=words):
+        make_agent("pimc", **options)
+
+
+def test_pimc_time_budget_still_answers() -> None:
+    deal = gf.Deal.random(2)
+    agent = make_agent("pimc", playouts=10_000, worlds=1000, budget_ms=1, seed=0)
+    assert 0 <= agent.act(deal, deal.to_act) < len(deal.legal_actions())

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Iterator
 
 import numpy as np
 
@@ -35,6 +36,7 @@ from .base import action_count, check_turn
 from .minplays import MinPlaysAgent, row_tier
 
 ROLLOUTS = ("random", "minplays")
+_WORLDS_AT_ONCE = 8
 
 
 def team_result(finish: list[int], seat: int) -> int:
@@ -96,7 +98,7 @@ class PIMCAgent:
         totals = np.zeros(len(candidates))
         per_world = max(1, self.playouts // self.worlds)
         deadline = None if self.budget_ms is None else time.perf_counter() + self.budget_ms / 1000
-        for world_seed, world in enumerate(deal.sample_worlds(seat, self.worlds, seed), seed):
+        for world_seed, world in enumerate(self._worlds(deal, seat, seed), seed):
             world.legal_moves()  # cached once, shared by the clones below
             for k, action in enumerate(candidates):
                 child = world.clone()
@@ -105,6 +107,12 @@ class PIMCAgent:
             if deadline is not None and time.perf_counter() >= deadline:
                 break
         return candidates[int(np.argmax(totals))]
+
+    def _worlds(self, deal: Deal, seat: int, seed: int) -> Iterator[Deal]:
+        """World ``i`` is ``deal.sample_world(seat, seed + i)``, drawn a few at a time (a
+        time budget may stop early)."""
+        for start in range(0, self.worlds, _WORLDS_AT_ONCE):
+            yield from deal.sample_worlds(seat, min(_WORLDS_AT_ONCE, self.worlds - start), seed + start)
 
     def candidates(self, deal: Deal, seat: int, count: int) -> list[int]:
         """The action indices searched (see the module docstring)."""
