@@ -82,10 +82,30 @@ class MinPlaysAgent:
         best = min(options, key=lambda p: (p.key, -len(p.cards)))
         return rows.index((int(best.kind), best.key, best.cards.once, best.cards.twice))
 
+    def _rests(self, deal: Deal, seat: int) -> tuple[list[Row], list[int]]:
+        """The moves to follow with (action ``i + 1`` is ``rows[i]``; action 0 is the pass)
+        and the count of the hand left after each."""
+        hand, level = deal.hands[seat], deal.level
+        rows = list(deal.legal_moves().rows())
+        return rows, [self.count(hand.remove(Hand.from_bits(once, twice)), level) for _, _, once, twice in rows]
+
+    def sensible(self, deal: Deal, seat: int) -> list[int]:
+        """The play actions these rules would consider (what a search may choose among):
+        leading, the plays of the decomposition; following, the pass, the non-bomb moves
+        that keep the decomposition or empty the hand, and the two best bombs."""
+        if not deal.following:
+            rows = list(deal.legal_moves().rows())
+            _, plays = min_plays(deal.hands[seat], deal.level, prefer="bombs")
+            return sorted({rows.index((int(p.kind), p.key, p.cards.once, p.cards.twice)) for p in plays})
+        rows, rest = self._rests(deal, seat)
+        n = self.count(deal.hands[seat], deal.level)
+        keeping = [i + 1 for i, row in enumerate(rows) if row[0] not in BOMB_KINDS and (rest[i] <= n - 1 or rest[i] == 0)]
+        bombs = sorted((i for i, row in enumerate(rows) if row[0] in BOMB_KINDS), key=lambda i: (rest[i], row_tier(rows[i])))
+        return [0, *keeping, *sorted(i + 1 for i in bombs[:2])]
+
     def _follow(self, deal: Deal, seat: int) -> int:
         hand, level = deal.hands[seat], deal.level
-        rows = list(deal.legal_moves().rows())  # action i + 1 is rows[i]; action 0 is the pass
-        rest = [self.count(hand.remove(Hand.from_bits(once, twice)), level) for _, _, once, twice in rows]
+        rows, rest = self._rests(deal, seat)
         if 0 in rest:
             return rest.index(0) + 1
         if deal.last_seat == seat ^ 2:

@@ -31,9 +31,8 @@ from collections.abc import Iterator
 import numpy as np
 
 from ..game import Deal
-from ..solver import min_plays
 from .base import action_count, check_turn
-from .minplays import MinPlaysAgent, row_tier
+from .minplays import MinPlaysAgent
 
 ROLLOUTS = ("random", "minplays")
 _WORLDS_AT_ONCE = 8
@@ -65,6 +64,7 @@ class PIMCAgent:
         rollout: str = "random",
         worlds: int = 8,
         max_candidates: int = 16,
+        candidates_from: str = "minplays",
     ) -> None:
         for name, value in (("playouts", playouts), ("worlds", worlds), ("max_candidates", max_candidates)):
             if isinstance(value, bool) or not isinstance(value, int):
@@ -77,6 +77,9 @@ class PIMCAgent:
             raise ValueError(f"unknown rollout {rollout!r}: use one of {', '.join(ROLLOUTS)}")
         self.playouts, self.budget_ms, self.seed, self.rollout = playouts, budget_ms, seed, rollout
         self.worlds, self.max_candidates = min(worlds, playouts), max_candidates
+        if candidates_from not in ("minplays", "all"):
+            raise ValueError(f"candidates_from is 'minplays' or 'all', not {candidates_from!r}")
+        self.candidates_from = candidates_from
         self._rng = random.Random(seed)
         self._rules = MinPlaysAgent()
 
@@ -116,16 +119,11 @@ class PIMCAgent:
 
     def candidates(self, deal: Deal, seat: int, count: int) -> list[int]:
         """The action indices searched (see the module docstring)."""
-        if count <= self.max_candidates:
+        if count <= self.max_candidates and self.candidates_from == "all":
             return list(range(count))
-        hand, level = deal.hands[seat], deal.level
-        rows = list(deal.legal_moves().rows())
-        if not deal.following:
-            _, plays = min_plays(hand, level, prefer="bombs")
-            chosen = {rows.index((int(p.kind), p.key, p.cards.once, p.cards.twice)) for p in plays}
-            return sorted(chosen)
-        weakest = sorted(range(len(rows)), key=lambda i: (row_tier(rows[i]), rows[i][1]))
-        return [0] + sorted(i + 1 for i in weakest[: self.max_candidates - 1])
+        pick = self._rules.act(deal, seat)
+        others = [i for i in self._rules.sensible(deal, seat) if i != pick]
+        return sorted([pick, *others[: self.max_candidates - 1]])
 
     def _rollouts(self, deal: Deal, seat: int, n: int, seed: int) -> float:
         """Sum of ``n`` rollout results for ``seat``'s team from ``deal``."""
