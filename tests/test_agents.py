@@ -133,7 +133,7 @@ def test_minplays_beats_random() -> None:
 # -- PIMCAgent and what every agent may know ----------------------------------------------------
 def test_pimc_is_deterministic_per_seed_and_goes_out_when_it_can() -> None:
     def choices(seed: int) -> list[int]:
-        deal, agent, picks = gf.Deal.random(8, level=3), make_agent("pimc", playouts=8, worlds=4, seed=seed), []
+        deal, agent, picks = gf.Deal.random(8, level=3), make_agent("pimc", playouts=8, worlds=4, seed=seed, endgame=None), []
         for _ in range(12):
             picks.append(agent.act(deal, deal.to_act))
             deal.step(picks[-1])
@@ -146,9 +146,17 @@ def test_pimc_is_deterministic_per_seed_and_goes_out_when_it_can() -> None:
         assert chosen(endgame, agent) == ["Pair", "3", ["S3", "H3"]]
 
 
+def test_pimc_keeps_control_where_the_rules_would_lose_it() -> None:
+    # Every card seat 0 cannot see beats its 3 and none beats its ace: leading the 3 (the
+    # rules' weakest play) lets seat 1 out first, leading the ace wins the deal.
+    deal = gf.Deal.start(["S3 SA", "HK", "D4 D5", "D6 D7"], 2, leader=0)
+    assert chosen(deal, make_agent("minplays")) == ["Single", "3", ["S3"]]
+    assert chosen(deal, make_agent("pimc", playouts=16, worlds=8, seed=1)) == ["Single", "A", ["SA"]]
+
+
 @pytest.mark.parametrize(
     "name, options",
-    [("random", {"seed": 3}), ("minplays", {}), ("pimc", {"playouts": 8, "worlds": 4, "seed": 3})],
+    [("random", {"seed": 3}), ("minplays", {}), ("pimc", {"playouts": 8, "worlds": 4, "seed": 3, "endgame": None})],
 )
 def test_agents_see_only_what_their_seat_may_know(name: str, options: dict) -> None:
     # Exchanging two other seats' hands (same sizes) changes nothing the seat can know.
@@ -170,6 +178,8 @@ def test_agents_see_only_what_their_seat_may_know(name: str, options: dict) -> N
         ({"budget_ms": -5.0}, "budget_ms must be a positive"),
         ({"rollout": "greedy"}, "unknown rollout 'greedy'"),
         ({"worlds": 1.5}, "worlds must be an integer"),
+        ({"endgame": 0}, "endgame must be at least 1"),
+        ({"margin": -1}, "margin must be a number"),
     ],
 )
 def test_pimc_bad_options(options: dict, words: str) -> None:
