@@ -2,7 +2,8 @@
 
 * :class:`RandomAgent`: uniformly random legal actions (the baseline);
 * :class:`MinPlaysAgent`: rules built on :func:`~guandan_fast.min_plays`;
-* :class:`PIMCAgent`: sampled worlds × rollouts, a budget in playouts or milliseconds;
+* :class:`PIMCAgent`: the MinPlays rules, and in the endgame sampled worlds × native
+  rollouts, a budget in playouts or milliseconds;
 * :func:`make_agent` builds one by name, :func:`as_agent` turns a plain function
   ``f(deal, seat) -> int`` into one.
 
