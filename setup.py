@@ -14,7 +14,7 @@ DEFINES = [("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")]
 def extension(name: str) -> Extension:
     return Extension(
         f"guandan_fast.{name}",
-        [f"src/guandan_fast/{name}.pyx"],
+        [f"src/guandan_fast/{name.replace('.', '/')}.pyx"],
         include_dirs=[numpy.get_include(), "src/guandan_fast"],
         extra_compile_args=COMPILE_ARGS,
         define_macros=DEFINES,
@@ -23,7 +23,13 @@ def extension(name: str) -> Extension:
 
 setup(
     ext_modules=cythonize(
-        [extension("_movegen"), extension("_playout"), extension("_solver"), extension("_infoset")],
+        [
+            extension("_movegen"),
+            extension("_playout"),
+            extension("_solver"),
+            extension("_infoset"),
+            extension("encode._encode"),
+        ],
         compiler_directives={"language_level": "3", "embedsignature": True},
     )
 )

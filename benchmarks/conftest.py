@@ -28,6 +28,8 @@ SEED = int(os.environ.get("GUANDAN_BENCH_SEED", str(bench.DEFAULT_SEED)))
 
 #: Game-speed lines of this session (``bench_playout.py``), by label.
 GAME_SPEED: dict[str, str] = {}
+#: Encoder speed lines of this session (``bench_encode.py``), by label.
+ENCODE_SPEED: dict[str, str] = {}
 #: Every measurement of this session, by (case, backend), for the closing table.
 RESULTS: dict[tuple[str, str], bench.Measurement] = {}
 
@@ -69,6 +71,10 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
         terminalreporter.section("guandan_fast: game speed (one core)")
         for label, text in GAME_SPEED.items():
             terminalreporter.write_line(f"{label:48} {text}")
+    if ENCODE_SPEED:
+        terminalreporter.section("guandan_fast: encoders (one core)")
+        for label, text in ENCODE_SPEED.items():
+            terminalreporter.write_line(f"{label:58} {text}")
     if not RESULTS:
         return
     rows = [bench.Row(case, RESULTS.get((case, "native")), RESULTS.get((case, "reference"))) for case in bench.CASES]

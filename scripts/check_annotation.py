@@ -161,10 +161,10 @@ def check(source_path: Path, verbose: bool = False) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("sources", nargs="*", type=Path, help="default: every .pyx module of the package")
+    parser.add_argument("sources", nargs="*", type=Path, help="default: every .pyx module of the package, subpackages included")
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args(argv)
-    sources = args.sources or sorted(DEFAULT_SOURCE.parent.glob("*.pyx"))
+    sources = args.sources or sorted(DEFAULT_SOURCE.parent.rglob("*.pyx"))
     return max(check(source, args.verbose) for source in sources)
 
 
