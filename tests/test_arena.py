@@ -164,3 +164,14 @@ def test_ray_gives_the_local_results(local_ray, tmp_path: Path) -> None:
     files = generate_selfplay("random", 3, tmp_path / "ray", seed=5, shard_size=2, ray_address="auto", encoding="counts")
     local = generate_selfplay("random", 3, tmp_path / "local", seed=5, shard_size=2, workers=1, encoding="counts")
     assert_same_shards(files, local)
+
+
+def test_selfplay_states_default_to_the_danzero_encoder(tmp_path: Path) -> None:
+    encode = pytest.importorskip("guandan_fast.encode")
+    (path,) = generate_selfplay("minplays", 1, tmp_path, seed=4, workers=1)
+    data = read_shard(path)
+    assert str(data["encoding"]) == "danzero"
+    deal = selfplay_deal(4, 0)
+    for row in range(3):
+        assert np.array_equal(data["states"][row], encode.state(deal, deal.to_act, "danzero"))
+        deal.step(int(data["actions"][row]))
