@@ -55,7 +55,7 @@ def test_intervals() -> None:
     assert paired_interval([1.0] * 20, bounded=True)[0] == pytest.approx(0.8389, abs=1e-4)
     low, high = paired_interval([0.0, 0.5, 1.0, 0.5], bounded=True)
     assert (low + high) / 2 == pytest.approx(0.5) and high - low == pytest.approx(2 * 1.96 * math.sqrt(1 / 6) / 2, abs=1e-3)
-    assert all(math.isnan(x) for x in paired_interval([], bounded=False))
+    assert all(math.isnan(x) for x in paired_interval([], bounded=False) + paired_interval([2.0], bounded=False))
 
 
 @pytest.mark.parametrize(
@@ -66,6 +66,8 @@ def test_intervals() -> None:
         ({"matches": 2, "workers": 0}, ValueError, "number of workers must be a positive"),
         ({"matches": 2, "agent_b": "deepblue"}, ValueError, "unknown agent 'deepblue'"),
         ({"matches": 2, "rules": "national"}, TypeError, "rules must be a guandan_fast.Rules"),
+        ({"matches": 2, "agent_a": "pimc:budget_ms=0"}, ValueError, "budget_ms must be a positive"),
+        ({"matches": 2, "agent_a": "pimc:playouts=-3"}, ValueError, "playouts must be at least 1"),
         ({"matches": 2, "ray_address": "nowhere"}, ValueError, "a Ray address is"),
     ],
 )
