@@ -85,6 +85,12 @@ def test_arena_command_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert "cannot connect to Ray at '127.0.0.1:1'" in capsys.readouterr().err
 
 
+def test_without_ray_the_error_says_what_to_install(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray fails as if not installed
+    assert main(["arena", "random", "random", "--matches", "2", "--ray", "auto"]) == 2
+    assert "pip install 'guandan_fast[ray]'" in capsys.readouterr().err
+
+
 def test_ctrl_c_prints_what_the_arena_has() -> None:
     env = {**os.environ, "PYTHONPATH": SRC}
     command = [sys.executable, "-m", "guandan_fast", "arena", "random", "random", "--matches", "2000", "--workers", "2"]

@@ -198,7 +198,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return int(args.run(args))
-    except (ValueError, TypeError, ConnectionError, json.JSONDecodeError) as error:
+    except (ValueError, TypeError, ConnectionError, ImportError, json.JSONDecodeError) as error:
         print(f"guandan-fast: error: {error}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # the reader went away (``| head``): stop quietly
