@@ -198,12 +198,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return int(args.run(args))
+    except BrokenPipeError:  # the reader went away (``| head``): stop quietly (before ConnectionError, its base)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     except (ValueError, TypeError, ConnectionError, ImportError, json.JSONDecodeError) as error:
         print(f"guandan-fast: error: {error}", file=sys.stderr)
         return 2
-    except BrokenPipeError:  # the reader went away (``| head``): stop quietly
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 1
 
 
 if __name__ == "__main__":  # pragma: no cover
