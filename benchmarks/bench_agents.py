@@ -3,7 +3,8 @@
 The positions are the decisions of a few deals played by random actions (every phase,
 leading and following, early and late), the same for every agent; each agent decides
 every position once per round. The closing summary gives decisions/s and ms per decision
-for ``random``, ``minplays`` and ``pimc`` (its default budget and the 20 ms time cap), and
+for ``random``, ``minplays`` and ``pimc`` (its default budget, the 20 ms time cap, and
+searching at every decision instead of in the endgame only), and
 deals/s of a whole one-deal arena match between ``minplays`` and ``random``.
 """
 
@@ -48,8 +49,9 @@ def _record(benchmark: Any, decisions: int, label: str) -> None:
         ("minplays", {}),
         ("pimc", {}),
         ("pimc", {"playouts": 256, "worlds": 16, "budget_ms": 20}),
+        ("pimc", {"endgame": None}),
     ],
-    ids=["random", "minplays", "pimc", "pimc-20ms"],
+    ids=["random", "minplays", "pimc", "pimc-20ms", "pimc-search-always"],
 )
 def test_decisions_per_second(benchmark: Any, positions: list[Deal], spec: tuple[str, dict]) -> None:
     name, options = spec
