@@ -83,3 +83,111 @@ def test_bad_answers_from_an_agent_are_named() -> None:
         checked_choice(as_agent(lambda d, s: 9999), deal, deal.to_act)
     with pytest.raises(TypeError, match="must return an action index"):
         checked_choice(as_agent(lambda d, s: "S3"), deal, deal.to_act)
+
+
+# -- MinPlaysAgent ----------------------------------------------------------------------------
+def chosen(deal: gf.Deal, agent: Agent) -> list:
+    return deal.legal_actions()[agent.act(deal, deal.to_act)]
+
+
+def test_minplays_leads_the_whole_hand_or_the_weakest_play_of_its_decomposition() -> None:
+    agent = make_agent("minplays")
+    one_play = gf.Deal.start(["S3 H4 S5 S6 S7", "D9", "D8", "DT"], 2, leader=0)
+    assert chosen(one_play, agent)[:2] == ["Straight", "3"]
+    three_plays = gf.Deal.start(["SA SK DK S3 H3", "D9", "D8", "DT"], 2, leader=0)
+    assert chosen(three_plays, agent) == ["Pair", "3", ["S3", "H3"]]
+
+
+def test_minplays_leaves_its_partner_alone_unless_it_can_go_out() -> None:
+    agent = make_agent("minplays")
+    for hand, expected in (("SA SK S5 H9", ["PASS", "PASS", "PASS"]), ("SA", ["Single", "A", ["SA"]])):
+        deal = gf.Deal.start([hand, "D9 D8", "SQ D6", "DT D3"], 2, leader=2)
+        deal.step(["Single", "Q", ["SQ"]])
+        deal.step("PASS PASS PASS".split())
+        assert chosen(deal, agent) == expected
+
+
+@pytest.mark.parametrize("opponent_cards, bombs", [(5, True), (20, False)])
+def test_minplays_bombs_when_an_opponent_is_about_to_finish(opponent_cards: int, bombs: bool) -> None:
+    deck = [c for c in gf.Hand.from_indices(range(54)).to_platform() if c[1] in "68TK" and c[0] in "HCD"] * 2
+    opponent = ["SA"] + deck[:opponent_cards]
+    other = deck[opponent_cards : opponent_cards + 4]
+    deal = gf.Deal.start(["SQ", opponent, "S5 H5 C5 D5 S9 CJ D7 S3 HQ", other], 2, leader=1)
+    deal.step(["Single", "A", ["SA"]])
+    assert chosen(deal, make_agent("minplays"))[0] == ("Bomb" if bombs else "PASS")
+
+
+def test_minplays_returns_the_card_that_hurts_its_hand_least() -> None:
+    deal = gf.Deal.start(["S4 H4 C4 S9 SK", "D9 D8", "D6 C6", "SA S3"], 2, previous_finish=[0, 1, 2, 3])
+    deal.step(["tribute", "tribute", ["SA"]])
+    assert deal.phase == "return" and deal.to_act == 0
+    assert chosen(deal, make_agent("minplays")) == ["back", "back", ["S9"]]
+
+
+def test_minplays_beats_random() -> None:
+    from guandan_fast.arena import play_matches
+
+    assert play_matches("minplays", "random", 8, seed=1, workers=1).summary()["win_rate"] >= 0.75
+
+
+# -- PIMCAgent and what every agent may know ----------------------------------------------------
+def test_pimc_is_deterministic_per_seed_and_goes_out_when_it_can() -> None:
+    def choices(seed: int) -> list[int]:
+        deal, agent, picks = gf.Deal.random(8, level=3), make_agent("pimc", playouts=8, worlds=4, seed=seed, endgame=None), []
+        for _ in range(12):
+            picks.append(agent.act(deal, deal.to_act))
+            deal.step(picks[-1])
+        return picks
+
+    assert choices(1) == choices(1)
+    endgame = gf.Deal.start(["S3 H3", "D9 D8 S7", "SQ D6 C4", "DT D3 CA"], 2, leader=0)
+    for rollout in ("random", "minplays"):
+        agent = make_agent("pimc", playouts=4, worlds=2, seed=0, rollout=rollout)
+        assert chosen(endgame, agent) == ["Pair", "3", ["S3", "H3"]]
+
+
+def test_pimc_keeps_control_where_the_rules_would_lose_it() -> None:
+    # Every card seat 0 cannot see beats its 3 and none beats its ace: leading the 3 (the
+    # rules' weakest play) lets seat 1 out first, leading the ace wins the deal.
+    deal = gf.Deal.start(["S3 SA", "HK", "D4 D5", "D6 D7"], 2, leader=0)
+    assert chosen(deal, make_agent("minplays")) == ["Single", "3", ["S3"]]
+    assert chosen(deal, make_agent("pimc", playouts=16, worlds=8, seed=1)) == ["Single", "A", ["SA"]]
+
+
+@pytest.mark.parametrize(
+    "name, options",
+    [("random", {"seed": 3}), ("minplays", {}), ("pimc", {"playouts": 8, "worlds": 4, "seed": 3, "endgame": None})],
+)
+def test_agents_see_only_what_their_seat_may_know(name: str, options: dict) -> None:
+    # Exchanging two other seats' hands (same sizes) changes nothing the seat can know.
+    for seed in range(4):
+        deal = gf.Deal.random(seed, level=2 + seed)
+        seat = deal.to_act
+        hands = list(deal.hands)
+        a, b = (seat + 1) % 4, (seat + 3) % 4
+        hands[a], hands[b] = hands[b], hands[a]
+        other = deal.with_hands(hands)
+        assert make_agent(name, **options).act(deal, seat) == make_agent(name, **options).act(other, seat)
+
+
+@pytest.mark.parametrize(
+    "options, words",
+    [
+        ({"playouts": 0}, "playouts must be at least 1"),
+        ({"budget_ms": 0}, "budget_ms must be a positive"),
+        ({"budget_ms": -5.0}, "budget_ms must be a positive"),
+        ({"rollout": "greedy"}, "unknown rollout 'greedy'"),
+        ({"worlds": 1.5}, "worlds must be an integer"),
+        ({"endgame": 0}, "endgame must be at least 1"),
+        ({"margin": -1}, "margin must be a number"),
+    ],
+)
+def test_pimc_bad_options(options: dict, words: str) -> None:
+    with pytest.raises((ValueError, TypeError), match=words):
+        make_agent("pimc", **options)
+
+
+def test_pimc_time_budget_still_answers() -> None:
+    deal = gf.Deal.random(2)
+    agent = make_agent("pimc", playouts=10_000, worlds=1000, budget_ms=1, seed=0)
+    assert 0 <= agent.act(deal, deal.to_act) < len(deal.legal_actions())

@@ -55,7 +55,7 @@ def test_intervals() -> None:
     assert paired_interval([1.0] * 20, bounded=True)[0] == pytest.approx(0.8389, abs=1e-4)
     low, high = paired_interval([0.0, 0.5, 1.0, 0.5], bounded=True)
     assert (low + high) / 2 == pytest.approx(0.5) and high - low == pytest.approx(2 * 1.96 * math.sqrt(1 / 6) / 2, abs=1e-3)
-    assert all(math.isnan(x) for x in paired_interval([], bounded=False))
+    assert all(math.isnan(x) for x in paired_interval([], bounded=False) + paired_interval([2.0], bounded=False))
 
 
 @pytest.mark.parametrize(
@@ -66,6 +66,8 @@ def test_intervals() -> None:
         ({"matches": 2, "workers": 0}, ValueError, "number of workers must be a positive"),
         ({"matches": 2, "agent_b": "deepblue"}, ValueError, "unknown agent 'deepblue'"),
         ({"matches": 2, "rules": "national"}, TypeError, "rules must be a guandan_fast.Rules"),
+        ({"matches": 2, "agent_a": "pimc:budget_ms=0"}, ValueError, "budget_ms must be a positive"),
+        ({"matches": 2, "agent_a": "pimc:playouts=-3"}, ValueError, "playouts must be at least 1"),
         ({"matches": 2, "ray_address": "nowhere"}, ValueError, "a Ray address is"),
     ],
 )
@@ -81,6 +83,12 @@ def test_arena_command_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert summary["agent_b"] == "random:seed=5" and summary["pairs"] == 1 and summary["matches"] == 2
     assert main(["arena", "random", "random", "--matches", "2", "--ray", "127.0.0.1:1"]) == 2
     assert "cannot connect to Ray at '127.0.0.1:1'" in capsys.readouterr().err
+
+
+def test_without_ray_the_error_says_what_to_install(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray fails as if not installed
+    assert main(["arena", "random", "random", "--matches", "2", "--ray", "auto"]) == 2
+    assert "pip install 'guandan_fast[ray]'" in capsys.readouterr().err
 
 
 def test_ctrl_c_prints_what_the_arena_has() -> None:
@@ -164,3 +172,14 @@ def test_ray_gives_the_local_results(local_ray, tmp_path: Path) -> None:
     files = generate_selfplay("random", 3, tmp_path / "ray", seed=5, shard_size=2, ray_address="auto", encoding="counts")
     local = generate_selfplay("random", 3, tmp_path / "local", seed=5, shard_size=2, workers=1, encoding="counts")
     assert_same_shards(files, local)
+
+
+def test_selfplay_states_default_to_the_danzero_encoder(tmp_path: Path) -> None:
+    encode = pytest.importorskip("guandan_fast.encode")
+    (path,) = generate_selfplay("minplays", 1, tmp_path, seed=4, workers=1)
+    data = read_shard(path)
+    assert str(data["encoding"]) == "danzero"
+    deal = selfplay_deal(4, 0)
+    for row in range(3):
+        assert np.array_equal(data["states"][row], encode.state(deal, deal.to_act, "danzero"))
+        deal.step(int(data["actions"][row]))

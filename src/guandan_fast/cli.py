@@ -102,10 +102,11 @@ def _add_play_parser(commands: argparse._SubParsersAction) -> None:  # type: ign
 
 def _arena_command(args: argparse.Namespace) -> int:
     from .arena import play_matches
+    from .game import Rules
 
     result = play_matches(
-        args.agent_a, args.agent_b, args.matches, args.seed,
-        workers=args.workers, ray_address=args.ray, progress=not args.quiet,
+        args.agent_a, args.agent_b, args.matches, args.seed, workers=args.workers, ray_address=args.ray,
+        rules=None if args.deal_cap is None else Rules(deal_cap=args.deal_cap), progress=not args.quiet,
     )
     print(json.dumps(result.summary()) if args.json else result.format())
     return 130 if result.interrupted else 0
@@ -118,6 +119,10 @@ def _add_arena_parser(commands: argparse._SubParsersAction) -> None:  # type: ig
     arena.add_argument("agent_a", metavar="AGENT_A", help="random, minplays or pimc, options as NAME:key=value,...")
     arena.add_argument("agent_b", metavar="AGENT_B", help="the opponent, written the same way")
     arena.add_argument("--matches", type=_positive, default=100, help="matches, an even number (default 100)")
+    arena.add_argument(
+        "--deal-cap", type=_positive, default=None, metavar="N",
+        help="end each match after N deals, the higher level winning (1: every match is one deal)",
+    )
     _add_run_options(arena)
     arena.add_argument("--json", action="store_true", help="print the summary as one JSON document")
     arena.set_defaults(run=_arena_command)
@@ -236,12 +241,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return int(args.run(args))
-    except (ValueError, TypeError, ConnectionError, json.JSONDecodeError) as error:
-        print(f"guandan-fast: error: {error}", file=sys.stderr)
-        return 2
-    except BrokenPipeError:  # the reader went away (``| head``): stop quietly
+    except BrokenPipeError:  # the reader went away (``| head``): stop quietly (before ConnectionError, its base)
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
+    except (ValueError, TypeError, ConnectionError, ImportError, json.JSONDecodeError) as error:
+        print(f"guandan-fast: error: {error}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":  # pragma: no cover

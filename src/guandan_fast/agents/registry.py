@@ -6,10 +6,14 @@ from collections.abc import Callable
 from typing import Any
 
 from .base import Agent
+from .minplays import MinPlaysAgent
+from .pimc import PIMCAgent
 from .random_agent import RandomAgent
 
 #: Every agent :func:`make_agent` knows, by name.
 AGENTS: dict[str, Callable[..., Agent]] = {
+    "minplays": MinPlaysAgent,
+    "pimc": PIMCAgent,
     "random": RandomAgent,
 }
 

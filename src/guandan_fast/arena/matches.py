@@ -168,9 +168,10 @@ class ArenaResult:
 
 def paired_interval(values: Sequence[float], *, bounded: bool) -> tuple[float, float]:
     """95% interval of the mean of ``values`` (one per pair): normal; for a rate in [0, 1]
-    whose values are all equal, the Wilson interval with n = the number of pairs."""
+    whose values are all equal, the Wilson interval with n = the number of pairs (NaN when
+    nothing can be said: no pairs, or one pair of an unbounded value)."""
     n = len(values)
-    if n == 0:
+    if n == 0 or (n == 1 and not bounded):
         return (math.nan, math.nan)
     mean = statistics.fmean(values)
     spread = statistics.stdev(values) if n > 1 else 0.0

@@ -82,9 +82,7 @@ def connect_ray(address: str) -> Any:
     try:
         import ray
     except ImportError:
-        raise RuntimeError(
-            "running on Ray needs the optional ray package: pip install 'guandan_fast[ray]'"
-        ) from None
+        raise ImportError("running on Ray needs the optional ray package: pip install 'guandan_fast[ray]'") from None
     if ray.is_initialized():
         return ray
     address = address.strip()

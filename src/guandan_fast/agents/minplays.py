@@ -1,0 +1,144 @@
+"""A rule-based agent built on :func:`~guandan_fast.min_plays` (最少手数), the fewest
+leading plays that empty a hand.
+
+Its rules, all in terms of ``count(hand)`` = the min-plays count of a hand:
+
+Leading
+    play the whole hand when it is one play; else, from one optimal decomposition
+    (``prefer="bombs"``: bombs kept whole), the weakest play that is no bomb (lowest key,
+    then most cards), every such play leaving the rest optimal (``count(rest) = n - 1``);
+    a bomb only when nothing else is left.
+Following a partner
+    pass, unless a move empties the hand.
+Following an opponent
+    a move that empties the hand; else the weakest non-bomb move that does not break
+    the decomposition (``count(rest) ≤ n - 1``); else, when an opponent is about to
+    finish (the player to beat holds ≤ 6 cards, or any opponent ≤ 3), the non-bomb move
+    with the best rest, else a bomb; a bomb also when it leaves ``count(rest) ≤ 2``;
+    otherwise pass. Among bombs: the best rest, then the lowest tier and key.
+Tribute and return
+    the allowed card whose loss leaves the lowest count (ties: the first listed for a
+    tribute, the lowest card for a return).
+
+It uses only its own hand, the move to beat and who made it, and the cards-left counts.
+"""
+
+from __future__ import annotations
+
+from ..cards import card_power, parse_card
+from ..game import Deal
+from ..hand import Hand
+from ..moves import MoveType, bomb_tier
+from ..solver import min_plays
+from .base import check_turn
+
+BOMB_KINDS = frozenset({MoveType.BOMB, MoveType.STRAIGHT_FLUSH, MoveType.FOUR_JOKERS})
+#: An opponent "about to finish": the player to beat holds at most this many cards ...
+THREAT_LAST = 6
+#: ... or any opponent at most this many.
+THREAT_ANY = 3
+#: A bomb is worth playing when the rest of the hand then needs at most this many plays.
+BOMB_TO_FINISH = 2
+_CACHE_LIMIT = 1 << 16
+
+Row = tuple[int, int, int, int]  # (kind, key, once, twice), as MoveList.rows() gives
+
+
+class MinPlaysAgent:
+    """The rules of :mod:`guandan_fast.agents.minplays`; deterministic (``seed`` is
+    accepted so that every agent is built the same way, and not used)."""
+
+    def __init__(self, seed: int | str | None = None) -> None:
+        self.seed = seed
+        self._counts: dict[tuple[int, int, int], int] = {}
+
+    def __repr__(self) -> str:
+        return "MinPlaysAgent()"
+
+    def count(self, hand: Hand, level: int) -> int:
+        """``min_plays(hand, level)[0]``, remembered."""
+        key = (hand.once, hand.twice, level)
+        found = self._counts.get(key)
+        if found is None:
+            if len(self._counts) >= _CACHE_LIMIT:
+                self._counts.clear()
+            found = self._counts[key] = min_plays(hand, level)[0]
+        return found
+
+    def act(self, deal: Deal, seat: int) -> int:
+        seat = check_turn(deal, seat)
+        if deal.phase != "play":
+            return self._card_choice(deal, seat)
+        if deal.following:
+            return self._follow(deal, seat)
+        return self._lead(deal, seat)
+
+    # -- play ---------------------------------------------------------------------------------
+    def _lead(self, deal: Deal, seat: int) -> int:
+        hand, level = deal.hands[seat], deal.level
+        rows = list(deal.legal_moves().rows())
+        _, plays = min_plays(hand, level, prefer="bombs")
+        options = [p for p in plays if p.kind not in BOMB_KINDS] or plays
+        best = min(options, key=lambda p: (p.key, -len(p.cards)))
+        return rows.index((int(best.kind), best.key, best.cards.once, best.cards.twice))
+
+    def _rests(self, deal: Deal, seat: int) -> tuple[list[Row], list[int]]:
+        """The moves to follow with (action ``i + 1`` is ``rows[i]``; action 0 is the pass)
+        and the count of the hand left after each."""
+        hand, level = deal.hands[seat], deal.level
+        rows = list(deal.legal_moves().rows())
+        return rows, [self.count(hand.remove(Hand.from_bits(once, twice)), level) for _, _, once, twice in rows]
+
+    def sensible(self, deal: Deal, seat: int) -> list[int]:
+        """The play actions these rules would consider (what a search may choose among):
+        leading, the plays of the decomposition; following, the pass, the non-bomb moves
+        that keep the decomposition or empty the hand, and the two best bombs."""
+        if not deal.following:
+            rows = list(deal.legal_moves().rows())
+            _, plays = min_plays(deal.hands[seat], deal.level, prefer="bombs")
+            return sorted({rows.index((int(p.kind), p.key, p.cards.once, p.cards.twice)) for p in plays})
+        rows, rest = self._rests(deal, seat)
+        n = self.count(deal.hands[seat], deal.level)
+        keeping = [i + 1 for i, row in enumerate(rows) if row[0] not in BOMB_KINDS and (rest[i] <= n - 1 or rest[i] == 0)]
+        bombs = sorted((i for i, row in enumerate(rows) if row[0] in BOMB_KINDS), key=lambda i: (rest[i], row_tier(rows[i])))
+        return [0, *keeping, *sorted(i + 1 for i in bombs[:2])]
+
+    def _follow(self, deal: Deal, seat: int) -> int:
+        hand, level = deal.hands[seat], deal.level
+        rows, rest = self._rests(deal, seat)
+        if 0 in rest:
+            return rest.index(0) + 1
+        if deal.last_seat == seat ^ 2:
+            return 0
+        n = self.count(hand, level)
+        plain = [i for i, (kind, *_) in enumerate(rows) if kind not in BOMB_KINDS]
+        bombs = [i for i, (kind, *_) in enumerate(rows) if kind in BOMB_KINDS]
+        keeping = [i for i in plain if rest[i] <= n - 1]
+        if keeping:
+            return min(keeping, key=lambda i: (rest[i], rows[i][1])) + 1
+        left = deal.cards_left()
+        threat = left[deal.last_seat] <= THREAT_LAST or any(0 < left[o] <= THREAT_ANY for o in ((seat + 1) % 4, (seat + 3) % 4))
+        if threat and plain:
+            return min(plain, key=lambda i: (rest[i], rows[i][1])) + 1
+        usable = [i for i in bombs if threat or rest[i] <= BOMB_TO_FINISH]
+        if usable:
+            return min(usable, key=lambda i: (rest[i], row_tier(rows[i]), rows[i][1])) + 1
+        return 0
+
+    # -- tribute and return -------------------------------------------------------------------
+    def _card_choice(self, deal: Deal, seat: int) -> int:
+        hand, level = deal.hands[seat], deal.level
+        cards = [parse_card(cards[0]) for _, _, cards in deal.legal_actions()]
+        lowest_first = deal.phase == "return"
+
+        def cost(i: int) -> tuple[int, int]:
+            rest = self.count(hand.remove(Hand.from_indices([cards[i]])), level)
+            return rest, card_power(cards[i], level) if lowest_first else 0
+
+        return min(range(len(cards)), key=cost)
+
+
+def row_tier(row: Row) -> int:
+    """A move row's bomb tier (-1: no bomb)."""
+    kind, _, once, twice = row
+    return bomb_tier(kind, once.bit_count() + twice.bit_count())

@@ -1,0 +1,150 @@
+"""Perfect-information Monte Carlo (PIMC): sampled worlds × rollouts, on top of the
+:class:`~guandan_fast.agents.MinPlaysAgent` rules.
+
+For a play decision of ``seat``: draw worlds — the other three hands redrawn uniformly
+among those consistent with what the seat knows (``deal.sample_worlds``) — and in each
+world try every candidate action and finish the deal with a rollout policy. A candidate
+scores the mean deal result for the seat's team over its rollouts (+n when the team
+finishes first and goes up n levels, -n when the other team does).
+
+Rollouts
+    ``"random"``: uniformly random play in native code (``Deal.playouts``),
+    ``playouts // worlds`` per world and candidate (at least one);
+    ``"minplays"``: the MinPlays rules for all four seats, in Python — deterministic,
+    so one per world and candidate, and much slower.
+Candidates
+    the rules' own choice and the actions they consider sensible
+    (:meth:`MinPlaysAgent.sensible`: the plays of the decomposition when leading; the
+    pass, the moves that keep the decomposition and the two best bombs when following),
+    at most ``max_candidates``.
+When to search
+    random rollouts judge a position well only near its end, so the agent searches once
+    some seat still in play holds at most ``endgame`` cards (``None``: always) and plays
+    the rules' choice before that; it keeps the rules' choice unless another candidate
+    scores more than ``margin`` level points better.
+
+Tribute and return choices are the rules'. Deterministic per ``seed`` unless
+``budget_ms`` is set: then worlds are drawn until the time is spent (at least one) or all
+``worlds`` are done, and the result depends on the machine's speed.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterator
+
+from ..game import Deal
+from .base import check_turn
+from .minplays import MinPlaysAgent
+
+ROLLOUTS = ("random", "minplays")
+_WORLDS_AT_ONCE = 8
+
+
+def team_result(finish: list[int], seat: int) -> int:
+    """A finishing order's deal result for ``seat``'s team."""
+    first = finish[0]
+    up = 4 - finish.index(first ^ 2)
+    return up if (first ^ seat) & 1 == 0 else -up
+
+
+def deal_result(deal: Deal, seat: int) -> int:
+    """The finished deal's result for ``seat``'s team."""
+    team, up = deal.outcome  # type: ignore[misc]
+    return up if team == seat % 2 else -up
+
+
+def _count(value: object, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"PIMCAgent {name} must be an integer, not {type(value).__name__}")
+    if value < 1:
+        raise ValueError(f"PIMCAgent {name} must be at least 1, not {value}")
+    return value
+
+
+class PIMCAgent:
+    """See :mod:`guandan_fast.agents.pimc`. ``playouts``: rollouts per candidate and
+    decision, spread over ``worlds`` sampled worlds; ``budget_ms``: an optional time cap
+    per decision; ``endgame`` and ``margin``: when to search and when to leave the rules."""
+
+    def __init__(
+        self,
+        playouts: int = 64,
+        budget_ms: float | None = None,
+        seed: int | str | None = 0,
+        rollout: str = "random",
+        worlds: int = 16,
+        endgame: int | None = 8,
+        margin: float = 0.3,
+        max_candidates: int = 16,
+    ) -> None:
+        self.playouts, self.max_candidates = _count(playouts, "playouts"), _count(max_candidates, "max_candidates")
+        self.worlds = min(_count(worlds, "worlds"), playouts)
+        if budget_ms is not None and not budget_ms > 0:
+            raise ValueError(f"PIMCAgent budget_ms must be a positive number of milliseconds, not {budget_ms!r}")
+        if rollout not in ROLLOUTS:
+            raise ValueError(f"unknown rollout {rollout!r}: use one of {', '.join(ROLLOUTS)}")
+        if endgame is not None:
+            _count(endgame, "endgame")
+        if isinstance(margin, bool) or not isinstance(margin, (int, float)) or not margin >= 0:
+            raise ValueError(f"PIMCAgent margin must be a number of level points >= 0, not {margin!r}")
+        self.budget_ms, self.seed, self.rollout, self.endgame, self.margin = budget_ms, seed, rollout, endgame, margin
+        self._rng = random.Random(seed)
+        self._rules = MinPlaysAgent()
+
+    def __repr__(self) -> str:
+        budget = "" if self.budget_ms is None else f", budget_ms={self.budget_ms}"
+        return (
+            f"PIMCAgent(playouts={self.playouts}{budget}, seed={self.seed!r}, rollout={self.rollout!r}, "
+            f"worlds={self.worlds}, endgame={self.endgame}, margin={self.margin})"
+        )
+
+    def act(self, deal: Deal, seat: int) -> int:
+        seat = check_turn(deal, seat)
+        pick = self._rules.act(deal, seat)
+        if deal.phase != "play":
+            return pick
+        seed = self._rng.getrandbits(63)
+        if self.endgame is not None and min(n for n in deal.cards_left() if n) > self.endgame:
+            return pick
+        others = [i for i in self._rules.sensible(deal, seat) if i != pick]
+        candidates = [pick, *others[: self.max_candidates - 1]]
+        if len(candidates) == 1:
+            return pick
+        means = self.evaluate(deal, seat, candidates, seed)
+        best = max(range(len(candidates)), key=lambda k: (means[k], -candidates[k]))
+        return candidates[best] if means[best] > means[0] + self.margin else pick
+
+    def evaluate(self, deal: Deal, seat: int, candidates: list[int], seed: int) -> list[float]:
+        """The mean rollout result of each candidate action for ``seat``'s team."""
+        totals, rollouts = [0.0] * len(candidates), 0
+        per_world = 1 if self.rollout == "minplays" else max(1, self.playouts // self.worlds)
+        deadline = None if self.budget_ms is None else time.perf_counter() + self.budget_ms / 1000
+        for world_seed, world in enumerate(self._worlds(deal, seat, seed), seed):
+            world.legal_moves()  # cached once, shared by the clones below
+            for k, action in enumerate(candidates):
+                child = world.clone()
+                child.step(action)
+                totals[k] += self._rollouts(child, seat, per_world, world_seed)
+            rollouts += per_world
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        return [total / rollouts for total in totals]
+
+    def _worlds(self, deal: Deal, seat: int, seed: int) -> Iterator[Deal]:
+        """World ``i`` is ``deal.sample_world(seat, seed + i)``, drawn a few at a time (a
+        time budget may stop early)."""
+        for start in range(0, self.worlds, _WORLDS_AT_ONCE):
+            yield from deal.sample_worlds(seat, min(_WORLDS_AT_ONCE, self.worlds - start), seed + start)
+
+    def _rollouts(self, deal: Deal, seat: int, n: int, seed: int) -> float:
+        """Sum of ``n`` rollout results for ``seat``'s team from ``deal``."""
+        if deal.done:
+            return float(n * deal_result(deal, seat))
+        if self.rollout == "random":
+            return float(sum(team_result(finish, seat) for finish in deal.playouts(n, seed).tolist()))
+        rules = self._rules
+        while not deal.done:
+            deal.step(rules.act(deal, deal.to_act))  # type: ignore[arg-type]
+        return float(deal_result(deal, seat))
