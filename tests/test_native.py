@@ -27,7 +27,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from guandan_fast import Hand, Move, MoveType, api, reference
+from guandan_fast import Hand, Move, MoveType, api
 from guandan_fast.cards import wildcard
 from guandan_fast.moves import beats
 
@@ -177,7 +177,7 @@ def _differential_chunk(chunk: int) -> tuple[int, int]:
         size = 27 if rng.random() < 0.8 else rng.choice([0, 1, 2, 4, 5, 6, 8, 10, 13, 16, 20, 34])
         wilds = 0 if number % 2 == 0 else rng.randint(1, 2)
         hand = random_hand(rng, level, size, min(wilds, size))
-        complete = {row(m) for m in reference.legal_moves(hand, level)}
+        complete = {row(m) for m in api.legal_moves(hand, level, backend="reference")}
         strongest = strongest_rows(complete)
         assert native_set(hand, level) == complete, (str(hand), level)
         assert native_set(hand, level, strongest=True) == strongest, (str(hand), level)
@@ -193,14 +193,14 @@ def _differential_chunk(chunk: int) -> tuple[int, int]:
         if i % 25 == 0:
             # now and then the reference's own strongest and following lists, not our filters
             for strong in (False, True):
-                expected = set(map(row, reference.legal_moves(hand, level, strongest=strong)))
+                expected = set(map(row, api.legal_moves(hand, level, strongest=strong, backend="reference")))
                 assert native_set(hand, level, strongest=strong) == expected
             full_row = rng.choice(full_deck_by_kind(level)[rng.randint(1, 10)])
             last_move = Move._trusted(
                 MoveType(full_row[0]), full_row[1], Hand.from_bits(full_row[2], full_row[3]), level
             )
             for strong in (False, True):
-                expected = set(map(row, reference.legal_moves(hand, level, last_move, strongest=strong)))
+                expected = set(map(row, api.legal_moves(hand, level, last_move, strongest=strong, backend="reference")))
                 assert native_set(hand, level, as_last(full_row), strong) == expected
             checked += 4
         previous.append(sorted(complete))
@@ -278,7 +278,7 @@ def test_classify_matches_the_reference(level: int) -> None:
         cards = [4 * (level - 2) + s for s in (0, 2, 3) for _ in range(2)] + [wildcard(level)] * 2
         cases.append(Hand.from_indices(cards[:size]))
     for hand in cases:
-        expected = set(map(row, reference.classify(hand, level)))
+        expected = set(map(row, api.classify(hand, level, backend="reference")))
         assert _classify_set(hand.once, hand.twice, level) == expected, (str(hand), level)
 
 
@@ -313,7 +313,7 @@ def hands_and_levels(draw: st.DrawFn) -> tuple[Hand, int]:
 @given(hands_and_levels(), st.randoms(use_true_random=False))
 def test_hypothesis_hands_match_the_reference(hand_level: tuple[Hand, int], rng: random.Random) -> None:
     hand, level = hand_level
-    complete = set(map(row, reference.legal_moves(hand, level)))
+    complete = set(map(row, api.legal_moves(hand, level, backend="reference")))
     strongest = strongest_rows(complete)
     assert native_set(hand, level) == complete
     assert native_set(hand, level, strongest=True) == strongest
@@ -331,7 +331,7 @@ def test_hypothesis_hands_match_the_reference(hand_level: tuple[Hand, int], rng:
 def test_hypothesis_classify(hand_level: tuple[Hand, int]) -> None:
     hand, level = hand_level
     for sub in _sub_hands(hand):
-        assert _classify_set(sub.once, sub.twice, level) == set(map(row, reference.classify(sub, level)))
+        assert _classify_set(sub.once, sub.twice, level) == set(map(row, api.classify(sub, level, backend="reference")))
 
 
 def _sub_hands(hand: Hand) -> list[Hand]:
@@ -357,8 +357,8 @@ def test_public_has_legal_follow_over_both_backends(backend: str) -> None:
         level = rng.randint(2, 14)
         hand = random_hand(rng, level, rng.choice([1, 5, 10, 27]), rng.randint(0, 1))
         other = random_hand(rng, level, 27, 0)
-        for last in list(reference.legal_moves(other, level))[::61] + [None]:
-            expected = bool(reference.legal_moves(hand, level, last))
+        for last in list(api.legal_moves(other, level, backend="reference"))[::61] + [None]:
+            expected = bool(api.legal_moves(hand, level, last, backend="reference"))
             assert api.has_legal_follow(hand, level, last, backend=backend) is expected
 
 

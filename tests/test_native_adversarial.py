@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from guandan_fast import Hand, MoveType, api, legal_moves, reference
+from guandan_fast import Hand, MoveType, api, legal_moves
 from guandan_fast.cards import wildcard
 from guandan_fast.moves import beats
 
@@ -42,7 +42,7 @@ def native_rows(hand: Hand, level: int, last: tuple[int, int, int] = (0, 0, 0), 
 def reference_rows(hand: Hand, level: int, strongest: bool = False) -> set[Row]:
     return {
         (int(m.kind), m.key, m.cards.once, m.cards.twice)
-        for m in reference.legal_moves(hand, level, strongest=strongest)
+        for m in api.legal_moves(hand, level, strongest=strongest, backend="reference")
     }
 
 

@@ -42,13 +42,17 @@ cdef struct MoveBuffer:
     Py_ssize_t cap          # room for this many moves
     int failed              # set when the buffer could not grow: the result is incomplete
     int fixed               # nonzero: never grow (a full buffer sets ``failed``); internal
+    int borrowed            # nonzero: the arrays belong to the caller (e.g. on its stack);
+                            # growing moves the moves to heap memory of the buffer's own
 
 
 cdef inline void movebuf_free(MoveBuffer* b) noexcept nogil:
     """Release the buffer's memory (safe to call twice, or after a failed init)."""
-    free(b.kinds)
-    free(b.keys)
-    free(b.cards)
+    if not b.borrowed:
+        free(b.kinds)
+        free(b.keys)
+        free(b.cards)
+    b.borrowed = 0
     b.kinds = NULL
     b.keys = NULL
     b.cards = NULL
@@ -64,6 +68,7 @@ cdef inline int movebuf_init(MoveBuffer* b, Py_ssize_t cap) noexcept nogil:
     b.n = 0
     b.failed = 0
     b.fixed = 0
+    b.borrowed = 0
     b.kinds = <uint8_t*>malloc(<size_t>cap)
     b.keys = <uint8_t*>malloc(<size_t>cap)
     b.cards = <uint64_t*>malloc(<size_t>cap * 2 * sizeof(uint64_t))
@@ -72,6 +77,20 @@ cdef inline int movebuf_init(MoveBuffer* b, Py_ssize_t cap) noexcept nogil:
         return -1
     b.cap = cap
     return 0
+
+
+cdef inline void movebuf_borrow(MoveBuffer* b, uint8_t* kinds, uint8_t* keys, uint64_t* cards,
+                                Py_ssize_t cap) noexcept nogil:
+    """Start an empty buffer on the caller's arrays (room for ``cap`` >= 1 moves, ``cards``
+    for 2 * cap planes): no allocation until they are full. movebuf_free is still due."""
+    b.kinds = kinds
+    b.keys = keys
+    b.cards = cards
+    b.n = 0
+    b.cap = cap
+    b.failed = 0
+    b.fixed = 0
+    b.borrowed = 1
 
 
 cdef inline void movebuf_clear(MoveBuffer* b) noexcept nogil:

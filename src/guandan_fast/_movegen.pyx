@@ -67,6 +67,8 @@ cdef enum:
     HR_POWER = 17
     SF_TIER = 2
     FJ_TIER = 8
+    # moves held on the stack while classifying (the readings of one card set are few)
+    READINGS_ROOM = 64
 
 # Sub-multisets of one rank's natural cards, for each pattern byte ``o | t << 4``
 # (o: suits held at least once, t: suits held twice, t a subset of o): the entries of
@@ -139,6 +141,25 @@ cdef int _grow(MoveBuffer* b) noexcept nogil:
         b.failed = 1
         return -1
     cap = b.cap * 2
+    if b.borrowed:  # the caller's arrays: move to memory of our own
+        kinds = <uint8_t*>malloc(<size_t>cap)
+        keys = <uint8_t*>malloc(<size_t>cap)
+        cards = <uint64_t*>malloc(<size_t>cap * 2 * sizeof(uint64_t))
+        if kinds == NULL or keys == NULL or cards == NULL:
+            free(kinds)
+            free(keys)
+            free(cards)
+            b.failed = 1
+            return -1
+        memcpy(kinds, b.kinds, <size_t>b.n)
+        memcpy(keys, b.keys, <size_t>b.n)
+        memcpy(cards, b.cards, <size_t>b.n * 2 * sizeof(uint64_t))
+        b.kinds = kinds
+        b.keys = keys
+        b.cards = cards
+        b.borrowed = 0
+        b.cap = cap
+        return 0
     kinds = <uint8_t*>realloc(b.kinds, <size_t>cap)
     if kinds == NULL:
         b.failed = 1
@@ -732,6 +753,7 @@ cdef int has_legal_follow_c(uint64_t once, uint64_t twice, int level,
     one.cap = 1
     one.failed = 0
     one.fixed = 1
+    one.borrowed = 1
     _setup(&c, once, twice, level, False, &one)
     _generate(&c, last_kind, last_key, last_size)
     return 1 if one.n > 0 else 0
@@ -776,6 +798,27 @@ cdef Py_ssize_t _classify_append(uint64_t once, uint64_t twice, int level, MoveB
             n += 1
     out.n = n
     return n - start
+
+
+cdef int _reads_as_c(uint64_t once, uint64_t twice, int level, int kind, int key) noexcept nogil:
+    """1 when the cards read as (kind, key), 0 when not, -1 out of memory, -2 bad arguments."""
+    cdef MoveBuffer buf
+    cdef uint8_t kind_store[READINGS_ROOM]
+    cdef uint8_t key_store[READINGS_ROOM]
+    cdef uint64_t card_store[2 * READINGS_ROOM]
+    cdef Py_ssize_t i, n
+    cdef int found = 0
+    movebuf_borrow(&buf, kind_store, key_store, card_store, READINGS_ROOM)
+    n = _classify_append(once, twice, level, &buf)
+    if n < 0:
+        movebuf_free(&buf)
+        return <int>n
+    for i in range(n):
+        if buf.kinds[i] == kind and buf.keys[i] == key:
+            found = 1
+            break
+    movebuf_free(&buf)
+    return found
 
 
 # --------------------------------------------------------------------------------------
@@ -849,6 +892,8 @@ cdef tuple _to_numpy(MoveBuffer* b, Py_ssize_t start, Py_ssize_t n):
 
 
 cdef enum:
+    # moves held on the stack of ``generate`` (a dealt hand leads with about 750 moves);
+    # a longer list moves to the heap and grows there
     INITIAL_CAPACITY = 1024
     # generate releases the GIL for hands of more cards than this (a dealt hand has 27)
     BIG_HAND = 27
@@ -871,10 +916,12 @@ def generate(once, twice, level, last_kind, last_key, last_size, strongest):
     cdef int lsize = _as_small(last_size, "last_size")
     cdef bint strong = strongest
     cdef MoveBuffer buf
+    cdef uint8_t kind_store[INITIAL_CAPACITY]
+    cdef uint8_t key_store[INITIAL_CAPACITY]
+    cdef uint64_t card_store[2 * INITIAL_CAPACITY]
     cdef Py_ssize_t n
     _check(o, t, lv, lk, lkey, lsize)
-    if movebuf_init(&buf, INITIAL_CAPACITY) != 0:
-        raise MemoryError()
+    movebuf_borrow(&buf, kind_store, key_store, card_store, INITIAL_CAPACITY)
     try:
         if gf_popcount64(o) + gf_popcount64(t) > BIG_HAND:
             with nogil:  # a big hand can take a while: let other threads run
@@ -898,10 +945,12 @@ def classify(once, twice, level):
     cdef uint64_t t = _as_plane(twice, "twice")
     cdef int lv = _as_small(level, "level")
     cdef MoveBuffer buf
+    cdef uint8_t kind_store[READINGS_ROOM]
+    cdef uint8_t key_store[READINGS_ROOM]
+    cdef uint64_t card_store[2 * READINGS_ROOM]
     cdef Py_ssize_t n
     _check(o, t, lv, K_PASS, 0, 0)
-    if movebuf_init(&buf, 64) != 0:
-        raise MemoryError()
+    movebuf_borrow(&buf, kind_store, key_store, card_store, READINGS_ROOM)
     try:
         n = _classify_append(o, t, lv, &buf)
         if n < 0:
@@ -909,6 +958,25 @@ def classify(once, twice, level):
         return _to_numpy(&buf, 0, n)
     finally:
         movebuf_free(&buf)
+
+
+def reads_as(once, twice, level, kind, key):
+    """reads_as(once, twice, level, kind, key) -> bool
+
+    Whether the cards ``(once, twice)`` read as a move of ``kind`` with ``key`` at
+    ``level`` (one of their :func:`classify` readings).
+    """
+    cdef uint64_t o = _as_plane(once, "once")
+    cdef uint64_t t = _as_plane(twice, "twice")
+    cdef int lv = _as_small(level, "level")
+    cdef int k = _as_small(kind, "kind")
+    cdef int ky = _as_small(key, "key")
+    cdef int found
+    _check(o, t, lv, K_PASS, 0, 0)
+    found = _reads_as_c(o, t, lv, k, ky)
+    if found < 0:
+        raise MemoryError()
+    return found == 1
 
 
 def has_legal_follow(once, twice, level, last_kind, last_key, last_size):

@@ -35,8 +35,7 @@ from . import api
 from .cards import RANKS, level_char, wildcard
 from .game import deal_cards
 from .hand import Hand
-from .moves import Move, MoveType
-from .reference import sort_key
+from .moves import Move, MoveType, sort_key
 
 #: Every case, in report order: the name used in JSON and test ids, and a title.
 CASES: dict[str, str] = {

@@ -43,6 +43,8 @@ def _name(index: int) -> str:
 #: Canonical platform name of every card index.
 CARD_NAMES: Final = tuple(_name(i) for i in range(NUM_CARDS))
 _INDEX_BY_NAME = {name: i for i, name in enumerate(CARD_NAMES)}
+#: The plane bit of each canonical card name (``1 << index``).
+CARD_BITS: Final = {name: 1 << i for i, name in enumerate(CARD_NAMES)}
 
 
 def parse_card(text: object) -> int:
@@ -63,11 +65,6 @@ def parse_card(text: object) -> int:
     if index is None:
         raise ValueError(f"unknown card {text!r}: expected a suit S H C D and a rank 2-9 T J Q K A, or SB / HR")
     return index
-
-
-def card_name(index: int) -> str:
-    """Canonical platform name of a card index."""
-    return CARD_NAMES[index]
 
 
 def rank_of(index: int) -> int:
