@@ -120,6 +120,7 @@ def test_the_biggest_hand_of_the_family_exceeds_thirty_thousand_moves() -> None:
     """Its speed is measured in benchmarks/ (the worst-hand case), not asserted here."""
     sizes = {(level, start): len(native_rows(six_ranks(level, start), level)) for level in range(2, 15) for start in range(8)}
     assert max(sizes.values()) > 30_000
+    assert sizes[2, 1] == 37_026  # bench.worst_hand(), held to the reference in the test above
 
 
 @pytest.mark.parametrize("level", [2, 8, 14])

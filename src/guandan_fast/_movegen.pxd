@@ -29,8 +29,59 @@
 # read-only tables filled once when the module is imported, and a MoveBuffer belongs to
 # one thread at a time.
 
+from cpython.number cimport PyNumber_Index
 from libc.stdint cimport uint8_t, uint64_t
 from libc.stdlib cimport malloc, realloc, free
+
+
+# -- the vocabulary, declared once for every native module ------------------------------------
+
+cdef enum:
+    # move kinds: the MoveType codes of guandan_fast.kinds
+    K_PASS = 0
+    K_SINGLE = 1
+    K_PAIR = 2
+    K_TRIPS = 3
+    K_THREE_TWO = 4
+    K_STRAIGHT = 5
+    K_THREE_PAIR = 6
+    K_TWO_TRIPS = 7
+    K_STRAIGHT_FLUSH = 8
+    K_BOMB = 9
+    K_FOUR_JOKERS = 10
+    # powers above the natural ranks 2..14 (keys of singles, pairs, ...)
+    LEVEL_POWER = 15
+    SB_POWER = 16
+    HR_POWER = 17
+    # bomb tiers (guandan_fast.kinds.bomb_tier): 4 < 5 < straight flush < 6 < ... < 10 < four jokers
+    SF_TIER = 2
+    FJ_TIER = 8
+
+cdef extern from *:
+    """
+    #include <stdint.h>
+    #define GF_FULL_PLANE ((((uint64_t)1) << 54) - 1)
+    #define GF_SB_BIT (((uint64_t)1) << 52)
+    #define GF_HR_BIT (((uint64_t)1) << 53)
+    """
+    # plane masks: every card, and the small / big joker
+    const uint64_t FULL_PLANE "GF_FULL_PLANE"
+    const uint64_t SB_BIT "GF_SB_BIT"
+    const uint64_t HR_BIT "GF_HR_BIT"
+
+
+cdef inline object as_integer(object value, str what):
+    """The one integer-argument check of the native modules: ``value`` as a Python int (an
+    int or anything with ``__index__``, never a bool); TypeError names ``what``. Callers
+    check the range with their own message."""
+    if type(value) is int:
+        return value
+    if isinstance(value, bool):
+        raise TypeError(f"{what} must be an integer, not bool")
+    try:
+        return PyNumber_Index(value)
+    except TypeError:
+        raise TypeError(f"{what} must be an integer, not {type(value).__name__}") from None
 
 
 cdef struct MoveBuffer:

@@ -29,7 +29,6 @@ point checks its arguments (``check_args``) before any kernel runs.
 """
 
 from cpython.long cimport PyLong_AsLongLongAndOverflow
-from cpython.number cimport PyNumber_Index
 from libc.stdint cimport uint8_t, uint16_t, uint64_t, int64_t
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy
@@ -46,27 +45,9 @@ import numpy as np
 # Constants and read-only tables
 # --------------------------------------------------------------------------------------
 
-cdef uint64_t FULL_PLANE = (<uint64_t>1 << 54) - 1
-cdef uint64_t SB_BIT = <uint64_t>1 << 52
-cdef uint64_t HR_BIT = <uint64_t>1 << 53
+# The vocabulary (kinds K_*, powers, tiers, plane masks) is declared in _movegen.pxd.
 
 cdef enum:
-    K_PASS = 0
-    K_SINGLE = 1
-    K_PAIR = 2
-    K_TRIPS = 3
-    K_THREE_TWO = 4
-    K_STRAIGHT = 5
-    K_THREE_PAIR = 6
-    K_TWO_TRIPS = 7
-    K_STRAIGHT_FLUSH = 8
-    K_BOMB = 9
-    K_FOUR_JOKERS = 10
-    LEVEL_POWER = 15
-    SB_POWER = 16
-    HR_POWER = 17
-    SF_TIER = 2
-    FJ_TIER = 8
     # moves held on the stack while classifying (the readings of one card set are few)
     READINGS_ROOM = 64
 
@@ -826,16 +807,10 @@ cdef int _reads_as_c(uint64_t once, uint64_t twice, int level, int kind, int key
 # --------------------------------------------------------------------------------------
 
 cdef long long _as_int(object value, str what) except? -1:
-    """An integer argument (int or anything with __index__, not bool) as a C long long."""
+    """An integer argument (:func:`as_integer`) as a C long long."""
     cdef int overflow = 0
     cdef long long result
-    if type(value) is not int:
-        if isinstance(value, bool):
-            raise TypeError(f"{what} must be an integer, not bool")
-        try:
-            value = PyNumber_Index(value)
-        except TypeError:
-            raise TypeError(f"{what} must be an integer, not {type(value).__name__}") from None
+    value = as_integer(value, what)
     result = PyLong_AsLongLongAndOverflow(value, &overflow)
     if overflow:
         raise ValueError(f"{what} is out of range: {value}")

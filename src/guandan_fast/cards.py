@@ -94,13 +94,24 @@ def parse_level(level: object) -> int:
 
 
 def as_index(value: object, what: str) -> int:
-    """An integer from an int or a numpy integer (never a bool or a float); TypeError names ``what``."""
+    """The one integer-argument check of the Python modules: an int or a numpy integer
+    (never a bool or a float) as an int; TypeError names ``what``."""
+    if type(value) is int:
+        return value
     if isinstance(value, bool):
         raise TypeError(f"{what}, not a bool")
     try:
         return operator.index(value)  # type: ignore[arg-type]
     except TypeError:
         raise TypeError(f"{what}, not {type(value).__name__}") from None
+
+
+def bounded(value: object, what: str, low: int, high: int) -> int:
+    """An integer (:func:`as_index`) in ``low..high``; TypeError/ValueError name ``what``."""
+    number = as_index(value, f"{what} must be an integer {low}..{high}")
+    if not low <= number <= high:
+        raise ValueError(f"{what} must be an integer {low}..{high}, not {number}")
+    return number
 
 
 def level_char(level: int) -> str:

@@ -33,9 +33,7 @@ def check_planes(once: object, twice: object) -> tuple[int, int]:
     """Validate two bit planes; ValueError for bits that are no card or a third copy."""
     planes = []
     for name, plane in (("once", once), ("twice", twice)):
-        if isinstance(plane, bool) or not isinstance(plane, (int, np.integer)):
-            raise TypeError(f"hand plane {name!r} must be an integer, not {type(plane).__name__}")
-        value = int(plane)
+        value = as_index(plane, f"hand plane {name!r} must be an integer")
         if not 0 <= value <= FULL_PLANE:
             raise ValueError("hand planes may only use bits 0..53 (one per card)")
         planes.append(value)
@@ -75,12 +73,11 @@ class Hand:
     def from_indices(cls, indices: Iterable[int]) -> Hand:
         """A hand from card indices (0..53, see :mod:`guandan_fast.cards`)."""
         checked = []
-        for index in indices:
-            if isinstance(index, bool) or not isinstance(index, (int, np.integer)):
-                raise TypeError(f"a card index must be an integer, not {type(index).__name__}")
+        for value in indices:
+            index = as_index(value, "a card index must be an integer")
             if not 0 <= index < NUM_CARDS:
                 raise ValueError(f"card index {index} is outside 0..53")
-            checked.append(int(index))
+            checked.append(index)
         return cls._trusted(*_planes_of(checked))
 
     @classmethod
@@ -288,6 +285,11 @@ def _as_multiset(item: object) -> Hand | None:
 #: Hands read from card strings, by string (bounded: emptied when full).
 _PARSED: dict[str, Hand] = {}
 PARSED_CACHE_SIZE = 4096
+
+
+def forget_parsed() -> None:
+    """Empty the memory of card strings read by :func:`as_hand` (every string is new again)."""
+    _PARSED.clear()
 
 
 def as_hand(cards: object) -> Hand:
