@@ -67,7 +67,7 @@ PATHS: dict[str, tuple[str, str]] = {
     "step_triple": ("Deal.step(platform triple)", "step_move"),
     "observation": ("Deal.observation(seat), leading with ~500 moves", "observation"),
 }
-#: Deals per pass of the Deal paths.
+#: Deals per pass of the Deal paths (fewer for a workload of fewer hands).
 PATH_DEALS = 64
 
 DEFAULT_SEED = 20240503
@@ -286,8 +286,9 @@ def make_path(path: str, workload: Workload) -> tuple[Callable[[], Any], Callabl
     def nothing() -> None:
         return None
 
+    n_deals = max(1, min(PATH_DEALS, len(workload)))
     if path.startswith("step_"):
-        deals = _deals_to_step(workload.seed, PATH_DEALS)
+        deals = _deals_to_step(workload.seed, n_deals)
         column = {"step_triple": 1, "step_index": 2, "step_move": 3}[path]
         actions = [entry[column] for entry in deals]
 
@@ -304,7 +305,7 @@ def make_path(path: str, workload: Workload) -> tuple[Callable[[], Any], Callabl
 
         return fresh_deals, step
     if path == "observation":
-        observed = _deals_to_observe(workload.seed, PATH_DEALS)
+        observed = _deals_to_observe(workload.seed, n_deals)
 
         def observe(clones: list[Deal]) -> int:
             for deal in clones:
@@ -628,7 +629,8 @@ def format_paths(paths: Sequence[Measurement]) -> list[str]:
         for line in lines
     ]
     text.insert(1, "  ".join("-" * w for w in widths))
-    return ["", *text, "", f"{len(paths) and paths[0].hands} calls a pass for the move paths; Deal paths on {PATH_DEALS} deals."]
+    deals = next((m.hands for m in paths if m.case.startswith("step_")), 0)
+    return ["", *text, "", f"{paths[0].hands} calls a pass for the move paths; Deal paths on {deals} deals."]
 
 
 def comparison_json(comparison: Comparison) -> dict[str, Any]:
