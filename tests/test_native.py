@@ -27,7 +27,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from guandan_fast import Hand, Move, MoveType, api
+from guandan_fast import Hand, Move, MoveType, api, reference
 from guandan_fast.cards import wildcard
 from guandan_fast.moves import beats
 
@@ -669,3 +669,53 @@ def test_the_annotation_check_catches_python_in_a_kernel(tmp_path: Path) -> None
     )
     assert result.returncode == 1, result.stdout + result.stderr
     assert "_singles" in result.stdout and "print(m)" in result.stdout
+
+
+# -- platform triples read in native code --------------------------------------------------
+
+
+def test_read_checked_agrees_with_the_reference_on_every_move_of_random_hands() -> None:
+    """Every legal move of a few hands, as a platform triple: both generators read back the
+    same (kind, key, once, twice, size); a triple whose cards do not read as it says is None."""
+    rng = random.Random(5)
+    for _ in range(6):
+        level = rng.randint(2, 14)
+        hand = random_hand(rng, level, 27, rng.randint(0, 2))
+        for move in api.legal_moves(hand, level)[::7]:
+            triple = move.to_platform()
+            expected = (int(move.kind), move.key, move.cards.once, move.cards.twice, len(move.cards))
+            assert native().read_checked(triple, level) == expected == reference.read_checked(triple, level)
+            wrong_type = ["Trips" if triple[0] == "Single" else "Single", "A", triple[2]]  # never a reading
+            assert native().read_checked(wrong_type, level) is None
+            assert reference.read_checked(wrong_type, level) is None
+
+
+@pytest.mark.parametrize(
+    "triple",
+    [
+        ["PASS", "PASS", "PASS"],
+        ["Pair", "10", ["ST", "HT"]],  # '10' for T: read in Python
+        ["Pair", "t", ["st", "ht"]],  # lower case: read in Python
+        ["FourKings", "JOKER", ["SB", "SB", "HR", "HR"]],  # the old name of the four jokers
+        ("Pair", "T", ["ST", "HT"]),  # a tuple, not a list
+        ["Pair", "T", ["ST", "HT", "ST", "ST"]],  # a third copy
+        ["tribute", "tribute", ["ST"]],
+        ["Pair", "T"],
+        "Pair T ST HT",
+    ],
+)
+def test_read_checked_leaves_other_notations_and_faults_to_python(triple: Any) -> None:
+    assert native().read_checked(triple, 10) is None
+    try:
+        expected: Any = Move.from_platform(triple, 10)
+    except (TypeError, ValueError) as error:
+        expected = (type(error), str(error))
+    api.set_default_backend("reference")
+    try:
+        try:
+            got: Any = Move.from_platform(triple, 10)
+        except (TypeError, ValueError) as error:
+            got = (type(error), str(error))
+    finally:
+        api.set_default_backend("native")
+    assert got == expected

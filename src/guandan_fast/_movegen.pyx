@@ -954,6 +954,76 @@ def reads_as(once, twice, level, kind, key):
     return found == 1
 
 
+# Platform triples: the fast path of guandan_fast.kinds.platform_row for well-formed triples in
+# canonical notation (anything else is left to the Python reader, which names the fault).
+cdef dict _TYPE_CODES = {
+    "Single": K_SINGLE, "Pair": K_PAIR, "Trips": K_TRIPS, "ThreeWithTwo": K_THREE_TWO,
+    "Straight": K_STRAIGHT, "ThreePair": K_THREE_PAIR, "TwoTrips": K_TWO_TRIPS,
+    "StraightFlush": K_STRAIGHT_FLUSH, "Bomb": K_BOMB,
+}
+cdef dict _CARD_INDEX = {(suit + rank): 4 * r + s for r, rank in enumerate("23456789TJQKA") for s, suit in enumerate("SHCD")}
+_CARD_INDEX["SB"] = 52
+_CARD_INDEX["HR"] = 53
+# rank fields: the natural rank 2..14 or a joker's power (singles, pairs, ...), and a
+# sequence's lowest position (A low is 1)
+cdef dict _RANK_KEYS = {rank: r + 2 for r, rank in enumerate("23456789TJQKA")}
+_RANK_KEYS["B"] = SB_POWER
+_RANK_KEYS["R"] = HR_POWER
+cdef dict _POSITION_KEYS = {rank: (1 if rank == "A" else r + 2) for r, rank in enumerate("23456789TJQKA")}
+
+
+cdef object _checked_row(object action, object level):
+    """``(kind, key, once, twice, size)`` of a well-formed platform triple in canonical
+    notation whose cards read as it names; None for anything else."""
+    cdef uint64_t once = 0, twice = 0, bit
+    cdef int kind, key, lv
+    if type(action) is not list or len(<list>action) != 3 or type(level) is not int:
+        return None
+    lv = level
+    if lv < 2 or lv > 14:
+        return None
+    type_name, rank, cards = <list>action
+    if type(cards) is not list:
+        return None
+    code = _TYPE_CODES.get(type_name)
+    if code is None:
+        return None
+    for name in <list>cards:
+        index = _CARD_INDEX.get(name)
+        if index is None:
+            return None
+        bit = (<uint64_t>1) << <int>index
+        if twice & bit:
+            return None
+        twice |= once & bit
+        once |= bit
+    kind = code
+    if kind == K_BOMB and (rank == "JOKER" or rank == "R"):
+        kind = K_FOUR_JOKERS
+        key = 0
+    else:
+        found = (_POSITION_KEYS if kind == K_STRAIGHT or kind == K_THREE_PAIR or kind == K_TWO_TRIPS
+                 or kind == K_STRAIGHT_FLUSH else _RANK_KEYS).get(rank)
+        if found is None:
+            return None
+        key = found
+        if key == lv and kind != K_STRAIGHT and kind != K_THREE_PAIR and kind != K_TWO_TRIPS and kind != K_STRAIGHT_FLUSH:
+            key = LEVEL_POWER
+    if _reads_as_c(once, twice, lv, kind, key) != 1:
+        return None
+    return (kind, key, once, twice, gf_popcount64(once) + gf_popcount64(twice))
+
+
+def read_checked(action, level):
+    """read_checked(action, level) -> (kind, key, once, twice, size) or None
+
+    The move a platform triple names at ``level`` (an int 2..14), when the triple is
+    well formed and its cards read as it says; None otherwise (the caller then reads it
+    with :func:`guandan_fast.kinds.platform_row`, which names the fault). A pass is None.
+    """
+    return _checked_row(action, level)
+
+
 def has_legal_follow(once, twice, level, last_kind, last_key, last_size):
     """has_legal_follow(once, twice, level, last_kind, last_key, last_size) -> bool
 

@@ -125,7 +125,12 @@ def last_args(last: Any, level: int, gen: ModuleType | None = None) -> tuple[int
         if last.kind is not MoveType.PASS and last.level != level:
             raise ValueError(f"the last move was made at level {last.level}, not at level {level}")
         return last.table_args
-    kind, key, once, twice = platform_row(last, level)
+    if gen is None:
+        gen = generator()
+    row = gen.read_checked(last, level)
+    if row is not None:
+        return row[0], row[1], row[4]
+    kind, key, once, twice = platform_row(last, level)  # a pass, or a fault to name
     if kind == MoveType.PASS:
         return LEADING
     check_reading(kind, key, once, twice, level, gen)

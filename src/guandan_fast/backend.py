@@ -8,6 +8,9 @@ validation) ask :func:`generator` for a module and never branch on the backend:
   ``(kinds uint8[n], keys uint8[n], cards uint64[n, 2])``;
 * ``classify(once, twice, level)`` → the same arrays, the readings of exactly those cards;
 * ``reads_as(once, twice, level, kind, key)`` → bool;
+* ``read_checked(platform_triple, level)`` → ``(kind, key, once, twice, size)`` when the
+  triple is well formed and its cards read as it says, else None (the caller then reads
+  it in Python to name the fault);
 * ``has_legal_follow(once, twice, level, last_kind, last_key, last_size)`` → bool;
 * ``generate_batch(hands, levels, last_kind, last_key, last_size, strongest)`` →
   ``(kinds, keys, cards, offsets int64[n + 1])``;

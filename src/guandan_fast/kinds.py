@@ -66,6 +66,8 @@ STRAIGHT_FLUSH_TIER: Final = 2
 FOUR_JOKERS_TIER: Final = 8
 
 _SEQUENCE_CODES: Final = frozenset(map(int, SEQUENCE_TYPES))  # plain ints: IntEnum comparisons are slow
+_BOMB: Final = int(MoveType.BOMB)
+_FOUR_JOKERS: Final = int(MoveType.FOUR_JOKERS)
 #: Type code of each platform type name (a four-joker bomb is told apart by its rank).
 _CODE_BY_PLATFORM_NAME: Final = {
     name: int(kind) for kind, name in PLATFORM_NAMES.items() if kind not in (MoveType.PASS, MoveType.FOUR_JOKERS)
@@ -130,8 +132,8 @@ def platform_row(action: object, level: int) -> tuple[int, int, int, int]:
         raise TypeError("the cards of a platform action must be a list of card strings")
     once, twice = planes_of_names(cards)
     code = _CODE_BY_PLATFORM_NAME.get(type_name)
-    if type_name == "FourKings" or (code == MoveType.BOMB and rank.strip().upper() in ("JOKER", "R")):
-        return MoveType.FOUR_JOKERS, 0, once, twice
+    if type_name == "FourKings" or (code == _BOMB and rank.strip().upper() in ("JOKER", "R")):
+        return _FOUR_JOKERS, 0, once, twice
     if code is None:
         raise ValueError(f"unknown action type {type_name!r} (tribute and back are not moves)")
     return code, _key_from_rank(code, rank, level), once, twice

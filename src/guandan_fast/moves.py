@@ -102,12 +102,26 @@ class Move:
     @classmethod
     def from_platform(cls, action: object, level: int | str) -> Move:
         """Read a platform triple, checking that its cards really form that reading."""
-        level = parse_level(level)
-        kind, key, once, twice = platform_row(action, level)
-        if kind == MoveType.PASS:
-            return PASS
-        check_reading(kind, key, once, twice, level)
-        return cls._trusted(_KINDS[kind], key, Hand._trusted(once, twice), level)
+        if type(level) is not int or not 2 <= level <= 14:
+            level = parse_level(level)
+        row = generator().read_checked(action, level)
+        if row is None:  # a pass, or a fault to name
+            kind, key, once, twice = platform_row(action, level)
+            if kind == MoveType.PASS:
+                return PASS
+            check_reading(kind, key, once, twice, level)
+            row = (kind, key, once, twice, once.bit_count() + twice.bit_count())
+        kind, key, once, twice, size = row
+        hand = _new_hand(Hand)
+        _set_once(hand, once)
+        _set_twice(hand, twice)
+        move = _new_move(cls)
+        _set_kind(move, _KINDS[kind])
+        _set_key(move, key)
+        _set_cards(move, hand)
+        _set_level(move, level)
+        _set_table_args(move, (kind, key, size))
+        return move
 
     # -- strength -------------------------------------------------------------------------
     @property
@@ -143,7 +157,8 @@ class Move:
         return f"Move({self.kind.platform_name} {self.rank}: {' '.join(self.cards)} @ level {level_char(self.level)})"
 
 
-_new_move = object.__new__
+_new_move = _new_hand = object.__new__
+_set_once, _set_twice = Hand._once.__set__, Hand._twice.__set__  # type: ignore[attr-defined]
 _set_kind, _set_key, _set_cards, _set_level, _set_table_args = (
     getattr(Move, name).__set__ for name in ("kind", "key", "cards", "level", "table_args")
 )
