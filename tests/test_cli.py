@@ -1,4 +1,4 @@
-"""The command line: ``guandan-fast moves`` and ``guandan-fast play``."""
+"""The ``guandan-fast moves`` command."""
 
 from __future__ import annotations
 
@@ -68,19 +68,3 @@ def test_a_closed_pipe_ends_quietly() -> None:
     reader.stdout.close()  # like `| head -1`
     assert "Traceback" not in reader.stderr.read().decode()
     assert reader.wait(timeout=60) in (0, 1)
-
-
-def test_cli_play(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["play", "--seed", "7", "--deals", "2"]) == 0
-    out = capsys.readouterr().out
-    assert "Deal 1 at level 2" in out and "Deal 2 at level" in out
-    assert "seat 0 (27):" in out and "finishing order:" in out and "levels: team 0 at" in out
-    assert "tribute" in out or "anti-tribute" in out
-    assert main(["play", "--seed", "7", "--deals", "2"]) == 0
-    assert capsys.readouterr().out == out  # deterministic per seed
-
-
-def test_cli_play_match(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["play", "--seed", "1", "--match", "--fail-at-a", "2", "--no-partner-tribute"]) == 0
-    out = capsys.readouterr().out
-    assert "wins the match" in out

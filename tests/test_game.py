@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from guandan_fast import PASS, Hand, legal_moves
+from guandan_fast.cli import main as cli_main
 from guandan_fast.game import Deal, Match, Rules, score_deal
 
 PASS_TRIPLE = ["PASS", "PASS", "PASS"]
@@ -612,6 +613,25 @@ def test_observation_in_tribute_stages() -> None:
     deal.step(["tribute", "tribute", ["SA"]])
     obs = deal.observation(0)
     assert obs["stage"] == "back" and obs["actionList"] == [["back", "back", ["S3"]], ["back", "back", ["ST"]]]
+
+
+# ---------------------------------------------------------------------------------------------
+# CLI
+# ---------------------------------------------------------------------------------------------
+def test_cli_play(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli_main(["play", "--seed", "7", "--deals", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "Deal 1 at level 2" in out and "Deal 2 at level" in out
+    assert "seat 0 (27):" in out and "finishing order:" in out and "levels: team 0 at" in out
+    assert "tribute" in out or "anti-tribute" in out
+    assert cli_main(["play", "--seed", "7", "--deals", "2"]) == 0
+    assert capsys.readouterr().out == out  # deterministic per seed
+
+
+def test_cli_play_match(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli_main(["play", "--seed", "1", "--match", "--fail-at-a", "2", "--no-partner-tribute"]) == 0
+    out = capsys.readouterr().out
+    assert "wins the match" in out
 
 
 def test_numpy_index_and_returned_actions_are_copies() -> None:

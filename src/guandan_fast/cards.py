@@ -106,14 +106,6 @@ def as_index(value: object, what: str) -> int:
         raise TypeError(f"{what}, not {type(value).__name__}") from None
 
 
-def bounded(value: object, what: str, low: int, high: int) -> int:
-    """An integer (:func:`as_index`) in ``low..high``; TypeError/ValueError name ``what``."""
-    number = as_index(value, f"{what} must be an integer {low}..{high}")
-    if not low <= number <= high:
-        raise ValueError(f"{what} must be an integer {low}..{high}, not {number}")
-    return number
-
-
 def level_char(level: int) -> str:
     return RANKS[level - 2]
 
