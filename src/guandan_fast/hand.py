@@ -67,7 +67,7 @@ class Hand:
         """A hand from platform notation separated by spaces or commas: ``"S2 H2 SB"``."""
         if not isinstance(text, str):
             raise TypeError(f"Hand.parse takes a string, not {type(text).__name__}")
-        return cls(text.replace(",", " ").split())
+        return cls._trusted(*planes_of_names(text.replace(",", " ").split()))
 
     @classmethod
     def from_indices(cls, indices: Iterable[int]) -> Hand:
