@@ -831,6 +831,37 @@ cdef int _as_small(object value, str what) except? -1:
     return <int>v
 
 
+cdef struct Args:
+    # the arguments of an entry point, converted: a hand, its level, and a move
+    # (kind, key, size): the move to beat, or a reading asked about (size unused)
+    uint64_t once
+    uint64_t twice
+    int level
+    int kind
+    int key
+    int size
+
+
+cdef int _hand_args(Args* a, object once, object twice, object level) except -1:
+    """Convert (once, twice, level) into ``a``, the move part set to the pass."""
+    a.once = _as_plane(once, "once")
+    a.twice = _as_plane(twice, "twice")
+    a.level = _as_small(level, "level")
+    a.kind = K_PASS
+    a.key = 0
+    a.size = 0
+    return 0
+
+
+cdef int _last_args(Args* a, object last_kind, object last_key, object last_size) except -1:
+    """Convert the move to beat into ``a`` and check all of ``a`` (ValueError names the fault)."""
+    a.kind = _as_small(last_kind, "last_kind")
+    a.key = _as_small(last_key, "last_key")
+    a.size = _as_small(last_size, "last_size")
+    _check(a.once, a.twice, a.level, a.kind, a.key, a.size)
+    return 0
+
+
 cdef str _arg_error(int code, int level, int last_kind, int last_key, int last_size):
     if code == 1:
         return "hand planes may only use bits 0..53 (one per card)"
@@ -883,26 +914,22 @@ def generate(once, twice, level, last_kind, last_key, last_size, strongest):
     (kind, cards) when ``strongest``. Returns ``(kinds uint8[n], keys uint8[n],
     cards uint64[n, 2])``.
     """
-    cdef uint64_t o = _as_plane(once, "once")
-    cdef uint64_t t = _as_plane(twice, "twice")
-    cdef int lv = _as_small(level, "level")
-    cdef int lk = _as_small(last_kind, "last_kind")
-    cdef int lkey = _as_small(last_key, "last_key")
-    cdef int lsize = _as_small(last_size, "last_size")
+    cdef Args a
+    _hand_args(&a, once, twice, level)
+    _last_args(&a, last_kind, last_key, last_size)
     cdef bint strong = strongest
     cdef MoveBuffer buf
     cdef uint8_t kind_store[INITIAL_CAPACITY]
     cdef uint8_t key_store[INITIAL_CAPACITY]
     cdef uint64_t card_store[2 * INITIAL_CAPACITY]
     cdef Py_ssize_t n
-    _check(o, t, lv, lk, lkey, lsize)
     movebuf_borrow(&buf, kind_store, key_store, card_store, INITIAL_CAPACITY)
     try:
-        if gf_popcount64(o) + gf_popcount64(t) > BIG_HAND:
+        if gf_popcount64(a.once) + gf_popcount64(a.twice) > BIG_HAND:
             with nogil:  # a big hand can take a while: let other threads run
-                n = generate_append(o, t, lv, lk, lkey, lsize, strong, &buf)
+                n = generate_append(a.once, a.twice, a.level, a.kind, a.key, a.size, strong, &buf)
         else:
-            n = generate_append(o, t, lv, lk, lkey, lsize, strong, &buf)
+            n = generate_append(a.once, a.twice, a.level, a.kind, a.key, a.size, strong, &buf)
         if n < 0:
             raise MemoryError()
         return _to_numpy(&buf, 0, n)
@@ -916,18 +943,17 @@ def classify(once, twice, level):
     Every legal reading of exactly the cards ``(once, twice)`` at ``level`` (no move
     when they form no combination), as ``(kinds, keys, cards)`` like :func:`generate`.
     """
-    cdef uint64_t o = _as_plane(once, "once")
-    cdef uint64_t t = _as_plane(twice, "twice")
-    cdef int lv = _as_small(level, "level")
+    cdef Args a
     cdef MoveBuffer buf
     cdef uint8_t kind_store[READINGS_ROOM]
     cdef uint8_t key_store[READINGS_ROOM]
     cdef uint64_t card_store[2 * READINGS_ROOM]
     cdef Py_ssize_t n
-    _check(o, t, lv, K_PASS, 0, 0)
+    _hand_args(&a, once, twice, level)
+    _check(a.once, a.twice, a.level, K_PASS, 0, 0)
     movebuf_borrow(&buf, kind_store, key_store, card_store, READINGS_ROOM)
     try:
-        n = _classify_append(o, t, lv, &buf)
+        n = _classify_append(a.once, a.twice, a.level, &buf)
         if n < 0:
             raise MemoryError()
         return _to_numpy(&buf, 0, n)
@@ -941,14 +967,13 @@ def reads_as(once, twice, level, kind, key):
     Whether the cards ``(once, twice)`` read as a move of ``kind`` with ``key`` at
     ``level`` (one of their :func:`classify` readings).
     """
-    cdef uint64_t o = _as_plane(once, "once")
-    cdef uint64_t t = _as_plane(twice, "twice")
-    cdef int lv = _as_small(level, "level")
-    cdef int k = _as_small(kind, "kind")
-    cdef int ky = _as_small(key, "key")
+    cdef Args a
     cdef int found
-    _check(o, t, lv, K_PASS, 0, 0)
-    found = _reads_as_c(o, t, lv, k, ky)
+    _hand_args(&a, once, twice, level)
+    a.kind = _as_small(kind, "kind")
+    a.key = _as_small(key, "key")
+    _check(a.once, a.twice, a.level, K_PASS, 0, 0)
+    found = _reads_as_c(a.once, a.twice, a.level, a.kind, a.key)
     if found < 0:
         raise MemoryError()
     return found == 1
@@ -1031,15 +1056,10 @@ def has_legal_follow(once, twice, level, last_kind, last_key, last_size):
     does not count); stops at the first one. With last_kind 0 (leading): whether the
     hand holds any card.
     """
-    cdef uint64_t o = _as_plane(once, "once")
-    cdef uint64_t t = _as_plane(twice, "twice")
-    cdef int lv = _as_small(level, "level")
-    cdef int lk = _as_small(last_kind, "last_kind")
-    cdef int lkey = _as_small(last_key, "last_key")
-    cdef int lsize = _as_small(last_size, "last_size")
-    cdef int result
-    _check(o, t, lv, lk, lkey, lsize)
-    result = has_legal_follow_c(o, t, lv, lk, lkey, lsize)
+    cdef Args a
+    _hand_args(&a, once, twice, level)
+    _last_args(&a, last_kind, last_key, last_size)
+    cdef int result = has_legal_follow_c(a.once, a.twice, a.level, a.kind, a.key, a.size)
     return result == 1
 
 
