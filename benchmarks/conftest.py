@@ -8,7 +8,8 @@ is :func:`guandan_fast.bench.make_workload`; its size comes from the environment
 * ``GUANDAN_BENCH_SEED``: the deal seed.
 
 At the end of the session the native/reference comparison of this run is printed,
-with the same table as ``guandan-fast bench``.
+with the same tables as ``guandan-fast bench`` (the input forms of ``bench_paths.py``
+beside their fast forms, too).
 """
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ GAME_SPEED: dict[str, str] = {}
 ENCODE_SPEED: dict[str, str] = {}
 #: Every measurement of this session, by (case, backend), for the closing table.
 RESULTS: dict[tuple[str, str], bench.Measurement] = {}
+#: Input-form measurements of this session (``bench_paths.py``), by path.
+PATH_RESULTS: dict[str, bench.Measurement] = {}
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Module | None:
@@ -75,6 +78,11 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
         terminalreporter.section("guandan_fast: encoders (one core)")
         for label, text in ENCODE_SPEED.items():
             terminalreporter.write_line(f"{label:58} {text}")
+    if PATH_RESULTS:
+        terminalreporter.section("guandan_fast: input forms, median µs per call")
+        ordered = [PATH_RESULTS[path] for path in bench.PATHS if path in PATH_RESULTS]
+        for line in bench.format_paths(ordered):
+            terminalreporter.write_line(line)
     if not RESULTS:
         return
     rows = [bench.Row(case, RESULTS.get((case, "native")), RESULTS.get((case, "reference"))) for case in bench.CASES]

@@ -61,11 +61,11 @@ def test_workload_does_not_depend_on_the_backend() -> None:
     assert bench.make_workload(8, seed=5, backend="native") == bench.make_workload(8, seed=5, backend="reference")
 
 
-def test_worst_hand_has_over_17000_moves() -> None:
+def test_worst_hand_has_37026_moves() -> None:
     hand, level = bench.worst_hand()
     assert level == 2 and len(hand) == 50
     assert hand.count("H2") == 2 and all(hand.count(s + r) == 2 for s in "SHCD" for r in "345678")
-    assert len(legal_moves(hand, level)) > 17_000  # the default backend
+    assert len(legal_moves(hand, level)) == 37_026  # the default backend; the reference agrees (test_native)
     with pytest.raises(ValueError):
         bench.worst_hand(level=5)  # the level rank inside the six ranks
 
@@ -89,12 +89,38 @@ def test_a_pass_counts_the_moves_of_every_hand(case: str) -> None:
     assert len(ticks) == bench.case_hands(case, workload)
 
 
+@pytest.mark.parametrize("path", list(bench.PATHS))
+def test_an_input_form_pass_makes_its_calls(path: str) -> None:
+    workload = bench.make_workload(3, seed=2, backend="reference")
+    setup, run = bench.make_path(path, workload)
+    fast = bench.PATHS[path][1]
+    assert fast in bench.PATHS and bench.PATHS[fast][1] == fast  # a fast form is its own fast form
+    expected = 3  # calls a pass: one per hand, or one per deal (as many deals as hands, up to PATH_DEALS)
+    assert run(setup()) == expected
+    assert run(setup()) == expected  # setup makes the pass repeatable (fresh deals to step)
+
+
+def test_input_forms_name_the_same_calls() -> None:
+    """The user forms of one row reach the same answer as the fast form beside them."""
+    workload = bench.make_workload(3, seed=4, backend="reference")
+    for hand, level, last in zip(workload.hands, workload.levels, workload.lasts):
+        triple = last.to_platform()
+        assert list(legal_moves(hand, level, triple)) == list(legal_moves(hand, level, last))
+        assert list(legal_moves(str(hand), level)) == list(legal_moves(hand, level))
+        assert api.has_legal_follow(hand, level, triple) is api.has_legal_follow(hand, level, last)
+    deal, triple, index, move = bench._deals_to_step(4, 1)[0]
+    assert deal.legal_actions()[index] == triple and move.to_platform() == triple
+    assert all(len(deal.legal_moves()) in range(400, 601) for deal in bench._deals_to_observe(4, 2))
+
+
 def test_unknown_case_and_backend_are_refused() -> None:
     workload = bench.make_workload(1, seed=2, backend="reference")
     with pytest.raises(ValueError, match="unknown case"):
         bench.make_pass("nope", workload, "reference")
     with pytest.raises(ValueError, match="unknown backend"):
         bench.make_pass("lead", workload, "fast")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="unknown path"):
+        bench.make_path("nope", workload)
 
 
 def test_measure_times_the_asked_rounds() -> None:
@@ -163,7 +189,10 @@ def test_bench_json_has_every_case_with_positive_numbers(capsys: pytest.CaptureF
             assert case["native"]["hands"] == (1 if case["case"] == "worst" else 4)
             assert case["ratio"] > 0
     worst = document["cases"][-1]
-    assert worst["reference"]["moves_per_hand"] > 17_000
+    assert worst["reference"]["moves_per_hand"] == 37_026
+    if api.NATIVE_AVAILABLE:
+        assert [path["path"] for path in document["paths"]] == list(bench.PATHS)
+        assert all(path["us_per_hand"] > 0 for path in document["paths"])
 
 
 def test_bench_without_reference_and_quiet(capsys: pytest.CaptureFixture[str]) -> None:
@@ -179,6 +208,9 @@ def test_bench_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert header.split()[:3] == ["case", "native", "µs/hand"]
     for title in bench.CASES.values():
         assert any(row.startswith(title) for row in rows)
+    if api.NATIVE_AVAILABLE:  # the input forms, each beside its fast form
+        for title, _fast in bench.PATHS.values():
+            assert any(row.startswith(title) for row in rows)
     assert "4 hands (seed" in out
 
 

@@ -177,7 +177,7 @@ def _differential_chunk(chunk: int) -> tuple[int, int]:
         size = 27 if rng.random() < 0.8 else rng.choice([0, 1, 2, 4, 5, 6, 8, 10, 13, 16, 20, 34])
         wilds = 0 if number % 2 == 0 else rng.randint(1, 2)
         hand = random_hand(rng, level, size, min(wilds, size))
-        complete = {row(m) for m in reference.legal_moves(hand, level)}
+        complete = {row(m) for m in api.legal_moves(hand, level, backend="reference")}
         strongest = strongest_rows(complete)
         assert native_set(hand, level) == complete, (str(hand), level)
         assert native_set(hand, level, strongest=True) == strongest, (str(hand), level)
@@ -193,14 +193,14 @@ def _differential_chunk(chunk: int) -> tuple[int, int]:
         if i % 25 == 0:
             # now and then the reference's own strongest and following lists, not our filters
             for strong in (False, True):
-                expected = set(map(row, reference.legal_moves(hand, level, strongest=strong)))
+                expected = set(map(row, api.legal_moves(hand, level, strongest=strong, backend="reference")))
                 assert native_set(hand, level, strongest=strong) == expected
             full_row = rng.choice(full_deck_by_kind(level)[rng.randint(1, 10)])
             last_move = Move._trusted(
                 MoveType(full_row[0]), full_row[1], Hand.from_bits(full_row[2], full_row[3]), level
             )
             for strong in (False, True):
-                expected = set(map(row, reference.legal_moves(hand, level, last_move, strongest=strong)))
+                expected = set(map(row, api.legal_moves(hand, level, last_move, strongest=strong, backend="reference")))
                 assert native_set(hand, level, as_last(full_row), strong) == expected
             checked += 4
         previous.append(sorted(complete))
@@ -278,7 +278,7 @@ def test_classify_matches_the_reference(level: int) -> None:
         cards = [4 * (level - 2) + s for s in (0, 2, 3) for _ in range(2)] + [wildcard(level)] * 2
         cases.append(Hand.from_indices(cards[:size]))
     for hand in cases:
-        expected = set(map(row, reference.classify(hand, level)))
+        expected = set(map(row, api.classify(hand, level, backend="reference")))
         assert _classify_set(hand.once, hand.twice, level) == expected, (str(hand), level)
 
 
@@ -313,7 +313,7 @@ def hands_and_levels(draw: st.DrawFn) -> tuple[Hand, int]:
 @given(hands_and_levels(), st.randoms(use_true_random=False))
 def test_hypothesis_hands_match_the_reference(hand_level: tuple[Hand, int], rng: random.Random) -> None:
     hand, level = hand_level
-    complete = set(map(row, reference.legal_moves(hand, level)))
+    complete = set(map(row, api.legal_moves(hand, level, backend="reference")))
     strongest = strongest_rows(complete)
     assert native_set(hand, level) == complete
     assert native_set(hand, level, strongest=True) == strongest
@@ -331,7 +331,7 @@ def test_hypothesis_hands_match_the_reference(hand_level: tuple[Hand, int], rng:
 def test_hypothesis_classify(hand_level: tuple[Hand, int]) -> None:
     hand, level = hand_level
     for sub in _sub_hands(hand):
-        assert _classify_set(sub.once, sub.twice, level) == set(map(row, reference.classify(sub, level)))
+        assert _classify_set(sub.once, sub.twice, level) == set(map(row, api.classify(sub, level, backend="reference")))
 
 
 def _sub_hands(hand: Hand) -> list[Hand]:
@@ -357,8 +357,8 @@ def test_public_has_legal_follow_over_both_backends(backend: str) -> None:
         level = rng.randint(2, 14)
         hand = random_hand(rng, level, rng.choice([1, 5, 10, 27]), rng.randint(0, 1))
         other = random_hand(rng, level, 27, 0)
-        for last in list(reference.legal_moves(other, level))[::61] + [None]:
-            expected = bool(reference.legal_moves(hand, level, last))
+        for last in list(api.legal_moves(other, level, backend="reference"))[::61] + [None]:
+            expected = bool(api.legal_moves(hand, level, last, backend="reference"))
             assert api.has_legal_follow(hand, level, last, backend=backend) is expected
 
 
@@ -669,3 +669,53 @@ def test_the_annotation_check_catches_python_in_a_kernel(tmp_path: Path) -> None
     )
     assert result.returncode == 1, result.stdout + result.stderr
     assert "_singles" in result.stdout and "print(m)" in result.stdout
+
+
+# -- platform triples read in native code --------------------------------------------------
+
+
+def test_read_checked_agrees_with_the_reference_on_every_move_of_random_hands() -> None:
+    """Every legal move of a few hands, as a platform triple: both generators read back the
+    same (kind, key, once, twice, size); a triple whose cards do not read as it says is None."""
+    rng = random.Random(5)
+    for _ in range(6):
+        level = rng.randint(2, 14)
+        hand = random_hand(rng, level, 27, rng.randint(0, 2))
+        for move in api.legal_moves(hand, level)[::7]:
+            triple = move.to_platform()
+            expected = (int(move.kind), move.key, move.cards.once, move.cards.twice, len(move.cards))
+            assert native().read_checked(triple, level) == expected == reference.read_checked(triple, level)
+            wrong_type = ["Trips" if triple[0] == "Single" else "Single", "A", triple[2]]  # never a reading
+            assert native().read_checked(wrong_type, level) is None
+            assert reference.read_checked(wrong_type, level) is None
+
+
+@pytest.mark.parametrize(
+    "triple",
+    [
+        ["PASS", "PASS", "PASS"],
+        ["Pair", "10", ["ST", "HT"]],  # '10' for T: read in Python
+        ["Pair", "t", ["st", "ht"]],  # lower case: read in Python
+        ["FourKings", "JOKER", ["SB", "SB", "HR", "HR"]],  # the old name of the four jokers
+        ("Pair", "T", ["ST", "HT"]),  # a tuple, not a list
+        ["Pair", "T", ["ST", "HT", "ST", "ST"]],  # a third copy
+        ["tribute", "tribute", ["ST"]],
+        ["Pair", "T"],
+        "Pair T ST HT",
+    ],
+)
+def test_read_checked_leaves_other_notations_and_faults_to_python(triple: Any) -> None:
+    assert native().read_checked(triple, 10) is None
+    try:
+        expected: Any = Move.from_platform(triple, 10)
+    except (TypeError, ValueError) as error:
+        expected = (type(error), str(error))
+    api.set_default_backend("reference")
+    try:
+        try:
+            got: Any = Move.from_platform(triple, 10)
+        except (TypeError, ValueError) as error:
+            got = (type(error), str(error))
+    finally:
+        api.set_default_backend("native")
+    assert got == expected

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from guandan_fast import Hand, MoveType, api, legal_moves, reference
+from guandan_fast import Hand, MoveType, api, legal_moves
 from guandan_fast.cards import wildcard
 from guandan_fast.moves import beats
 
@@ -42,7 +42,7 @@ def native_rows(hand: Hand, level: int, last: tuple[int, int, int] = (0, 0, 0), 
 def reference_rows(hand: Hand, level: int, strongest: bool = False) -> set[Row]:
     return {
         (int(m.kind), m.key, m.cards.once, m.cards.twice)
-        for m in reference.legal_moves(hand, level, strongest=strongest)
+        for m in api.legal_moves(hand, level, strongest=strongest, backend="reference")
     }
 
 
@@ -120,6 +120,7 @@ def test_the_biggest_hand_of_the_family_exceeds_thirty_thousand_moves() -> None:
     """Its speed is measured in benchmarks/ (the worst-hand case), not asserted here."""
     sizes = {(level, start): len(native_rows(six_ranks(level, start), level)) for level in range(2, 15) for start in range(8)}
     assert max(sizes.values()) > 30_000
+    assert sizes[2, 1] == 37_026  # bench.worst_hand(), held to the reference in the test above
 
 
 @pytest.mark.parametrize("level", [2, 8, 14])

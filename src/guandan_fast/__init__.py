@@ -1,8 +1,10 @@
 """guandan_fast: fast, rules-exact legal-move generation for Guandan (掼蛋).
 
-Three rooms: the model (:mod:`.cards`, :mod:`.hand`, :mod:`.moves`), the pure-Python
-reference generator (:mod:`.reference`) and the native Cython core (``_movegen``),
-chosen by :mod:`.api`.
+Layers, each depending only on those above it: the cards and hands (:mod:`.cards`,
+:mod:`.hand`), the move vocabulary (:mod:`.kinds`), the two move generators with one
+interface — the pure-Python reference (:mod:`.reference`) and the native Cython core
+(``_movegen``) —, the one place that chooses between them (:mod:`.backend`), the
+:class:`Move` value (:mod:`.moves`) and the entry points (:mod:`.api`).
 """
 
 from .api import (

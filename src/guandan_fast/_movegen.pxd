@@ -29,8 +29,59 @@
 # read-only tables filled once when the module is imported, and a MoveBuffer belongs to
 # one thread at a time.
 
+from cpython.number cimport PyNumber_Index
 from libc.stdint cimport uint8_t, uint64_t
 from libc.stdlib cimport malloc, realloc, free
+
+
+# -- the vocabulary, declared once for every native module ------------------------------------
+
+cdef enum:
+    # move kinds: the MoveType codes of guandan_fast.kinds
+    K_PASS = 0
+    K_SINGLE = 1
+    K_PAIR = 2
+    K_TRIPS = 3
+    K_THREE_TWO = 4
+    K_STRAIGHT = 5
+    K_THREE_PAIR = 6
+    K_TWO_TRIPS = 7
+    K_STRAIGHT_FLUSH = 8
+    K_BOMB = 9
+    K_FOUR_JOKERS = 10
+    # powers above the natural ranks 2..14 (keys of singles, pairs, ...)
+    LEVEL_POWER = 15
+    SB_POWER = 16
+    HR_POWER = 17
+    # bomb tiers (guandan_fast.kinds.bomb_tier): 4 < 5 < straight flush < 6 < ... < 10 < four jokers
+    SF_TIER = 2
+    FJ_TIER = 8
+
+cdef extern from *:
+    """
+    #include <stdint.h>
+    #define GF_FULL_PLANE ((((uint64_t)1) << 54) - 1)
+    #define GF_SB_BIT (((uint64_t)1) << 52)
+    #define GF_HR_BIT (((uint64_t)1) << 53)
+    """
+    # plane masks: every card, and the small / big joker
+    const uint64_t FULL_PLANE "GF_FULL_PLANE"
+    const uint64_t SB_BIT "GF_SB_BIT"
+    const uint64_t HR_BIT "GF_HR_BIT"
+
+
+cdef inline object as_integer(object value, str what):
+    """The one integer-argument check of the native modules: ``value`` as a Python int (an
+    int or anything with ``__index__``, never a bool); TypeError names ``what``. Callers
+    check the range with their own message."""
+    if type(value) is int:
+        return value
+    if isinstance(value, bool):
+        raise TypeError(f"{what} must be an integer, not bool")
+    try:
+        return PyNumber_Index(value)
+    except TypeError:
+        raise TypeError(f"{what} must be an integer, not {type(value).__name__}") from None
 
 
 cdef struct MoveBuffer:
@@ -42,13 +93,17 @@ cdef struct MoveBuffer:
     Py_ssize_t cap          # room for this many moves
     int failed              # set when the buffer could not grow: the result is incomplete
     int fixed               # nonzero: never grow (a full buffer sets ``failed``); internal
+    int borrowed            # nonzero: the arrays belong to the caller (e.g. on its stack);
+                            # growing moves the moves to heap memory of the buffer's own
 
 
 cdef inline void movebuf_free(MoveBuffer* b) noexcept nogil:
     """Release the buffer's memory (safe to call twice, or after a failed init)."""
-    free(b.kinds)
-    free(b.keys)
-    free(b.cards)
+    if not b.borrowed:
+        free(b.kinds)
+        free(b.keys)
+        free(b.cards)
+    b.borrowed = 0
     b.kinds = NULL
     b.keys = NULL
     b.cards = NULL
@@ -64,6 +119,7 @@ cdef inline int movebuf_init(MoveBuffer* b, Py_ssize_t cap) noexcept nogil:
     b.n = 0
     b.failed = 0
     b.fixed = 0
+    b.borrowed = 0
     b.kinds = <uint8_t*>malloc(<size_t>cap)
     b.keys = <uint8_t*>malloc(<size_t>cap)
     b.cards = <uint64_t*>malloc(<size_t>cap * 2 * sizeof(uint64_t))
@@ -72,6 +128,20 @@ cdef inline int movebuf_init(MoveBuffer* b, Py_ssize_t cap) noexcept nogil:
         return -1
     b.cap = cap
     return 0
+
+
+cdef inline void movebuf_borrow(MoveBuffer* b, uint8_t* kinds, uint8_t* keys, uint64_t* cards,
+                                Py_ssize_t cap) noexcept nogil:
+    """Start an empty buffer on the caller's arrays (room for ``cap`` >= 1 moves, ``cards``
+    for 2 * cap planes): no allocation until they are full. movebuf_free is still due."""
+    b.kinds = kinds
+    b.keys = keys
+    b.cards = cards
+    b.n = 0
+    b.cap = cap
+    b.failed = 0
+    b.fixed = 0
+    b.borrowed = 1
 
 
 cdef inline void movebuf_clear(MoveBuffer* b) noexcept nogil:

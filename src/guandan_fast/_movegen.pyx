@@ -29,7 +29,6 @@ point checks its arguments (``check_args``) before any kernel runs.
 """
 
 from cpython.long cimport PyLong_AsLongLongAndOverflow
-from cpython.number cimport PyNumber_Index
 from libc.stdint cimport uint8_t, uint16_t, uint64_t, int64_t
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy
@@ -46,27 +45,11 @@ import numpy as np
 # Constants and read-only tables
 # --------------------------------------------------------------------------------------
 
-cdef uint64_t FULL_PLANE = (<uint64_t>1 << 54) - 1
-cdef uint64_t SB_BIT = <uint64_t>1 << 52
-cdef uint64_t HR_BIT = <uint64_t>1 << 53
+# The vocabulary (kinds K_*, powers, tiers, plane masks) is declared in _movegen.pxd.
 
 cdef enum:
-    K_PASS = 0
-    K_SINGLE = 1
-    K_PAIR = 2
-    K_TRIPS = 3
-    K_THREE_TWO = 4
-    K_STRAIGHT = 5
-    K_THREE_PAIR = 6
-    K_TWO_TRIPS = 7
-    K_STRAIGHT_FLUSH = 8
-    K_BOMB = 9
-    K_FOUR_JOKERS = 10
-    LEVEL_POWER = 15
-    SB_POWER = 16
-    HR_POWER = 17
-    SF_TIER = 2
-    FJ_TIER = 8
+    # moves held on the stack while classifying (the readings of one card set are few)
+    READINGS_ROOM = 64
 
 # Sub-multisets of one rank's natural cards, for each pattern byte ``o | t << 4``
 # (o: suits held at least once, t: suits held twice, t a subset of o): the entries of
@@ -139,6 +122,25 @@ cdef int _grow(MoveBuffer* b) noexcept nogil:
         b.failed = 1
         return -1
     cap = b.cap * 2
+    if b.borrowed:  # the caller's arrays: move to memory of our own
+        kinds = <uint8_t*>malloc(<size_t>cap)
+        keys = <uint8_t*>malloc(<size_t>cap)
+        cards = <uint64_t*>malloc(<size_t>cap * 2 * sizeof(uint64_t))
+        if kinds == NULL or keys == NULL or cards == NULL:
+            free(kinds)
+            free(keys)
+            free(cards)
+            b.failed = 1
+            return -1
+        memcpy(kinds, b.kinds, <size_t>b.n)
+        memcpy(keys, b.keys, <size_t>b.n)
+        memcpy(cards, b.cards, <size_t>b.n * 2 * sizeof(uint64_t))
+        b.kinds = kinds
+        b.keys = keys
+        b.cards = cards
+        b.borrowed = 0
+        b.cap = cap
+        return 0
     kinds = <uint8_t*>realloc(b.kinds, <size_t>cap)
     if kinds == NULL:
         b.failed = 1
@@ -732,6 +734,7 @@ cdef int has_legal_follow_c(uint64_t once, uint64_t twice, int level,
     one.cap = 1
     one.failed = 0
     one.fixed = 1
+    one.borrowed = 1
     _setup(&c, once, twice, level, False, &one)
     _generate(&c, last_kind, last_key, last_size)
     return 1 if one.n > 0 else 0
@@ -778,21 +781,36 @@ cdef Py_ssize_t _classify_append(uint64_t once, uint64_t twice, int level, MoveB
     return n - start
 
 
+cdef int _reads_as_c(uint64_t once, uint64_t twice, int level, int kind, int key) noexcept nogil:
+    """1 when the cards read as (kind, key), 0 when not, -1 out of memory, -2 bad arguments."""
+    cdef MoveBuffer buf
+    cdef uint8_t kind_store[READINGS_ROOM]
+    cdef uint8_t key_store[READINGS_ROOM]
+    cdef uint64_t card_store[2 * READINGS_ROOM]
+    cdef Py_ssize_t i, n
+    cdef int found = 0
+    movebuf_borrow(&buf, kind_store, key_store, card_store, READINGS_ROOM)
+    n = _classify_append(once, twice, level, &buf)
+    if n < 0:
+        movebuf_free(&buf)
+        return <int>n
+    for i in range(n):
+        if buf.kinds[i] == kind and buf.keys[i] == key:
+            found = 1
+            break
+    movebuf_free(&buf)
+    return found
+
+
 # --------------------------------------------------------------------------------------
 # Python entry points: validate, run a kernel, copy into numpy arrays
 # --------------------------------------------------------------------------------------
 
 cdef long long _as_int(object value, str what) except? -1:
-    """An integer argument (int or anything with __index__, not bool) as a C long long."""
+    """An integer argument (:func:`as_integer`) as a C long long."""
     cdef int overflow = 0
     cdef long long result
-    if type(value) is not int:
-        if isinstance(value, bool):
-            raise TypeError(f"{what} must be an integer, not bool")
-        try:
-            value = PyNumber_Index(value)
-        except TypeError:
-            raise TypeError(f"{what} must be an integer, not {type(value).__name__}") from None
+    value = as_integer(value, what)
     result = PyLong_AsLongLongAndOverflow(value, &overflow)
     if overflow:
         raise ValueError(f"{what} is out of range: {value}")
@@ -811,6 +829,37 @@ cdef int _as_small(object value, str what) except? -1:
     if v < -1000 or v > 1000:
         raise ValueError(f"{what} is out of range: {value}")
     return <int>v
+
+
+cdef struct Args:
+    # the arguments of an entry point, converted: a hand, its level, and a move
+    # (kind, key, size): the move to beat, or a reading asked about (size unused)
+    uint64_t once
+    uint64_t twice
+    int level
+    int kind
+    int key
+    int size
+
+
+cdef int _hand_args(Args* a, object once, object twice, object level) except -1:
+    """Convert (once, twice, level) into ``a``, the move part set to the pass."""
+    a.once = _as_plane(once, "once")
+    a.twice = _as_plane(twice, "twice")
+    a.level = _as_small(level, "level")
+    a.kind = K_PASS
+    a.key = 0
+    a.size = 0
+    return 0
+
+
+cdef int _last_args(Args* a, object last_kind, object last_key, object last_size) except -1:
+    """Convert the move to beat into ``a`` and check all of ``a`` (ValueError names the fault)."""
+    a.kind = _as_small(last_kind, "last_kind")
+    a.key = _as_small(last_key, "last_key")
+    a.size = _as_small(last_size, "last_size")
+    _check(a.once, a.twice, a.level, a.kind, a.key, a.size)
+    return 0
 
 
 cdef str _arg_error(int code, int level, int last_kind, int last_key, int last_size):
@@ -849,6 +898,8 @@ cdef tuple _to_numpy(MoveBuffer* b, Py_ssize_t start, Py_ssize_t n):
 
 
 cdef enum:
+    # moves held on the stack of ``generate`` (a dealt hand leads with about 750 moves);
+    # a longer list moves to the heap and grows there
     INITIAL_CAPACITY = 1024
     # generate releases the GIL for hands of more cards than this (a dealt hand has 27)
     BIG_HAND = 27
@@ -863,24 +914,22 @@ def generate(once, twice, level, last_kind, last_key, last_size, strongest):
     (kind, cards) when ``strongest``. Returns ``(kinds uint8[n], keys uint8[n],
     cards uint64[n, 2])``.
     """
-    cdef uint64_t o = _as_plane(once, "once")
-    cdef uint64_t t = _as_plane(twice, "twice")
-    cdef int lv = _as_small(level, "level")
-    cdef int lk = _as_small(last_kind, "last_kind")
-    cdef int lkey = _as_small(last_key, "last_key")
-    cdef int lsize = _as_small(last_size, "last_size")
+    cdef Args a
+    _hand_args(&a, once, twice, level)
+    _last_args(&a, last_kind, last_key, last_size)
     cdef bint strong = strongest
     cdef MoveBuffer buf
+    cdef uint8_t kind_store[INITIAL_CAPACITY]
+    cdef uint8_t key_store[INITIAL_CAPACITY]
+    cdef uint64_t card_store[2 * INITIAL_CAPACITY]
     cdef Py_ssize_t n
-    _check(o, t, lv, lk, lkey, lsize)
-    if movebuf_init(&buf, INITIAL_CAPACITY) != 0:
-        raise MemoryError()
+    movebuf_borrow(&buf, kind_store, key_store, card_store, INITIAL_CAPACITY)
     try:
-        if gf_popcount64(o) + gf_popcount64(t) > BIG_HAND:
+        if gf_popcount64(a.once) + gf_popcount64(a.twice) > BIG_HAND:
             with nogil:  # a big hand can take a while: let other threads run
-                n = generate_append(o, t, lv, lk, lkey, lsize, strong, &buf)
+                n = generate_append(a.once, a.twice, a.level, a.kind, a.key, a.size, strong, &buf)
         else:
-            n = generate_append(o, t, lv, lk, lkey, lsize, strong, &buf)
+            n = generate_append(a.once, a.twice, a.level, a.kind, a.key, a.size, strong, &buf)
         if n < 0:
             raise MemoryError()
         return _to_numpy(&buf, 0, n)
@@ -894,21 +943,110 @@ def classify(once, twice, level):
     Every legal reading of exactly the cards ``(once, twice)`` at ``level`` (no move
     when they form no combination), as ``(kinds, keys, cards)`` like :func:`generate`.
     """
-    cdef uint64_t o = _as_plane(once, "once")
-    cdef uint64_t t = _as_plane(twice, "twice")
-    cdef int lv = _as_small(level, "level")
+    cdef Args a
     cdef MoveBuffer buf
+    cdef uint8_t kind_store[READINGS_ROOM]
+    cdef uint8_t key_store[READINGS_ROOM]
+    cdef uint64_t card_store[2 * READINGS_ROOM]
     cdef Py_ssize_t n
-    _check(o, t, lv, K_PASS, 0, 0)
-    if movebuf_init(&buf, 64) != 0:
-        raise MemoryError()
+    _hand_args(&a, once, twice, level)
+    _check(a.once, a.twice, a.level, K_PASS, 0, 0)
+    movebuf_borrow(&buf, kind_store, key_store, card_store, READINGS_ROOM)
     try:
-        n = _classify_append(o, t, lv, &buf)
+        n = _classify_append(a.once, a.twice, a.level, &buf)
         if n < 0:
             raise MemoryError()
         return _to_numpy(&buf, 0, n)
     finally:
         movebuf_free(&buf)
+
+
+def reads_as(once, twice, level, kind, key):
+    """reads_as(once, twice, level, kind, key) -> bool
+
+    Whether the cards ``(once, twice)`` read as a move of ``kind`` with ``key`` at
+    ``level`` (one of their :func:`classify` readings).
+    """
+    cdef Args a
+    cdef int found
+    _hand_args(&a, once, twice, level)
+    a.kind = _as_small(kind, "kind")
+    a.key = _as_small(key, "key")
+    _check(a.once, a.twice, a.level, K_PASS, 0, 0)
+    found = _reads_as_c(a.once, a.twice, a.level, a.kind, a.key)
+    if found < 0:
+        raise MemoryError()
+    return found == 1
+
+
+# Platform triples: the fast path of guandan_fast.kinds.platform_row for well-formed triples in
+# canonical notation (anything else is left to the Python reader, which names the fault).
+cdef dict _TYPE_CODES = {
+    "Single": K_SINGLE, "Pair": K_PAIR, "Trips": K_TRIPS, "ThreeWithTwo": K_THREE_TWO,
+    "Straight": K_STRAIGHT, "ThreePair": K_THREE_PAIR, "TwoTrips": K_TWO_TRIPS,
+    "StraightFlush": K_STRAIGHT_FLUSH, "Bomb": K_BOMB,
+}
+cdef dict _CARD_INDEX = {(suit + rank): 4 * r + s for r, rank in enumerate("23456789TJQKA") for s, suit in enumerate("SHCD")}
+_CARD_INDEX["SB"] = 52
+_CARD_INDEX["HR"] = 53
+# rank fields: the natural rank 2..14 or a joker's power (singles, pairs, ...), and a
+# sequence's lowest position (A low is 1)
+cdef dict _RANK_KEYS = {rank: r + 2 for r, rank in enumerate("23456789TJQKA")}
+_RANK_KEYS["B"] = SB_POWER
+_RANK_KEYS["R"] = HR_POWER
+cdef dict _POSITION_KEYS = {rank: (1 if rank == "A" else r + 2) for r, rank in enumerate("23456789TJQKA")}
+
+
+cdef object _checked_row(object action, object level):
+    """``(kind, key, once, twice, size)`` of a well-formed platform triple in canonical
+    notation whose cards read as it names; None for anything else."""
+    cdef uint64_t once = 0, twice = 0, bit
+    cdef int kind, key, lv
+    if type(action) is not list or len(<list>action) != 3 or type(level) is not int:
+        return None
+    lv = level
+    if lv < 2 or lv > 14:
+        return None
+    type_name, rank, cards = <list>action
+    if type(cards) is not list:
+        return None
+    code = _TYPE_CODES.get(type_name)
+    if code is None:
+        return None
+    for name in <list>cards:
+        index = _CARD_INDEX.get(name)
+        if index is None:
+            return None
+        bit = (<uint64_t>1) << <int>index
+        if twice & bit:
+            return None
+        twice |= once & bit
+        once |= bit
+    kind = code
+    if kind == K_BOMB and (rank == "JOKER" or rank == "R"):
+        kind = K_FOUR_JOKERS
+        key = 0
+    else:
+        found = (_POSITION_KEYS if kind == K_STRAIGHT or kind == K_THREE_PAIR or kind == K_TWO_TRIPS
+                 or kind == K_STRAIGHT_FLUSH else _RANK_KEYS).get(rank)
+        if found is None:
+            return None
+        key = found
+        if key == lv and kind != K_STRAIGHT and kind != K_THREE_PAIR and kind != K_TWO_TRIPS and kind != K_STRAIGHT_FLUSH:
+            key = LEVEL_POWER
+    if _reads_as_c(once, twice, lv, kind, key) != 1:
+        return None
+    return (kind, key, once, twice, gf_popcount64(once) + gf_popcount64(twice))
+
+
+def read_checked(action, level):
+    """read_checked(action, level) -> (kind, key, once, twice, size) or None
+
+    The move a platform triple names at ``level`` (an int 2..14), when the triple is
+    well formed and its cards read as it says; None otherwise (the caller then reads it
+    with :func:`guandan_fast.kinds.platform_row`, which names the fault). A pass is None.
+    """
+    return _checked_row(action, level)
 
 
 def has_legal_follow(once, twice, level, last_kind, last_key, last_size):
@@ -918,15 +1056,10 @@ def has_legal_follow(once, twice, level, last_kind, last_key, last_size):
     does not count); stops at the first one. With last_kind 0 (leading): whether the
     hand holds any card.
     """
-    cdef uint64_t o = _as_plane(once, "once")
-    cdef uint64_t t = _as_plane(twice, "twice")
-    cdef int lv = _as_small(level, "level")
-    cdef int lk = _as_small(last_kind, "last_kind")
-    cdef int lkey = _as_small(last_key, "last_key")
-    cdef int lsize = _as_small(last_size, "last_size")
-    cdef int result
-    _check(o, t, lv, lk, lkey, lsize)
-    result = has_legal_follow_c(o, t, lv, lk, lkey, lsize)
+    cdef Args a
+    _hand_args(&a, once, twice, level)
+    _last_args(&a, last_kind, last_key, last_size)
+    cdef int result = has_legal_follow_c(a.once, a.twice, a.level, a.kind, a.key, a.size)
     return result == 1
 
 

@@ -27,23 +27,21 @@ from libc.stdint cimport uint8_t, int8_t, uint32_t, uint64_t
 import numpy as np
 cimport numpy as cnp
 
-from cpython.number cimport PyNumber_Index
 from cpython.pyport cimport PY_SSIZE_T_MAX
 
 from guandan_fast._bitops cimport gf_popcount64, gf_ctz64
 from guandan_fast._random cimport rng_next, rng_below, shuffle_cards, add_card
-from guandan_fast._movegen cimport MoveBuffer, movebuf_init, movebuf_free, generate_into, check_args
+from guandan_fast._movegen cimport (
+    FULL_PLANE, K_PASS, MoveBuffer, as_integer, check_args, generate_into, movebuf_free, movebuf_init,
+)
 
 cnp.import_array()
 
 cdef enum:
     MAX_STEPS = 1024        # a deal has at most 108 plays, each followed by at most 3 passes
-    KIND_PASS = 0
     ERR_MEMORY = -1
     ERR_GENERATOR = -2
     ERR_STUCK = -3
-
-cdef uint64_t FULL_PLANE = (1ULL << 54) - 1
 
 
 cdef inline int _size(uint64_t once, uint64_t twice) noexcept nogil:
@@ -188,7 +186,7 @@ cdef inline void _pass(State* s) noexcept nogil:
         s.to_act = _next_active(s, seat)
         return
     # Everyone still holding cards passed: the trick ends.
-    s.last_kind = KIND_PASS
+    s.last_kind = K_PASS
     s.last_key = 0
     s.last_size = 0
     s.greater = -1
@@ -216,7 +214,7 @@ cdef int _run(State* s, uint64_t seed, Cache* c, Log* log) noexcept nogil:
         if steps > MAX_STEPS:
             return ERR_STUCK
         seat = s.to_act
-        if s.last_kind == KIND_PASS:
+        if s.last_kind == K_PASS:
             moves = _leading(c, s, seat)
             if moves == NULL:
                 return ERR_GENERATOR
@@ -232,7 +230,7 @@ cdef int _run(State* s, uint64_t seed, Cache* c, Log* log) noexcept nogil:
                 return ERR_GENERATOR
             i = <Py_ssize_t>rng_below(&rng, <uint32_t>(n + 1)) - 1
             if i < 0:
-                _log(log, seat, KIND_PASS, 0, 0, 0)
+                _log(log, seat, K_PASS, 0, 0, 0)
                 _pass(s)
                 continue
         _log(log, seat, moves.kinds[i], moves.keys[i], moves.cards[2 * i], moves.cards[2 * i + 1])
@@ -254,7 +252,7 @@ cdef void _deal_random(State* s, uint64_t* rng, int level) noexcept nogil:
         add_card(&s.once[i // 27], &s.twice[i // 27], deck[i])
     s.level = level
     s.to_act = rng_below(rng, 4)
-    s.last_kind = KIND_PASS
+    s.last_kind = K_PASS
     s.last_key = 0
     s.last_size = 0
     s.greater = -1
@@ -268,42 +266,30 @@ cdef void _deal_random(State* s, uint64_t* rng, int level) noexcept nogil:
 # these functions are public): TypeError for something that is no integer (bool and float
 # included), ValueError for a value out of range or a state no deal can be in.
 
-cdef object _integer(object value, str what):
-    """``value`` as a Python int: an int or anything with ``__index__``, never a bool."""
-    if type(value) is int:
-        return value
-    if isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{what} must be an integer, not bool")
-    try:
-        return PyNumber_Index(value)
-    except TypeError:
-        raise TypeError(f"{what} must be an integer, not {type(value).__name__}") from None
-
-
 cdef int _small(object value, str what, int lo, int hi) except? -1:
     """An integer argument that must lie in lo..hi."""
-    v = _integer(value, what)
+    v = as_integer(value, what)
     if not lo <= v <= hi:
         raise ValueError(f"{what} must be {lo}..{hi}, not {v}")
     return <int>v
 
 
 cdef uint64_t _seed(object value) except? 0xFFFFFFFFFFFFFFFF:
-    v = _integer(value, "seed")
+    v = as_integer(value, "seed")
     if not 0 <= v <= 0xFFFFFFFFFFFFFFFF:
         raise ValueError(f"seed must be an integer 0 <= seed < 2**64, not {v}")
     return <uint64_t>v
 
 
 cdef Py_ssize_t _count(object value, str what) except? -1:
-    v = _integer(value, what)
+    v = as_integer(value, what)
     if not 0 <= v <= PY_SSIZE_T_MAX:
         raise ValueError(f"{what} must be >= 0, not {v}")
     return <Py_ssize_t>v
 
 
 cdef uint64_t _plane(object value, str what) except? 0xFFFFFFFFFFFFFFFF:
-    v = _integer(value, what)
+    v = as_integer(value, what)
     if not 0 <= v <= FULL_PLANE:
         raise ValueError(f"{what} must be a hand plane (bits 0..53, one per card), not {v}")
     return <uint64_t>v
@@ -368,7 +354,7 @@ cdef State _state_from(object once, object twice, object level, object to_act, o
             f"bad move to beat (last_kind {s.last_kind}, last_key {s.last_key}, last_size {s.last_size}): "
             + ("its size does not fit its kind" if code == 5 else "its key is out of range for its kind")
         )
-    if s.last_kind == KIND_PASS:
+    if s.last_kind == K_PASS:
         if s.greater != -1 or s.passes != 0:
             raise ValueError("the seat to act leads (last_kind 0): greater must be -1 and passes 0")
         return s

@@ -1,10 +1,15 @@
 """The public entry points: ``legal_moves`` and ``classify`` over either backend.
 
-The backend is chosen in exactly one place, :func:`resolve_backend`: the native
-Cython core when it is built, else the pure-Python reference. Both return the same set
-of moves (each in its own fixed order) as a :class:`MoveList`, whose bulk form is numpy
-arrays (one row per move) and which builds :class:`~guandan_fast.moves.Move` objects
-only when asked; :func:`legal_moves_batch` returns a :class:`MoveBatch` of many hands.
+The backend is chosen in exactly one place, :mod:`guandan_fast.backend`: the native
+Cython core when it is built, else the pure-Python reference. Both are modules with the
+same functions and return shapes, so nothing here depends on which one runs. Both return
+the same set of moves (each in its own fixed order) as a :class:`MoveList`, whose bulk
+form is numpy arrays (one row per move) and which builds :class:`~guandan_fast.moves.Move`
+objects only when asked; :func:`legal_moves_batch` returns a :class:`MoveBatch` of many hands.
+
+Every entry point takes the hand as a :class:`Hand` or a card string, and the move to beat
+as a :class:`Move` or a platform triple; a triple is read and checked (by the chosen
+generator) without building a Move.
 """
 
 from __future__ import annotations
@@ -15,65 +20,33 @@ from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from itertools import pairwise
 from types import ModuleType
-from typing import Any, Literal, overload
+from typing import Any, overload
 
 import numpy as np
 
-from . import reference
+from .backend import NATIVE_AVAILABLE, Backend, generator, native_module, resolve_backend, set_default_backend
 from .cards import parse_level
 from .hand import Hand, as_hand
-from .moves import PASS, Move, MoveType
+from .kinds import LEADING, platform_row
+from .moves import PASS, Move, MoveType, check_reading, sort_key
 
-_native: ModuleType | None
-try:  # the one place where the native core is looked for
-    from . import _movegen as _native
-except ImportError:  # pragma: no cover - exercised only where the extension is not built
-    _native = None
-
-Backend = Literal["native", "reference"]
-NATIVE_AVAILABLE: bool = _native is not None
+__all__ = [
+    "MOVE_DTYPE",
+    "NATIVE_AVAILABLE",
+    "Backend",
+    "MoveBatch",
+    "MoveList",
+    "classify",
+    "has_legal_follow",
+    "legal_moves",
+    "legal_moves_batch",
+    "native_module",
+    "resolve_backend",
+    "set_default_backend",
+]
 
 #: Structured dtype of :meth:`MoveList.to_numpy`.
 MOVE_DTYPE = np.dtype([("kind", np.uint8), ("key", np.uint8), ("cards", np.uint64, (2,))])
-
-_default_backend: Backend = "native" if NATIVE_AVAILABLE else "reference"
-if os.environ.get("GUANDAN_FAST_BACKEND"):
-    _default_backend = os.environ["GUANDAN_FAST_BACKEND"]  # type: ignore[assignment]
-
-
-def resolve_backend(backend: str | None = None) -> Backend:
-    """Which backend a call uses: the argument, else the default (native when built)."""
-    choice = _default_backend if backend is None else backend
-    if choice == "reference":
-        return "reference"
-    if choice == "native":
-        native_module()
-        return "native"
-    raise ValueError(f"unknown backend {choice!r}: use 'native' or 'reference'")
-
-
-def set_default_backend(backend: Backend) -> None:
-    """Make ``backend`` the default of every later call (the tests run both this way)."""
-    global _default_backend
-    resolve_backend(backend)
-    _default_backend = backend
-
-
-def _native_for(backend: str | None) -> ModuleType | None:
-    """The native module when a call uses it, None when it uses the reference."""
-    if backend is None and _default_backend == "native" and _native is not None:  # hot path
-        return _native
-    return native_module() if resolve_backend(backend) == "native" else None
-
-
-def native_module() -> ModuleType:
-    """The compiled core (RuntimeError with advice when it is not built)."""
-    if _native is None:
-        raise RuntimeError(
-            "the native core of guandan_fast is not built in this installation; "
-            "reinstall from a wheel or with a C compiler, or pass backend='reference'"
-        )
-    return _native
 
 
 class MoveList:
@@ -92,13 +65,6 @@ class MoveList:
         self.cards = cards
         self.level = level
         self._lookup: set[tuple[int, int, int, int]] | None = None
-
-    @classmethod
-    def from_moves(cls, moves: list[Move], level: int) -> MoveList:
-        kinds = np.fromiter((m.kind for m in moves), dtype=np.uint8, count=len(moves))
-        keys = np.fromiter((m.key for m in moves), dtype=np.uint8, count=len(moves))
-        cards = np.array([(m.cards.once, m.cards.twice) for m in moves], dtype=np.uint64).reshape(-1, 2)
-        return cls(kinds, keys, cards, level)
 
     def __len__(self) -> int:
         return len(self.kinds)
@@ -149,17 +115,26 @@ class MoveList:
         return f"<MoveList of {len(self)} moves at level {self.level}>"
 
 
-def as_last_move(last: Any, level: int) -> Move:
-    """The move to beat: None or PASS (leading), a Move, or a platform triple."""
+def last_args(last: Any, level: int, gen: ModuleType | None = None) -> tuple[int, int, int]:
+    """``(kind, key, size)`` of the move to beat: None or PASS (leading), a :class:`Move`, or
+    a platform triple, read without building a Move and checked by ``gen`` (default: the
+    chosen generator) as :meth:`Move.from_platform` checks it."""
     if last is None:
-        return PASS
-    if type(last) is Move and last.level == level:  # the common case, checked first (hot path)
-        return last
+        return LEADING
     if isinstance(last, Move):
         if last.kind is not MoveType.PASS and last.level != level:
             raise ValueError(f"the last move was made at level {last.level}, not at level {level}")
-        return last
-    return Move.from_platform(last, level)
+        return last.table_args
+    if gen is None:
+        gen = generator()
+    row = gen.read_checked(last, level)
+    if row is not None:
+        return row[0], row[1], row[4]
+    kind, key, once, twice = platform_row(last, level)  # a pass, or a fault to name
+    if kind == MoveType.PASS:
+        return LEADING
+    check_reading(kind, key, once, twice, level, gen)
+    return kind, key, once.bit_count() + twice.bit_count()
 
 
 def legal_moves(
@@ -177,13 +152,18 @@ def legal_moves(
     complete (every reading, RULES.md §4) unless ``strongest`` keeps one per (type, cards).
     Passing is always allowed to a follower and is not listed.
     """
-    hand = as_hand(hand)
-    level = parse_level(level)
-    last_move = as_last_move(last, level)
-    native = _native_for(backend)
-    if native is None:
-        return MoveList.from_moves(reference.legal_moves(hand, level, last_move, strongest=strongest), level)
-    kinds, keys, cards = native.generate(hand.once, hand.twice, level, *last_move.table_args, bool(strongest))
+    if type(hand) is not Hand:
+        hand = as_hand(hand)
+    if type(level) is not int or not 2 <= level <= 14:
+        level = parse_level(level)
+    gen = generator(backend)
+    if last is None:
+        args = LEADING
+    elif type(last) is Move and last.level == level:  # the common case, checked first (hot path)
+        args = last.table_args
+    else:
+        args = last_args(last, level, gen)
+    kinds, keys, cards = gen.generate(hand._once, hand._twice, level, *args, strongest)
     return MoveList(kinds, keys, cards, level)
 
 
@@ -191,11 +171,8 @@ def classify(cards: Any, level: int | str, *, backend: Backend | None = None) ->
     """Every legal reading of exactly ``cards`` at ``level`` (empty when they form none)."""
     hand = as_hand(cards)
     level = parse_level(level)
-    native = _native_for(backend)
-    if native is None:
-        return reference.classify(hand, level)
-    kinds, keys, planes = native.classify(hand.once, hand.twice, level)
-    return sorted(MoveList(kinds, keys, planes, level), key=reference.sort_key)
+    kinds, keys, planes = generator(backend).classify(hand.once, hand.twice, level)
+    return sorted(MoveList(kinds, keys, planes, level), key=sort_key)
 
 
 def _batch_planes(hands: Any) -> np.ndarray:
@@ -340,34 +317,22 @@ def legal_moves_batch(
         if len(distinct) > 1:
             raise ValueError("with a last move to beat, every hand of a batch must be at one level")
         levels = int(distinct[0]) if len(distinct) else 2
-    last_move = as_last_move(last, levels) if isinstance(levels, int) else PASS
+    gen = generator(backend)
+    beaten = last_args(last, levels, gen) if isinstance(levels, int) else LEADING
     per_hand = [levels] * n if isinstance(levels, int) else levels.tolist()
-    native = _native_for(backend)
-    if native is None:
-        lists = [
-            MoveList.from_moves(reference.legal_moves(Hand.from_bits(o, t), lv, last_move, strongest=strongest), lv)
-            for (o, t), lv in zip(planes.tolist(), per_hand)
-        ]
-        offsets = np.cumsum([0] + [len(m) for m in lists], dtype=np.int64)
-        joined = (
-            np.concatenate([m.kinds for m in lists] or [np.zeros(0, np.uint8)]),
-            np.concatenate([m.keys for m in lists] or [np.zeros(0, np.uint8)]),
-            np.concatenate([m.cards for m in lists] or [np.zeros((0, 2), np.uint64)]),
-        )
-        return MoveBatch([(*joined, offsets)], per_hand)
     if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or threads < 1):
         raise ValueError(f"threads must be a positive integer, not {threads!r}")
     workers = threads or (os.cpu_count() or 1)
     workers = max(1, min(workers, n // MIN_HANDS_PER_THREAD))
-    last_args = (*last_move.table_args, bool(strongest))
-    generate_batch = native.generate_batch
+    batch_args = (*beaten, bool(strongest))
+    generate_batch = gen.generate_batch
     if workers == 1:
-        return MoveBatch([generate_batch(planes, levels, *last_args)], per_hand)
+        return MoveBatch([generate_batch(planes, levels, *batch_args)], per_hand)
     bounds = [n * i // workers for i in range(workers + 1)]
     chunks = [
         (planes[a:b], levels if isinstance(levels, int) else levels[a:b]) for a, b in pairwise(bounds)
     ]
-    blocks = list(_thread_pool().map(lambda chunk: generate_batch(*chunk, *last_args), chunks))
+    blocks = list(_thread_pool().map(lambda chunk: generate_batch(*chunk, *batch_args), chunks))
     return MoveBatch(blocks, per_hand)
 
 
@@ -377,10 +342,13 @@ def has_legal_follow(hand: Any, level: int | str, last: Any, *, backend: Backend
     ``last`` is a :class:`Move` or a platform triple (None or PASS: whether the hand can
     lead at all, that is whether it holds a card).
     """
-    hand = as_hand(hand)
-    level = parse_level(level)
-    last_move = as_last_move(last, level)
-    native = _native_for(backend)
-    if native is None:
-        return bool(reference.legal_moves(hand, level, last_move))
-    return bool(native.has_legal_follow(hand.once, hand.twice, level, *last_move.table_args))
+    if type(hand) is not Hand:
+        hand = as_hand(hand)
+    if type(level) is not int or not 2 <= level <= 14:
+        level = parse_level(level)
+    gen = generator(backend)
+    if type(last) is Move and last.level == level:  # the common case, checked first (hot path)
+        args = last.table_args
+    else:
+        args = last_args(last, level, gen)
+    return gen.has_legal_follow(hand._once, hand._twice, level, *args)

@@ -10,7 +10,11 @@ Both ``benchmarks/`` (pytest-benchmark) and ``guandan-fast bench`` use what is h
 * :func:`make_pass` turns a *case* (:data:`CASES`) into a callable that makes one pass
   over the workload through the public API, and :func:`measure` times such passes;
 * :func:`compare` measures every case on both backends in one run, and
-  :func:`format_table` / :func:`comparison_json` report it.
+  :func:`format_table` / :func:`comparison_json` report it;
+* :data:`PATHS` are the input forms users pass (platform triples, card strings, a
+  :class:`~guandan_fast.game.Deal` stepped by triple, index or Move), each timed beside
+  its fast form in the same run (:func:`make_path`, :func:`measure_path`) on the
+  default backend.
 
 A time "per hand" is the median over timed passes of (pass time / hands in the pass),
 so it includes the Python call of the public API, as a user pays it.
@@ -33,10 +37,9 @@ import numpy as np
 
 from . import api
 from .cards import RANKS, level_char, wildcard
-from .game import deal_cards
-from .hand import Hand
-from .moves import Move, MoveType
-from .reference import sort_key
+from .game import Deal, deal_cards
+from .hand import Hand, forget_parsed
+from .moves import Move, MoveType, sort_key
 
 #: Every case, in report order: the name used in JSON and test ids, and a title.
 CASES: dict[str, str] = {
@@ -47,6 +50,25 @@ CASES: dict[str, str] = {
     "worst": "worst hand",
 }
 BACKENDS = ("native", "reference")
+
+#: Input forms users pass, each beside its fast form (the row above it, or itself), in
+#: report order: name -> (title, the fast form's name).
+PATHS: dict[str, tuple[str, str]] = {
+    "follow_move": ("legal_moves(hand, level, last=Move)", "follow_move"),
+    "follow_triple": ("legal_moves(hand, level, last=platform triple)", "follow_move"),
+    "from_platform": ("Move.from_platform(triple, level)", "from_platform"),
+    "has_follow_move": ("has_legal_follow(hand, level, Move)", "has_follow_move"),
+    "has_follow_triple": ("has_legal_follow(hand, level, platform triple)", "has_follow_move"),
+    "lead_hand": ("legal_moves(Hand, level)", "lead_hand"),
+    "lead_string": ("legal_moves(card string, level), string seen before", "lead_hand"),
+    "lead_new_string": ("legal_moves(card string, level), new string", "lead_hand"),
+    "step_move": ("Deal.step(Move)", "step_move"),
+    "step_index": ("Deal.step(index)", "step_move"),
+    "step_triple": ("Deal.step(platform triple)", "step_move"),
+    "observation": ("Deal.observation(seat), leading with ~500 moves", "observation"),
+}
+#: Deals per pass of the Deal paths (fewer for a workload of fewer hands).
+PATH_DEALS = 64
 
 DEFAULT_SEED = 20240503
 DEFAULT_HANDS = 1000
@@ -219,6 +241,112 @@ def _batch_pass(workload: Workload, backend: api.Backend, tick: Callable[[], Non
     return run
 
 
+# -- the input forms users pass -------------------------------------------------------------
+
+
+def _deals_to_step(seed: int, n: int) -> list[tuple[Deal, list[Any], int, Move]]:
+    """``n`` deals in their play phase, each a few random actions in, with one legal action
+    drawn for it as a platform triple, an index into ``legal_actions()`` and a Move."""
+    rng = random.Random(f"{seed}/step")
+    deals = []
+    for number in range(n):
+        deal = Deal.random(seed=seed + number, level=rng.randint(2, 14))
+        for _ in range(rng.randrange(40)):
+            if deal.phase != "play":
+                break
+            deal.step(rng.choice(deal.legal_actions()))
+        if deal.phase != "play":
+            deal = Deal.random(seed=seed + number)
+        actions = deal.legal_actions()
+        index = rng.randrange(len(actions))
+        deals.append((deal, actions[index], index, Move.from_platform(actions[index], deal.level)))
+    return deals
+
+
+def _deals_to_observe(seed: int, n: int, moves: range = range(400, 601)) -> list[Deal]:
+    """``n`` fresh deals whose leader has a number of legal moves in ``moves`` (~500)."""
+    deals: list[Deal] = []
+    number = seed
+    while len(deals) < n:
+        deal = Deal.random(seed=number)
+        number += 1
+        if len(deal.legal_moves()) in moves:
+            deals.append(deal)
+    return deals
+
+
+def make_path(path: str, workload: Workload) -> tuple[Callable[[], Any], Callable[[Any], int]]:
+    """``(setup, run)`` for one pass of an input form: ``run(setup())`` makes the calls
+    (timed) and returns how many it made; ``setup`` prepares what must be fresh (untimed)."""
+    if path not in PATHS:
+        raise ValueError(f"unknown path {path!r}: one of {', '.join(PATHS)}")
+    hands, levels, lasts = workload.hands, workload.levels, workload.lasts
+    legal_moves, has_legal_follow = api.legal_moves, api.has_legal_follow
+
+    def nothing() -> None:
+        return None
+
+    n_deals = max(1, min(PATH_DEALS, len(workload)))
+    if path.startswith("step_"):
+        deals = _deals_to_step(workload.seed, n_deals)
+        column = {"step_triple": 1, "step_index": 2, "step_move": 3}[path]
+        actions = [entry[column] for entry in deals]
+
+        def fresh_deals() -> list[Deal]:
+            clones = [entry[0].clone() for entry in deals]
+            for deal in clones:
+                deal.legal_moves()  # the list a user chose from is known: step pays no generation
+            return clones
+
+        def step(clones: list[Deal]) -> int:
+            for deal, action in zip(clones, actions):
+                deal.step(action)
+            return len(clones)
+
+        return fresh_deals, step
+    if path == "observation":
+        observed = _deals_to_observe(workload.seed, n_deals)
+
+        def observe(clones: list[Deal]) -> int:
+            for deal in clones:
+                deal.observation(deal.to_act)  # type: ignore[arg-type]
+            return len(clones)
+
+        return lambda: [deal.clone() for deal in observed], observe
+    triples = [last.to_platform() for last in lasts]
+    strings = [str(hand) for hand in hands]
+
+    calls: dict[str, Callable[[Any], Any]] = {
+        "follow_move": lambda _: [legal_moves(h, lv, m) for h, lv, m in zip(hands, levels, lasts)],
+        "follow_triple": lambda _: [legal_moves(h, lv, t) for h, lv, t in zip(hands, levels, triples)],
+        "from_platform": lambda _: [Move.from_platform(t, lv) for t, lv in zip(triples, levels)],
+        "has_follow_move": lambda _: [has_legal_follow(h, lv, m) for h, lv, m in zip(hands, levels, lasts)],
+        "has_follow_triple": lambda _: [has_legal_follow(h, lv, t) for h, lv, t in zip(hands, levels, triples)],
+        "lead_hand": lambda _: [legal_moves(h, lv) for h, lv in zip(hands, levels)],
+        "lead_string": lambda _: [legal_moves(text, lv) for text, lv in zip(strings, levels)],
+        "lead_new_string": lambda _: [legal_moves(text, lv) for text, lv in zip(strings, levels)],
+    }
+    call = calls[path]
+    return (forget_parsed if path == "lead_new_string" else nothing), lambda state: len(call(state))
+
+
+def measure_path(path: str, workload: Workload, *, min_rounds: int = 5, min_time: float = 0.2) -> Measurement:
+    """Time passes of one input form (see :func:`make_path`); ``hands`` is calls per pass."""
+    setup, run = make_path(path, workload)
+    run(setup())  # warm-up
+    seconds: list[float] = []
+    clock = time.perf_counter
+    calls = 0
+    gc.collect()
+    start = clock()
+    while len(seconds) < min_rounds or clock() - start < min_time:
+        state = setup()
+        t0 = clock()
+        calls = run(state)
+        seconds.append(clock() - t0)
+    return Measurement(path, api.resolve_backend(), calls, calls, seconds)
+
+
 # -- timing ---------------------------------------------------------------------------------
 
 
@@ -324,6 +452,8 @@ class Comparison:
     hands: int
     reference_hands: int
     rows: list[Row]
+    #: The input forms (:data:`PATHS`) on the default backend, in :data:`PATHS` order.
+    paths: list[Measurement] = field(default_factory=list)
 
     def row(self, case: str) -> Row:
         return next(r for r in self.rows if r.case == case)
@@ -388,12 +518,14 @@ def compare(
     reference_rounds: int = 3,
     min_time: float = 0.3,
     cases: Sequence[str] = tuple(CASES),
+    paths: Sequence[str] = tuple(PATHS),
     progress: TextIO | None = None,
     show_progress: bool = True,
 ) -> Comparison:
     """Every case on both backends in one run: native on ``hands`` hands (passes until
     ``min_time`` seconds), reference on the first ``reference_hands`` of them
-    (``reference_rounds`` timed passes after one untimed, with a progress bar)."""
+    (``reference_rounds`` timed passes after one untimed, with a progress bar); then the
+    input forms ``paths`` on the native backend (skipped when it is not built)."""
     if hands < 1 or reference_hands < 0 or reference_rounds < 1:
         raise ValueError("need at least one hand, and at least one reference round")
     reference_hands = min(reference_hands, hands)
@@ -401,9 +533,16 @@ def compare(
     reference_workload = workload.head(reference_hands)
 
     native: dict[str, Measurement] = {}
+    path_measurements: list[Measurement] = []
     if api.NATIVE_AVAILABLE:
         for case in cases:
             native[case] = measure_case(case, workload, "native", min_time=min_time)
+        previous = api.resolve_backend()
+        api.set_default_backend("native")
+        try:
+            path_measurements = [measure_path(path, workload, min_time=min_time) for path in paths]
+        finally:
+            api.set_default_backend(previous)
 
     reference: dict[str, Measurement] = {}
     if reference_hands:
@@ -430,7 +569,7 @@ def compare(
             bar.close()
 
     rows = [Row(case, native.get(case), reference.get(case)) for case in cases]
-    return Comparison(seed, hands, reference_hands, rows)
+    return Comparison(seed, hands, reference_hands, rows, path_measurements)
 
 
 def _number(value: float | None, digits: int = 1) -> str:
@@ -471,7 +610,27 @@ def format_table(comparison: Comparison) -> str:
         notes.append(f"native batch vs single calls: {comparison.batch_speedup:.2f}x faster per hand.")
     if not api.NATIVE_AVAILABLE:
         notes.append("the native core is not built: only the reference backend was timed.")
-    return "\n".join(text + [""] + notes)
+    return "\n".join(text + [""] + notes + format_paths(comparison.paths))
+
+
+def format_paths(paths: Sequence[Measurement]) -> list[str]:
+    """The input-forms table (native µs per call, each beside its fast form), as lines."""
+    if not paths:
+        return []
+    by_name = {m.case: m for m in paths}
+    lines = [("input form (native)", "µs/call", "fast form µs/call")]
+    for m in paths:
+        fast = by_name.get(PATHS[m.case][1])
+        beside = "" if fast is None or fast is m else _number(fast.us_per_hand, 2)
+        lines.append((PATHS[m.case][0], _number(m.us_per_hand, 2), beside))
+    widths = [max(len(line[i]) for line in lines) for i in range(3)]
+    text = [
+        "  ".join(cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in enumerate(zip(line, widths)))
+        for line in lines
+    ]
+    text.insert(1, "  ".join("-" * w for w in widths))
+    deals = next((m.hands for m in paths if m.case.startswith("step_")), 0)
+    return ["", *text, "", f"{paths[0].hands} calls a pass for the move paths; Deal paths on {deals} deals."]
 
 
 def comparison_json(comparison: Comparison) -> dict[str, Any]:
@@ -484,6 +643,10 @@ def comparison_json(comparison: Comparison) -> dict[str, Any]:
         "python": platform.python_version(),
         "machine": platform.machine(),
         "batch_speedup": comparison.batch_speedup,
+        "paths": [
+            {"path": m.case, "title": PATHS[m.case][0], "fast_form": PATHS[m.case][1], **m.as_dict()}
+            for m in comparison.paths
+        ],
         "cases": [
             {
                 "case": row.case,
@@ -502,6 +665,7 @@ __all__ = [
     "CASES",
     "Comparison",
     "Measurement",
+    "PATHS",
     "ProgressBar",
     "Row",
     "Workload",
@@ -513,5 +677,8 @@ __all__ = [
     "make_workload",
     "measure",
     "measure_case",
+    "measure_path",
+    "make_path",
+    "format_paths",
     "worst_hand",
 ]

@@ -43,6 +43,8 @@ def _name(index: int) -> str:
 #: Canonical platform name of every card index.
 CARD_NAMES: Final = tuple(_name(i) for i in range(NUM_CARDS))
 _INDEX_BY_NAME = {name: i for i, name in enumerate(CARD_NAMES)}
+#: The plane bit of each canonical card name (``1 << index``).
+CARD_BITS: Final = {name: 1 << i for i, name in enumerate(CARD_NAMES)}
 
 
 def parse_card(text: object) -> int:
@@ -63,11 +65,6 @@ def parse_card(text: object) -> int:
     if index is None:
         raise ValueError(f"unknown card {text!r}: expected a suit S H C D and a rank 2-9 T J Q K A, or SB / HR")
     return index
-
-
-def card_name(index: int) -> str:
-    """Canonical platform name of a card index."""
-    return CARD_NAMES[index]
 
 
 def rank_of(index: int) -> int:
@@ -97,7 +94,10 @@ def parse_level(level: object) -> int:
 
 
 def as_index(value: object, what: str) -> int:
-    """An integer from an int or a numpy integer (never a bool or a float); TypeError names ``what``."""
+    """The one integer-argument check of the Python modules: an int or a numpy integer
+    (never a bool or a float) as an int; TypeError names ``what``."""
+    if type(value) is int:
+        return value
     if isinstance(value, bool):
         raise TypeError(f"{what}, not a bool")
     try:

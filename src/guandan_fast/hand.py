@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Union
 
 import numpy as np
 
-from .cards import CARD_NAMES, NUM_CARDS, as_index, parse_card
+from .cards import CARD_BITS, CARD_NAMES, NUM_CARDS, as_index, parse_card
 
 if TYPE_CHECKING:
     from .moves import Move
@@ -33,9 +33,7 @@ def check_planes(once: object, twice: object) -> tuple[int, int]:
     """Validate two bit planes; ValueError for bits that are no card or a third copy."""
     planes = []
     for name, plane in (("once", once), ("twice", twice)):
-        if isinstance(plane, bool) or not isinstance(plane, (int, np.integer)):
-            raise TypeError(f"hand plane {name!r} must be an integer, not {type(plane).__name__}")
-        value = int(plane)
+        value = as_index(plane, f"hand plane {name!r} must be an integer")
         if not 0 <= value <= FULL_PLANE:
             raise ValueError("hand planes may only use bits 0..53 (one per card)")
         planes.append(value)
@@ -61,7 +59,7 @@ class Hand:
             return
         elif not isinstance(cards, Iterable):
             raise TypeError(f"a hand is built from card strings, not {type(cards).__name__}")
-        self._once, self._twice = _planes_of(parse_card(card) for card in cards)
+        self._once, self._twice = planes_of_names(cards)
 
     # -- construction -------------------------------------------------------------------
     @classmethod
@@ -69,18 +67,17 @@ class Hand:
         """A hand from platform notation separated by spaces or commas: ``"S2 H2 SB"``."""
         if not isinstance(text, str):
             raise TypeError(f"Hand.parse takes a string, not {type(text).__name__}")
-        return cls(text.replace(",", " ").split())
+        return cls._trusted(*planes_of_names(text.replace(",", " ").split()))
 
     @classmethod
     def from_indices(cls, indices: Iterable[int]) -> Hand:
         """A hand from card indices (0..53, see :mod:`guandan_fast.cards`)."""
         checked = []
-        for index in indices:
-            if isinstance(index, bool) or not isinstance(index, (int, np.integer)):
-                raise TypeError(f"a card index must be an integer, not {type(index).__name__}")
+        for value in indices:
+            index = as_index(value, "a card index must be an integer")
             if not 0 <= index < NUM_CARDS:
                 raise ValueError(f"card index {index} is outside 0..53")
-            checked.append(int(index))
+            checked.append(index)
         return cls._trusted(*_planes_of(checked))
 
     @classmethod
@@ -248,6 +245,25 @@ def card_names(once: int, twice: int) -> list[str]:
     return names
 
 
+def planes_of_names(names: Iterable[str]) -> tuple[int, int]:
+    """The planes of card strings (any notation :func:`~guandan_fast.cards.parse_card` reads);
+    ValueError/TypeError name the first bad card or a third copy."""
+    if type(names) is not list:
+        names = list(names)
+    try:  # canonical names, the common case: one dict lookup a card, then whole-list arithmetic
+        bits = [CARD_BITS[name] for name in names]
+    except (KeyError, TypeError):
+        return _planes_of(map(parse_card, names))
+    distinct = set(bits)
+    once = sum(distinct)
+    twice = sum(bits) - once
+    # twice is the cards held twice exactly when no card is there three times (then the
+    # sum carries and twice has fewer bits than the extra copies)
+    if len(bits) != len(distinct) + twice.bit_count():
+        return _planes_of(map(parse_card, names))  # names the third copy
+    return once, twice
+
+
 def _planes_of(indices: Iterable[int]) -> tuple[int, int]:
     once = twice = 0
     for index in indices:
@@ -266,10 +282,31 @@ def _as_multiset(item: object) -> Hand | None:
     return cards if isinstance(cards, Hand) else None
 
 
+#: Hands read from card strings, by string (bounded: emptied when full).
+_PARSED: dict[str, Hand] = {}
+PARSED_CACHE_SIZE = 4096
+
+
+def forget_parsed() -> None:
+    """Empty the memory of card strings read by :func:`as_hand` (every string is new again)."""
+    _PARSED.clear()
+
+
 def as_hand(cards: object) -> Hand:
-    """Accept a Hand, a Move (its cards), a string of cards or an iterable of card strings."""
+    """Accept a Hand, a Move (its cards), a string of cards or an iterable of card strings.
+
+    A card string is read once and remembered (the last few thousand), since callers tend to
+    pass the same hand again and again."""
     if type(cards) is Hand:  # the common case, checked first (hot path)
         return cards
+    if type(cards) is str:
+        hand = _PARSED.get(cards)
+        if hand is None:
+            hand = Hand.parse(cards)
+            if len(_PARSED) >= PARSED_CACHE_SIZE:
+                _PARSED.clear()
+            _PARSED[cards] = hand
+        return hand
     multiset = _as_multiset(cards)
     if multiset is not None:
         return multiset

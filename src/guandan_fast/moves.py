@@ -1,114 +1,44 @@
-"""Moves: (type, key, cards) at a level, the bomb ladder, and the platform triple (RULES.md §3-6).
+"""The :class:`Move` value: (type, key, cards) at a level, and its platform triple (RULES.md §3-6).
 
-Key encoding (shared with the native core):
-
-* ``Single``, ``Pair``, ``Trips``, ``ThreeWithTwo`` and ``Bomb``: the power of the rank
-  (2..14 natural, 15 the level rank, 16 ``SB``, 17 ``HR``); for ``ThreeWithTwo`` the triple's;
-* ``Straight``, ``StraightFlush``, ``ThreePair``, ``TwoTrips``: the lowest position,
-  1 for A low, otherwise the natural rank (2..13) of the lowest card;
-* four jokers: 0.
+The vocabulary a move is made of — :class:`MoveType`, keys, the bomb ladder, :func:`beats`,
+the platform's names — lives in :mod:`guandan_fast.kinds`, below the generators; a move
+is checked by the generator of :mod:`guandan_fast.backend` (native or reference).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from enum import IntEnum
+import operator
+from types import ModuleType
 from typing import Any, Final
 
-from .cards import (
-    BIG_JOKER_POWER,
-    LEVEL_POWER,
-    RANKS,
-    SMALL_JOKER_POWER,
-    level_char,
-    parse_level,
-    position_char,
-    power_char,
+from .backend import generator
+from .cards import level_char, parse_level
+from .hand import Hand, as_hand, card_names
+from .kinds import (
+    PLATFORM_NAMES,
+    SEQUENCE_TYPES,
+    MoveType,
+    beats,
+    bomb_tier,
+    platform_rank,
+    platform_row,
 )
-from .hand import Hand, as_hand
 
+__all__ = [
+    "PASS",
+    "PLATFORM_NAMES",
+    "SEQUENCE_TYPES",
+    "Move",
+    "MoveType",
+    "beats",
+    "bomb_tier",
+    "platform_rank",
+    "read_platform",
+    "sort_key",
+]
 
-class MoveType(IntEnum):
-    """Combination types; the values are the type codes of the native arrays."""
-
-    PASS = 0
-    SINGLE = 1
-    PAIR = 2
-    TRIPS = 3
-    THREE_WITH_TWO = 4
-    STRAIGHT = 5
-    THREE_PAIR = 6
-    TWO_TRIPS = 7
-    STRAIGHT_FLUSH = 8
-    BOMB = 9
-    FOUR_JOKERS = 10
-
-    @property
-    def platform_name(self) -> str:
-        return PLATFORM_NAMES[self]
-
-    @property
-    def is_sequence(self) -> bool:
-        return self in SEQUENCE_TYPES
-
-
-PLATFORM_NAMES: Final = {
-    MoveType.PASS: "PASS",
-    MoveType.SINGLE: "Single",
-    MoveType.PAIR: "Pair",
-    MoveType.TRIPS: "Trips",
-    MoveType.THREE_WITH_TWO: "ThreeWithTwo",
-    MoveType.STRAIGHT: "Straight",
-    MoveType.THREE_PAIR: "ThreePair",
-    MoveType.TWO_TRIPS: "TwoTrips",
-    MoveType.STRAIGHT_FLUSH: "StraightFlush",
-    MoveType.BOMB: "Bomb",
-    MoveType.FOUR_JOKERS: "Bomb",
-}
-SEQUENCE_TYPES: Final = frozenset(
-    {MoveType.STRAIGHT, MoveType.STRAIGHT_FLUSH, MoveType.THREE_PAIR, MoveType.TWO_TRIPS}
-)
-#: Cards in a move of each fixed-size type (bombs run from 4 to 10).
-TYPE_SIZES: Final = {
-    MoveType.SINGLE: 1,
-    MoveType.PAIR: 2,
-    MoveType.TRIPS: 3,
-    MoveType.THREE_WITH_TWO: 5,
-    MoveType.STRAIGHT: 5,
-    MoveType.THREE_PAIR: 6,
-    MoveType.TWO_TRIPS: 6,
-    MoveType.STRAIGHT_FLUSH: 5,
-    MoveType.FOUR_JOKERS: 4,
-}
-_TYPES_BY_PLATFORM_NAME: Final = {
-    name: kind for kind, name in PLATFORM_NAMES.items() if kind is not MoveType.FOUR_JOKERS
-}
-#: Bomb tiers, low to high: 4 < 5 < straight flush < 6 < 7 < 8 < 9 < 10 < four jokers.
-STRAIGHT_FLUSH_TIER: Final = 2
-FOUR_JOKERS_TIER: Final = 8
-
-
-def bomb_tier(kind: int, size: int) -> int:
-    """Tier of a bomb on the ladder, or -1 for a move that is no bomb."""
-    if kind == MoveType.BOMB:
-        return size - 4 if size <= 5 else size - 3
-    if kind == MoveType.STRAIGHT_FLUSH:
-        return STRAIGHT_FLUSH_TIER
-    if kind == MoveType.FOUR_JOKERS:
-        return FOUR_JOKERS_TIER
-    return -1
-
-
-def beats(kind: int, key: int, size: int, last_kind: int, last_key: int, last_size: int) -> bool:
-    """Whether move (kind, key, size) beats the move on the table (RULES.md §5)."""
-    if kind == MoveType.PASS:
-        return False
-    if last_kind == MoveType.PASS:
-        return True
-    tier, last_tier = bomb_tier(kind, size), bomb_tier(last_kind, last_size)
-    if tier < 0:
-        return last_tier < 0 and kind == last_kind and size == last_size and key > last_key
-    return tier > last_tier or (tier == last_tier and key > last_key)
+#: MoveType members by code (an index is cheaper than calling the enum).
+_KINDS: Final = tuple(MoveType)
 
 
 class Move:
@@ -132,31 +62,20 @@ class Move:
         level = parse_level(level)
         kind = MoveType(kind)
         cards = as_hand(cards)
+        if type(key) is not int and not isinstance(key, bool):
+            key = _plain(key)
         if kind is MoveType.PASS:
             if cards or key:
                 raise ValueError("a pass has no cards and no key")
         else:
-            from .reference import classify  # the model defers to the rules' reference reading
-
-            if not any(m.kind is kind and m.key == key for m in classify(cards, level)):
-                raise ValueError(
-                    f"cards {' '.join(cards) or '(none)'} do not read as {kind.platform_name} "
-                    f"with key {key} at level {level_char(level)}"
-                )
-        self._set(kind, key, cards, level)
-
-    def _set(self, kind: MoveType, key: int, cards: Hand, level: int) -> None:
-        object.__setattr__(self, "kind", kind)
-        object.__setattr__(self, "key", key)
-        object.__setattr__(self, "cards", cards)
-        object.__setattr__(self, "level", level)
-        object.__setattr__(self, "table_args", (int(kind), key, len(cards)))
+            check_reading(kind, key, cards.once, cards.twice, level)
+        _fill(self, kind, key, cards, level)
 
     @classmethod
     def _trusted(cls, kind: MoveType, key: int, cards: Hand, level: int) -> Move:
         """A move already known to be a legal reading (the generators' output)."""
-        move = cls.__new__(cls)
-        move._set(kind, key, cards, level)
+        move = _new_move(cls)
+        _fill(move, kind, key, cards, level)
         return move
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -183,19 +102,32 @@ class Move:
     @classmethod
     def from_platform(cls, action: object, level: int | str) -> Move:
         """Read a platform triple, checking that its cards really form that reading."""
-        level = parse_level(level)
-        kind, key, cards = read_platform(action, level)
-        return PASS if kind is MoveType.PASS else cls(kind, key, cards, level)
+        if type(level) is not int or not 2 <= level <= 14:
+            level = parse_level(level)
+        row = generator().read_checked(action, level)
+        if row is None:  # a pass, or a fault to name
+            kind, key, once, twice = platform_row(action, level)
+            if kind == MoveType.PASS:
+                return PASS
+            check_reading(kind, key, once, twice, level)
+            row = (kind, key, once, twice, once.bit_count() + twice.bit_count())
+        kind, key, once, twice, size = row
+        hand = _new_hand(Hand)
+        _set_once(hand, once)
+        _set_twice(hand, twice)
+        move = _new_move(cls)
+        _set_kind(move, _KINDS[kind])
+        _set_key(move, key)
+        _set_cards(move, hand)
+        _set_level(move, level)
+        _set_table_args(move, (kind, key, size))
+        return move
 
     # -- strength -------------------------------------------------------------------------
     @property
     def tier(self) -> int:
         """Bomb tier (see :func:`bomb_tier`), -1 for a move that is no bomb."""
         return bomb_tier(self.kind, len(self.cards))
-
-    @property
-    def is_bomb(self) -> bool:
-        return self.tier >= 0
 
     def beats(self, other: Move | None) -> bool:
         """Whether this move may be played on ``other`` (``None`` or PASS: leading)."""
@@ -225,61 +157,53 @@ class Move:
         return f"Move({self.kind.platform_name} {self.rank}: {' '.join(self.cards)} @ level {level_char(self.level)})"
 
 
-_SEQUENCE_CODES: Final = frozenset(map(int, SEQUENCE_TYPES))  # plain ints: IntEnum comparisons are slow
+_new_move = _new_hand = object.__new__
+_set_once, _set_twice = Hand._once.__set__, Hand._twice.__set__  # type: ignore[attr-defined]
+_set_kind, _set_key, _set_cards, _set_level, _set_table_args = (
+    getattr(Move, name).__set__ for name in ("kind", "key", "cards", "level", "table_args")
+)
 
 
-def platform_rank(kind: int, key: int, level: int) -> str:
-    """The platform's rank field of a move (RULES.md §6), from its type code and key."""
-    if kind in _SEQUENCE_CODES:
-        return position_char(key)
-    if kind == 10:  # MoveType.FOUR_JOKERS
-        return "JOKER"
-    if kind == 0:  # MoveType.PASS
-        return "PASS"
-    return power_char(key, level)
+def _fill(move: Move, kind: MoveType, key: int, cards: Hand, level: int) -> None:
+    """Set the slots of a new move (through the slot descriptors: Move refuses setattr)."""
+    _set_kind(move, kind)
+    _set_key(move, key)
+    _set_cards(move, cards)
+    _set_level(move, level)
+    _set_table_args(move, (int(kind), key, cards._once.bit_count() + cards._twice.bit_count()))
 
 
 def read_platform(action: object, level: int) -> tuple[MoveType, int, Hand]:
     """The (type, key, cards) a platform triple names, without checking that the cards
-    form that reading (the caller does: :meth:`Move.from_platform`, or a lookup in a move
-    list); the pass reads as ``(PASS, 0, empty hand)``. TypeError/ValueError name the fault."""
-    if not isinstance(action, Sequence) or isinstance(action, (str, bytes)):
-        raise TypeError(f"a platform action is a [type, rank, cards] list, not {type(action).__name__}")
-    if len(action) != 3:
-        raise ValueError(f"a platform action has 3 fields [type, rank, cards], not {len(action)}")
-    type_name, rank, cards = action
-    if not isinstance(type_name, str) or not isinstance(rank, str):
-        raise TypeError("the type and rank of a platform action must be strings")
-    if type_name == "PASS":
-        if rank != "PASS" or cards not in ("PASS", [], ()):
-            raise ValueError(f"malformed pass {list(action)!r}: expected ['PASS', 'PASS', 'PASS']")
-        return MoveType.PASS, 0, Hand()
-    if isinstance(cards, str) or not isinstance(cards, Sequence):
-        raise TypeError("the cards of a platform action must be a list of card strings")
-    hand = Hand(cards)
-    if type_name == "FourKings" or (type_name == "Bomb" and rank.strip().upper() in ("JOKER", "R")):
-        return MoveType.FOUR_JOKERS, 0, hand
-    kind = _TYPES_BY_PLATFORM_NAME.get(type_name)
-    if kind is None or kind is MoveType.PASS:
-        raise ValueError(f"unknown action type {type_name!r} (tribute and back are not moves)")
-    return kind, _key_from_rank(kind, rank, level), hand
+    form that reading (see :func:`~guandan_fast.kinds.platform_row`, the same as plain ints)."""
+    kind, key, once, twice = platform_row(action, level)
+    return _KINDS[kind], key, Hand._trusted(once, twice)
 
 
-def _key_from_rank(kind: MoveType, rank: str, level: int) -> int:
-    text = rank.strip().upper()
-    if text == "10":
-        text = "T"
-    if kind in SEQUENCE_TYPES:
-        if len(text) == 1 and text in RANKS:
-            return 1 if text == "A" else RANKS.index(text) + 2
-    elif text == "B":
-        return SMALL_JOKER_POWER
-    elif text == "R":
-        return BIG_JOKER_POWER
-    elif len(text) == 1 and text in RANKS:
-        natural = RANKS.index(text) + 2
-        return LEVEL_POWER if natural == level else natural
-    raise ValueError(f"bad rank {rank!r} for a {kind.platform_name}")
+def check_reading(kind: int, key: object, once: int, twice: int, level: int, gen: ModuleType | None = None) -> None:
+    """ValueError unless the cards ``(once, twice)`` read as (kind, key) at ``level``, asked
+    of ``gen`` (default: the chosen generator, see :mod:`guandan_fast.backend`)."""
+    if gen is None:
+        gen = generator()
+    if type(key) is not int or not 0 <= key <= 17 or not gen.reads_as(once, twice, level, kind, key):
+        raise ValueError(
+            f"cards {' '.join(card_names(once, twice)) or '(none)'} do not read as {PLATFORM_NAMES[_KINDS[kind]]} "
+            f"with key {key} at level {level_char(level)}"
+        )
+
+
+def _plain(key: object) -> object:
+    """An integer key (numpy integers included) as an int; anything else unchanged (it
+    then reads as nothing)."""
+    try:
+        return operator.index(key)  # type: ignore[arg-type]
+    except TypeError:
+        return key
+
+
+def sort_key(move: Move) -> tuple[int, int, int, int]:
+    """A fixed order for move lists: by type, key, then cards."""
+    return (move.kind, move.key, move.cards.once, move.cards.twice)
 
 
 def _restore_move(kind: int, key: int, once: int, twice: int, level: int) -> Move:
@@ -288,9 +212,7 @@ def _restore_move(kind: int, key: int, once: int, twice: int, level: int) -> Mov
 
 
 def _make_pass() -> Move:
-    move = Move.__new__(Move)
-    move._set(MoveType.PASS, 0, Hand(), 0)
-    return move
+    return Move._trusted(MoveType.PASS, 0, Hand(), 0)
 
 
 #: The pass: a follower's move that plays no card.

@@ -9,6 +9,12 @@ rather than any clever algorithm:
   cards of that rank and filling the shortfall with wildcards (the hearts of the
   level rank, which may stand for any card but a joker);
 * every distinct (type, key, cards) that can be met is a move (RULES.md §4).
+
+It exports the generator interface of the native core (``_movegen``) with the same
+arguments and return shapes — :func:`generate`, :func:`classify`, :func:`reads_as`,
+:func:`has_legal_follow`, :func:`generate_batch`, :func:`hand_size` — so that
+:mod:`guandan_fast.backend` can hand out either module. Moves are rows ``(kind, key,
+once, twice)`` of plain ints here; the :class:`~guandan_fast.moves.Move` value sits above.
 """
 
 from __future__ import annotations
@@ -17,22 +23,27 @@ from collections.abc import Iterable, Iterator
 from itertools import product
 from typing import Any
 
+import numpy as np
+
 from .cards import (
     BIG_JOKER,
     BIG_JOKER_POWER,
     SMALL_JOKER,
     SMALL_JOKER_POWER,
+    as_index,
     card_power,
     parse_level,
     position_rank,
     rank_power,
     wildcard,
 )
-from .hand import Hand, as_hand
-from .moves import PASS, Move, MoveType
+from .hand import Hand
+from .kinds import LEADING, MoveType, beats, platform_row
 
 #: A demand: per natural rank (2..14) how many cards it needs.
 Demand = dict[int, int]
+#: A move as plain ints: (kind, key, once, twice).
+Row = tuple[int, int, int, int]
 
 ALL_SUITS = (0, 1, 2, 3)
 JOKER_PAIRS = ((SMALL_JOKER, SMALL_JOKER_POWER), (BIG_JOKER, BIG_JOKER_POWER))
@@ -81,13 +92,13 @@ def _sequence_demand(position: int, length: int, width: int) -> Demand:
     return {position_rank(p): width for p in range(position, position + length)}
 
 
-def _all_moves(hand: Hand, level: int) -> set[Move]:
+def _all_moves(hand: Hand, level: int) -> set[Row]:
     """Every distinct legal move (type, key, cards) the hand can play (RULES.md §3-4)."""
     pool = _Pool(hand, level)
-    moves: set[Move] = set()
+    moves: set[Row] = set()
 
     def add(kind: MoveType, key: int, cards: Hand) -> None:
-        moves.add(Move._trusted(kind, key, cards, level))
+        moves.add((int(kind), key, cards.once, cards.twice))
 
     def add_demand(kind: MoveType, key: int, demand: Demand, suits: tuple[int, ...] = ALL_SUITS) -> None:
         for cards in pool.fill(demand, suits):
@@ -128,41 +139,120 @@ def _all_moves(hand: Hand, level: int) -> set[Move]:
     return moves
 
 
-def strongest_readings(moves: Iterable[Move]) -> list[Move]:
+def strongest_readings(moves: Iterable[Row]) -> list[Row]:
     """For each (type, cards), only the reading with the highest key (RULES.md §4)."""
-    best: dict[tuple[MoveType, Hand], Move] = {}
+    best: dict[tuple[int, int, int], Row] = {}
     for move in moves:
-        current = best.get((move.kind, move.cards))
-        if current is None or move.key > current.key:
-            best[(move.kind, move.cards)] = move
+        kind, key, once, twice = move
+        current = best.get((kind, once, twice))
+        if current is None or key > current[1]:
+            best[(kind, once, twice)] = move
     return list(best.values())
 
 
-def classify(cards: Any, level: int | str) -> list[Move]:
-    """Every legal reading of exactly these cards at this level (empty: not a combination)."""
-    hand = as_hand(cards)
-    level = parse_level(level)
-    return sorted((m for m in _all_moves(hand, level) if m.cards == hand), key=sort_key)
+def _size(move: Row) -> int:
+    return move[2].bit_count() + move[3].bit_count()
 
 
-def legal_moves(
-    hand: Any, level: int | str, last: Move | None = None, *, strongest: bool = False
-) -> list[Move]:
-    """Every legal move of ``hand`` (leading when ``last`` is None or PASS, else following).
-
-    The complete list by default; ``strongest=True`` keeps one reading per (type, cards).
-    A follower's pass is not in the list: passing is always allowed.
-    """
-    hand = as_hand(hand)
-    level = parse_level(level)
-    moves: Iterable[Move] = _all_moves(hand, level)
+def legal_rows(hand: Hand, level: int, last: tuple[int, int, int] = LEADING, *, strongest: bool = False) -> list[Row]:
+    """Every legal move of ``hand`` as sorted rows: leading when ``last`` (kind, key, size)
+    is the pass, else the moves that beat it. The complete list by default;
+    ``strongest=True`` keeps one reading per (type, cards). A follower's pass is not listed."""
+    moves: Iterable[Row] = _all_moves(hand, level)
     if strongest:
         moves = strongest_readings(moves)
-    if last is not None and last is not PASS:
-        moves = [m for m in moves if m.beats(last)]
-    return sorted(moves, key=sort_key)
+    if last[0] != MoveType.PASS:
+        moves = [m for m in moves if beats(m[0], m[1], _size(m), *last)]
+    return sorted(moves)
 
 
-def sort_key(move: Move) -> tuple[int, int, int, int]:
-    """A fixed order for move lists: by type, key, then cards."""
-    return (move.kind, move.key, move.cards.once, move.cards.twice)
+def readings(hand: Hand, level: int) -> list[Row]:
+    """Every legal reading of exactly these cards, as sorted rows (empty: no combination)."""
+    return sorted(m for m in _all_moves(hand, level) if m[2] == hand.once and m[3] == hand.twice)
+
+
+# -- the generator interface (the arguments and results of the native core) --------------
+
+
+def _arrays(rows: list[Row]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    n = len(rows)
+    return (
+        np.fromiter((r[0] for r in rows), dtype=np.uint8, count=n),
+        np.fromiter((r[1] for r in rows), dtype=np.uint8, count=n),
+        np.array([(r[2], r[3]) for r in rows], dtype=np.uint64).reshape(n, 2),
+    )
+
+
+def _hand(once: object, twice: object, level: object) -> tuple[Hand, int]:
+    return Hand.from_bits(once, twice), parse_level(level)  # type: ignore[arg-type]
+
+
+def _last(last_kind: object, last_key: object, last_size: object) -> tuple[int, int, int]:
+    kind = as_index(last_kind, "last_kind must be an integer")
+    if not MoveType.PASS <= kind <= MoveType.FOUR_JOKERS:
+        raise ValueError(f"bad last_kind {kind}: a move kind is 0..10")
+    return kind, as_index(last_key, "last_key must be an integer"), as_index(last_size, "last_size must be an integer")
+
+
+def generate(
+    once: Any, twice: Any, level: Any, last_kind: Any, last_key: Any, last_size: Any, strongest: object
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The legal moves as ``(kinds, keys, cards)`` arrays (see ``_movegen.generate``)."""
+    hand, level = _hand(once, twice, level)
+    return _arrays(legal_rows(hand, level, _last(last_kind, last_key, last_size), strongest=bool(strongest)))
+
+
+def classify(once: Any, twice: Any, level: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every reading of exactly the cards ``(once, twice)`` as arrays."""
+    return _arrays(readings(*_hand(once, twice, level)))
+
+
+def reads_as(once: Any, twice: Any, level: Any, kind: Any, key: Any) -> bool:
+    """Whether the cards ``(once, twice)`` read as (kind, key) at ``level``."""
+    hand, level = _hand(once, twice, level)
+    return any(m[0] == kind and m[1] == key for m in readings(hand, level))
+
+
+def read_checked(action: object, level: object) -> tuple[int, int, int, int, int] | None:
+    """``(kind, key, once, twice, size)`` of a platform triple at ``level`` (an int 2..14)
+    whose cards read as it says; None for anything else (a pass, a fault, no such reading)."""
+    if type(level) is not int or not 2 <= level <= 14:
+        return None
+    try:
+        kind, key, once, twice = platform_row(action, level)
+    except (TypeError, ValueError):
+        return None
+    if kind == MoveType.PASS or not reads_as(once, twice, level, kind, key):
+        return None
+    return kind, key, once, twice, once.bit_count() + twice.bit_count()
+
+
+def has_legal_follow(once: Any, twice: Any, level: Any, last_kind: Any, last_key: Any, last_size: Any) -> bool:
+    """Whether some move beats the last one (leading: whether the hand holds a card)."""
+    hand, level = _hand(once, twice, level)
+    return bool(legal_rows(hand, level, _last(last_kind, last_key, last_size)))
+
+
+def generate_batch(
+    hands: Any, levels: Any, last_kind: Any, last_key: Any, last_size: Any, strongest: object
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`generate` over ``uint64[n, 2]`` hands and one level or ``uint8[n]`` levels;
+    hand i's moves are rows ``offsets[i]:offsets[i + 1]``."""
+    planes = np.asarray(hands)
+    if planes.dtype != np.uint64 or planes.ndim != 2 or planes.shape[1] != 2:
+        raise ValueError(f"hands must be a uint64 array of shape (n, 2), not {planes.dtype} {planes.shape}")
+    n = len(planes)
+    per_hand = [levels] * n if not isinstance(levels, np.ndarray) else levels.tolist()
+    last = _last(last_kind, last_key, last_size)
+    rows: list[Row] = []
+    offsets = [0]
+    for (once, twice), level in zip(planes.tolist(), per_hand):
+        hand, level = _hand(once, twice, level)
+        rows += legal_rows(hand, level, last, strongest=bool(strongest))
+        offsets.append(len(rows))
+    return (*_arrays(rows), np.array(offsets, dtype=np.int64))
+
+
+def hand_size(once: Any, twice: Any) -> int:
+    """Number of cards in a hand given as two planes (validated)."""
+    return len(Hand.from_bits(once, twice))
