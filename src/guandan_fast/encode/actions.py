@@ -51,6 +51,7 @@ import numpy as np
 from ..api import classify
 from ..cards import CARD_NAMES, RANKS, as_index, level_char, parse_card, parse_level, position_char
 from ..game import Deal
+from ..kinds import SEQUENCE_TYPES
 from ..moves import PASS, Move, MoveType, read_platform
 
 try:
@@ -183,7 +184,7 @@ def describe(action: int) -> str:
                 return "PASS"
             if kind is MoveType.FOUR_JOKERS:
                 return "FourJokers"
-            if kind.is_sequence:
+            if kind in SEQUENCE_TYPES:
                 return f"{kind.platform_name} {position_char(key)}"
             name = {15: "level", 16: "B", 17: "R"}.get(key) or RANKS[key - 2]
             return f"Bomb of {size + smallest} {name}" if kind is MoveType.BOMB else f"{kind.platform_name} {name}"
