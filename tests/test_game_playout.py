@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+import guandan_fast as gf
 from guandan_fast import Hand
 from guandan_fast.game import NATIVE_PLAYOUT, Deal, random_deals
 from guandan_fast.playout import python_playout
@@ -112,6 +113,25 @@ def test_python_fallback_policy_replays() -> None:
     finish, actions = python_playout(deal, 3, True)
     assert replay(deal, actions).finish_order == finish
     assert python_playout(deal, 3, False)[0] == finish
+
+
+@pytest.mark.skipif(not NATIVE_PLAYOUT, reason="needs the native _playout extension")
+def test_the_reference_backend_reaches_the_playouts() -> None:
+    """With the reference backend the deal plays out in Python (the Python policy's own
+    stream), with the native one in C; switching back restores the native results."""
+    deal = mid_deal(5, 4)
+    native = [deal.playout(seed) for seed in range(8)]
+    gf.set_default_backend("reference")
+    try:
+        python = [deal.playout(seed) for seed in range(8)]
+        batch = deal.playouts(3, seed=0)
+        # the Python policy draws from the reference generator's move order
+        assert python == [python_playout(deal, seed, False)[0] for seed in range(8)]
+    finally:
+        gf.set_default_backend("native")
+    assert batch.tolist() == python[:3]
+    assert python != native  # two different random streams: the switch really happened
+    assert [deal.playout(seed) for seed in range(8)] == native
 
 
 # ---------------------------------------------------------------------------------------------

@@ -68,6 +68,7 @@ from .playout import (
     check_seed,
     native_playout,
     native_playouts,
+    plays_natively,
     python_playout,
     random_deals,
     read_only,
@@ -803,8 +804,8 @@ class Deal:
         Every seat draws uniformly among its :meth:`legal_actions` (the complete move list,
         and the pass when following) until the deal ends. The deal itself is not changed.
         Deterministic per ``seed`` (an integer 0 <= seed < 2**64). The play runs in native
-        code, without the GIL, when the ``_playout`` extension is built (else in Python,
-        with another random stream); tribute and return choices, if the deal is still in
+        code, without the GIL, when the ``_playout`` extension is built and the backend is
+        native (else in Python, with another random stream); tribute and return choices, if the deal is still in
         those phases, are drawn in Python from the same seed.
 
         Returns the finishing order as a list of the four seats, first to last; with
@@ -815,7 +816,7 @@ class Deal:
         deal, actions = self._through_tribute(seed, record)
         if deal._phase == "done":
             finish: list[int] = list(deal._finish)
-        elif NATIVE_PLAYOUT:
+        elif plays_natively():
             result = native_playout(deal._play_state(), seed, record)
             finish = result[0] if record else result
             if record:
@@ -831,7 +832,7 @@ class Deal:
         In the play phase the whole batch runs in native code without the GIL."""
         n = bounded(n, "the number of playouts", 0, sys.maxsize)
         seed = check_seed(seed)
-        if self._phase == "play" and NATIVE_PLAYOUT:
+        if self._phase == "play" and plays_natively():
             return native_playouts(self._play_state(), seed, n)
         out = np.empty((n, 4), dtype=np.int8)
         for i in range(n):

@@ -2,6 +2,10 @@
 without the GIL), and the same uniformly random policy in Python where the extension is
 not built.
 
+Which one plays is :func:`guandan_fast.backend.native_playouts`' choice, asked at every
+playout: the native loop with the native backend, the Python policy with the reference
+backend (``GUANDAN_FAST_BACKEND=reference``) or without the extension.
+
 A deal's play-phase state travels to native code as plain ints (:class:`PlayState`); the
 Python policy drives any deal-like object through its public methods (``clone``,
 ``step``, ``legal_moves``, ``following``, ``phase``, ``finish_order``, ``plays``), so
@@ -16,17 +20,26 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from . import backend
 from .cards import parse_level
 from .moves import PASS
 from .observation import fresh, move_triple
 from .rules import bounded
 
-try:  # the native playouts; the Python policy below stands in without them
-    from . import _playout as _native
-except ImportError:  # pragma: no cover - exercised only where the extension is not built
-    _native = None  # type: ignore[assignment]
+_native = backend._playout  # the built extension, whichever backend is the default
 
-__all__ = ["NATIVE_PLAYOUT", "SEED_MASK", "PlayState", "check_seed", "python_playout", "random_deals", "read_only"]
+__all__ = [
+    "NATIVE_PLAYOUT",
+    "SEED_MASK",
+    "PlayState",
+    "check_seed",
+    "native_playout",
+    "native_playouts",
+    "plays_natively",
+    "python_playout",
+    "random_deals",
+    "read_only",
+]
 
 #: Whether playouts run in native code (the ``_playout`` extension is built).
 NATIVE_PLAYOUT: bool = _native is not None
@@ -59,6 +72,12 @@ class PlayState(NamedTuple):
 
 def check_seed(seed: object) -> int:
     return bounded(seed, "a playout seed", 0, SEED_MASK)
+
+
+def plays_natively() -> bool:
+    """Whether a playout now runs in native code (the extension is built and the default
+    backend is native)."""
+    return backend.native_playouts() is not None
 
 
 def native_playout(state: PlayState, seed: int, record: bool) -> Any:
