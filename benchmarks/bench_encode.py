@@ -23,7 +23,7 @@ from guandan_fast import Deal, Match
 from guandan_fast.encode import action_features, state, states
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from danzero_reference import reference_state  # noqa: E402
+from danzero_reference import reference_state
 
 POSITIONS = 2000
 REFERENCE_POSITIONS = 100

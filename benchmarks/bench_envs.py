@@ -31,7 +31,7 @@ from guandan_fast import Deal
 from guandan_fast.encode import actions
 
 pytest.importorskip("pettingzoo")
-from guandan_fast.envs import gymnasium_env, pettingzoo_env  # noqa: E402
+from guandan_fast.envs import gymnasium_env, pettingzoo_env
 
 DEALS = 10
 

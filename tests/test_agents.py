@@ -103,7 +103,7 @@ def test_minplays_leaves_its_partner_alone_unless_it_can_go_out() -> None:
     for hand, expected in (("SA SK S5 H9", ["PASS", "PASS", "PASS"]), ("SA", ["Single", "A", ["SA"]])):
         deal = gf.Deal.start([hand, "D9 D8", "SQ D6", "DT D3"], 2, leader=2)
         deal.step(["Single", "Q", ["SQ"]])
-        deal.step("PASS PASS PASS".split())
+        deal.step(["PASS", "PASS", "PASS"])
         assert chosen(deal, agent) == expected
 
 
@@ -173,12 +173,12 @@ def test_agents_see_only_what_their_seat_may_know(name: str, options: dict) -> N
 @pytest.mark.parametrize(
     "options, words",
     [
-        ({"playouts": 0}, "playouts must be at least 1"),
+        ({"playouts": 0}, "playouts must be an integer >= 1, not"),
         ({"budget_ms": 0}, "budget_ms must be a positive"),
         ({"budget_ms": -5.0}, "budget_ms must be a positive"),
         ({"rollout": "greedy"}, "unknown rollout 'greedy'"),
         ({"worlds": 1.5}, "worlds must be an integer"),
-        ({"endgame": 0}, "endgame must be at least 1"),
+        ({"endgame": 0}, "endgame must be an integer >= 1, not"),
         ({"margin": -1}, "margin must be a number"),
     ],
 )

@@ -61,13 +61,13 @@ def test_intervals() -> None:
 @pytest.mark.parametrize(
     "kwargs, error, words",
     [
-        ({"matches": 0}, ValueError, "number of matches must be a positive"),
+        ({"matches": 0}, ValueError, "number of matches must be an integer >= 1"),
         ({"matches": 3}, ValueError, "must be even"),
-        ({"matches": 2, "workers": 0}, ValueError, "number of workers must be a positive"),
+        ({"matches": 2, "workers": 0}, ValueError, "number of workers must be an integer >= 1"),
         ({"matches": 2, "agent_b": "deepblue"}, ValueError, "unknown agent 'deepblue'"),
         ({"matches": 2, "rules": "national"}, TypeError, "rules must be a guandan_fast.Rules"),
         ({"matches": 2, "agent_a": "pimc:budget_ms=0"}, ValueError, "budget_ms must be a positive"),
-        ({"matches": 2, "agent_a": "pimc:playouts=-3"}, ValueError, "playouts must be at least 1"),
+        ({"matches": 2, "agent_a": "pimc:playouts=-3"}, ValueError, "playouts must be an integer >= 1, not"),
         ({"matches": 2, "ray_address": "nowhere"}, ValueError, "a Ray address is"),
     ],
 )
@@ -152,7 +152,7 @@ def assert_same_shards(one: list[Path], two: list[Path]) -> None:
 
 
 def test_selfplay_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(ValueError, match="shard size must be a positive"):
+    with pytest.raises(ValueError, match="shard size must be an integer >= 1"):
         generate_selfplay("random", 2, tmp_path, shard_size=0)
     assert main(["selfplay", "--agent", "nobody", "--deals", "1", "--out", str(tmp_path)]) == 2
     assert "unknown agent 'nobody'" in capsys.readouterr().err

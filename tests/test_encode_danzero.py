@@ -18,9 +18,9 @@ import numpy as np
 import pytest
 from danzero_reference import (
     DZ_LATEST,
-    DanZeroClient,
     DZ_PARTNER,
     STATE_SIZE,
+    DanZeroClient,
     action_vectors,
     card_vector,
     reference_state,

@@ -15,13 +15,14 @@ import pytest
 pytest.importorskip("pettingzoo")
 pytest.importorskip("gymnasium")
 
-from gymnasium.utils.env_checker import check_env  # noqa: E402
-from pettingzoo.test import api_test, seed_test  # noqa: E402
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test, seed_test
 
-from guandan_fast import Deal  # noqa: E402
-from guandan_fast.encode import LAYOUTS, state  # noqa: E402
-from guandan_fast.encode.actions import NUM_ACTIONS, ids, mask  # noqa: E402
-from guandan_fast.envs import GuandanGymEnv, gymnasium_env, pettingzoo_env  # noqa: E402
+from guandan_fast import Deal
+from guandan_fast.encode import LAYOUTS, state
+from guandan_fast.encode.actions import NUM_ACTIONS, ids, mask
+from guandan_fast.envs import GuandanGymEnv, gymnasium_env, pettingzoo_env
+
 
 @pytest.mark.parametrize("options", [{}, {"mode": "match", "max_deals": 3}, {"observation": "danzero"}])
 def test_pettingzoo_api_test(options: dict) -> None:

@@ -11,7 +11,6 @@ import random
 from typing import Any
 
 import numpy as np
-import pytest
 
 from guandan_fast import Hand, legal_moves
 from guandan_fast.game import Deal, Match, Rules

@@ -8,8 +8,7 @@ from typing import Any
 
 import pytest
 
-import guandan_fast.game as game
-from guandan_fast import Hand
+from guandan_fast import Hand, game
 from guandan_fast.cards import parse_card
 from guandan_fast.game import Deal, Match, Rules, score_deal
 from guandan_fast.tribute import (

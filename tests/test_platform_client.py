@@ -17,12 +17,12 @@ import pytest
 
 pytest.importorskip("websockets")
 
-from platform_server import Faults, PlatformServer  # noqa: E402
+from platform_server import Faults, PlatformServer
 
-from guandan_fast.agents import AGENTS, make_agent  # noqa: E402
-from guandan_fast.cli import main  # noqa: E402
-from guandan_fast.game import Deal  # noqa: E402
-from guandan_fast.platform import ClientResult, Mirror, PlatformError, act_message, answer_index, play  # noqa: E402
+from guandan_fast.agents import AGENTS, make_agent
+from guandan_fast.cli import main
+from guandan_fast.game import Deal
+from guandan_fast.platform import ClientResult, Mirror, PlatformError, act_message, answer_index, play
 
 #: Every await of a test is bounded by this (seconds).
 LIMIT = 30.0

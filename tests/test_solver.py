@@ -17,7 +17,7 @@
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
@@ -63,7 +63,7 @@ def brute_force(hand: Hand, level: int, backend: str) -> int:
     """Fewest plays by exhaustive search over card-level partitions (memoised)."""
     moves = [(m.cards.once, m.cards.twice) for m in legal_moves(hand, level, backend=backend)]
 
-    @lru_cache(maxsize=None)
+    @cache
     def best(once: int, twice: int) -> int:
         if not once:
             return 0
@@ -167,7 +167,7 @@ def brute_force_tie_break(hand: Hand, level: int, prefer: str) -> tuple[int, int
         key = (move.cards.once, move.cards.twice)
         cheapest[key] = min(cheapest.get(key, cost), cost)
 
-    @lru_cache(maxsize=None)
+    @cache
     def best(once: int, twice: int) -> tuple[int, int, int]:
         if not once:
             return (0, 0, 0)

@@ -106,6 +106,21 @@ def as_index(value: object, what: str) -> int:
         raise TypeError(f"{what}, not {type(value).__name__}") from None
 
 
+def bounded(value: object, what: str, low: int, high: int | None = None) -> int:
+    """An integer (a numpy integer too) in ``low..high`` (``high`` None: no upper bound);
+    TypeError/ValueError name ``what``. Built on :func:`as_index`, the one check."""
+    span = f"{low}..{high}" if high is not None else f">= {low}"
+    number = as_index(value, f"{what} must be an integer {span}")
+    if number < low or (high is not None and number > high):
+        raise ValueError(f"{what} must be an integer {span}, not {number}")
+    return number
+
+
+def check_seat(seat: object, what: str = "seat") -> int:
+    """A seat number 0-3 (see :func:`bounded`)."""
+    return bounded(seat, f"{what} (a seat number 0-3)", 0, 3)
+
+
 def level_char(level: int) -> str:
     return RANKS[level - 2]
 

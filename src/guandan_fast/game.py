@@ -56,7 +56,7 @@ import numpy as np
 
 from . import infoset
 from .api import MoveList, classify, legal_moves
-from .cards import CARD_NAMES, NUM_CARDS, level_char, parse_card, parse_level
+from .cards import CARD_NAMES, NUM_CARDS, bounded, check_seat, level_char, parse_card, parse_level
 from .hand import Hand, as_hand
 from .infoset import Unseen
 from .moves import PASS, Move, MoveType, bomb_tier, read_platform
@@ -73,7 +73,7 @@ from .playout import (
     random_deals,
     read_only,
 )
-from .rules import Rules, bounded, check_rules, check_seat
+from .rules import Rules, check_rules
 from .tribute import NO_TRIBUTE, TributeRecord, hand_over, return_choices, tribute_choices, tribute_due
 
 __all__ = [

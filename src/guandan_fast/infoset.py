@@ -32,7 +32,7 @@ from typing import Any, Final
 
 import numpy as np
 
-from .cards import BIG_JOKER, as_index
+from .cards import BIG_JOKER, bounded, check_seat
 from .hand import Hand
 
 try:
@@ -66,16 +66,9 @@ class Unseen:
     pooled_seats: tuple[int, ...]
 
 
-def _check_seat(seat: object) -> int:
-    number = as_index(seat, "a seat must be an integer 0-3")
-    if not 0 <= number <= 3:
-        raise ValueError(f"a seat must be an integer 0-3, not {number}")
-    return number
-
-
 def unseen(deal: Any, seat: int) -> Unseen:
     """What ``seat`` cannot see of ``deal`` (see :class:`Unseen` and the module notes)."""
-    seat = _check_seat(seat)
+    seat = check_seat(seat)
     hands = deal.hands
     left = deal.cards_left()
     played = [Hand._trusted(int(once), int(twice)) for once, twice in deal.played.tolist()]
@@ -117,13 +110,7 @@ def unseen(deal: Any, seat: int) -> Unseen:
 
 
 def _check_count_and_seed(n: object, seed: object) -> tuple[int, int]:
-    count = as_index(n, "the number of worlds must be an integer")
-    if count < 0:
-        raise ValueError(f"the number of worlds must be >= 0, not {count}")
-    number = as_index(seed, "a seed must be an integer")
-    if not 0 <= number <= _SEED_MASK:
-        raise ValueError(f"a seed must be an integer 0 <= seed < 2**64, not {number}")
-    return count, number
+    return bounded(n, "the number of worlds", 0), bounded(seed, "a seed", 0, _SEED_MASK)
 
 
 def sample_hands(deal: Any, seat: int, n: int, seed: int = 0) -> np.ndarray:

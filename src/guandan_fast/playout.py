@@ -21,10 +21,9 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from . import backend
-from .cards import parse_level
+from .cards import bounded, parse_level
 from .moves import PASS
 from .observation import fresh, move_triple
-from .rules import bounded
 
 _native = backend._playout  # the built extension, whichever backend is the default
 

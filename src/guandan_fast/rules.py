@@ -1,25 +1,12 @@
-"""The rule options (:class:`Rules`, RULES.md §10) and the small checks every rule module
-shares (seats and bounded integers), below the game and the tribute rules."""
+"""The rule options (:class:`Rules`, RULES.md §10), below the game and the tribute rules."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import as_index, parse_level
+from .cards import check_seat, parse_level
 
-__all__ = ["DEFAULT_RULES", "Rules", "bounded", "check_rules", "check_seat"]
-
-
-def bounded(value: object, what: str, low: int, high: int) -> int:
-    """An integer (a numpy integer too) in ``low..high``; TypeError/ValueError name ``what``."""
-    number = as_index(value, f"{what} must be an integer {low}..{high}")
-    if not low <= number <= high:
-        raise ValueError(f"{what} must be an integer {low}..{high}, not {number}")
-    return number
-
-
-def check_seat(seat: object, what: str) -> int:
-    return bounded(seat, f"{what} (a seat number 0-3)", 0, 3)
+__all__ = ["DEFAULT_RULES", "Rules", "check_rules"]
 
 
 @dataclass(frozen=True)

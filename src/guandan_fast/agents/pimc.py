@@ -34,6 +34,7 @@ import random
 import time
 from collections.abc import Iterator
 
+from ..cards import bounded
 from ..game import Deal
 from .base import check_turn
 from .minplays import MinPlaysAgent
@@ -56,11 +57,7 @@ def deal_result(deal: Deal, seat: int) -> int:
 
 
 def _count(value: object, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"PIMCAgent {name} must be an integer, not {type(value).__name__}")
-    if value < 1:
-        raise ValueError(f"PIMCAgent {name} must be at least 1, not {value}")
-    return value
+    return bounded(value, f"PIMCAgent {name}", 1)
 
 
 class PIMCAgent:

@@ -18,15 +18,12 @@ import socket
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from ..cards import as_index
+from ..cards import bounded
 
 
 def check_positive(value: object, what: str) -> int:
     """A positive integer (ValueError/TypeError naming ``what`` otherwise)."""
-    number = as_index(value, f"{what} must be a positive integer")
-    if number < 1:
-        raise ValueError(f"{what} must be a positive integer, not {number}")
-    return number
+    return bounded(value, what, 1)
 
 
 def default_workers() -> int:

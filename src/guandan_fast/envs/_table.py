@@ -14,9 +14,8 @@ from typing import Any, Final
 
 import numpy as np
 
-from ..cards import level_char, parse_level
-from ..encode import LAYOUTS, state
-from ..encode import actions
+from ..cards import bounded, level_char, parse_level
+from ..encode import LAYOUTS, actions, state
 from ..game import Deal, Match
 from ..platform.playlog import _describe
 from ..rules import Rules
@@ -52,8 +51,8 @@ class Table:
     ) -> None:
         if mode not in MODES:
             raise ValueError(f"mode must be 'deal' or 'match', not {mode!r}")
-        if max_deals is not None and (isinstance(max_deals, bool) or not isinstance(max_deals, int) or max_deals < 1):
-            raise ValueError(f"max_deals must be None or a positive integer, not {max_deals!r}")
+        if max_deals is not None:
+            bounded(max_deals, "max_deals", 1)
         if observation not in LAYOUTS:
             raise ValueError(f"observation must be a layout of guandan_fast.encode ({', '.join(LAYOUTS)}), not {observation!r}")
         self.mode = mode

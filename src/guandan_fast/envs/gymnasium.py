@@ -22,6 +22,7 @@ except ImportError as error:  # pragma: no cover - exercised only without the ex
         "guandan_fast.envs.GuandanGymEnv needs gymnasium: pip install 'guandan_fast[envs]'"
     ) from error
 
+from ..cards import check_seat
 from ..encode.actions import NUM_ACTIONS
 from ._table import RENDER_MODES, TableEnv, check_policies, observation_box
 
@@ -51,9 +52,7 @@ class GuandanGymEnv(TableEnv, gymnasium.Env):  # type: ignore[misc]
     ) -> None:
         if on_illegal not in ("end", "raise"):
             raise ValueError(f"on_illegal must be 'end' or 'raise', not {on_illegal!r}")
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 3:
-            raise ValueError(f"seat must be 0..3, not {seat!r}")
-        self.seat = seat
+        self.seat = check_seat(seat)
         self.on_illegal = on_illegal
         policies = check_policies(opponents, 3)
         self._policies = {(seat + k) % 4: policies[k - 1] for k in (1, 2, 3)}

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from ..cards import bounded, check_seat
 from ..game import Rules
 from ..moves import MoveType
 from .legacy import PROTOCOLS, LegacyProtocol, OpenGuanDanProtocol, Protocol
@@ -179,10 +180,9 @@ def _protocol(name: str, create_room: int | None, join: int | None, seat: int | 
     if name != "openguandan":
         raise ValueError(f"unknown protocol {name!r}: one of {', '.join(PROTOCOLS)}")
     seat = 0 if seat is None else seat
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 3:
-        raise ValueError(f"seat must be 0-3, not {seat!r}")
-    if create_room is not None and (isinstance(create_room, bool) or not isinstance(create_room, int) or create_room < 1):
-        raise ValueError(f"create_room is the number of games, a positive integer, not {create_room!r}")
+    seat = check_seat(seat)
+    if create_room is not None:
+        bounded(create_room, "create_room (the number of games)", 1)
     return OpenGuanDanProtocol(user or f"guandan_fast-{seat}", seat, create_rounds=create_room, room=join)
 
 

@@ -7,7 +7,7 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ..cards import CARD_NAMES, level_char
+from ..cards import CARD_NAMES, bounded, level_char
 from ..game import Match
 from ..rules import Rules
 
@@ -32,8 +32,8 @@ def play_log(seed: Any = None, *, deals: int | None = 1, rules: Rules | None = N
     tribute, every play, the finishing order and the levels. The match (hands, first
     leader) and the random policy both follow from ``seed``.
     """
-    if deals is not None and (isinstance(deals, bool) or not isinstance(deals, int) or deals < 1):
-        raise ValueError(f"deals must be a positive number, not {deals!r}")
+    if deals is not None:
+        bounded(deals, "deals", 1)
     match = Match(seed, rules)
     policy = random.Random(f"guandan_fast play policy {seed!r}")
     yield f"Match, seed {seed!r}: team 0 = seats 0 and 2, team 1 = seats 1 and 3"
