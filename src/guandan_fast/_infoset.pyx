@@ -22,10 +22,10 @@ cimport numpy as cnp
 
 from guandan_fast._bitops cimport gf_popcount64, gf_ctz64
 from guandan_fast._random cimport rng_below, shuffle_cards, add_card
+from guandan_fast._movegen cimport FULL_PLANE
 
 cnp.import_array()
 
-cdef uint64_t FULL_PLANE = (1ULL << 54) - 1
 
 
 cdef struct Table:

@@ -56,6 +56,10 @@ cdef enum:
     # bomb tiers (guandan_fast.kinds.bomb_tier): 4 < 5 < straight flush < 6 < ... < 10 < four jokers
     SF_TIER = 2
     FJ_TIER = 8
+    # table sizes: card indices 0..53, kind codes 0..10, keys 0..17
+    NUM_CARDS = 54
+    NUM_KINDS = 11
+    NUM_KEYS = 18
 
 cdef extern from *:
     """

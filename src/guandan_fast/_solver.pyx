@@ -31,18 +31,13 @@ cimport numpy as cnp
 
 from guandan_fast._bitops cimport gf_popcount64, gf_ctz64
 from guandan_fast._movegen cimport (
+    K_BOMB, K_FOUR_JOKERS, K_PAIR, K_SINGLE, K_STRAIGHT_FLUSH, NUM_CARDS,
     MoveBuffer, movebuf_init, movebuf_free, generate_into, check_args,
 )
 
 cnp.import_array()
 
 cdef enum:
-    KIND_SINGLE = 1
-    KIND_PAIR = 2
-    KIND_STRAIGHT_FLUSH = 8
-    KIND_BOMB = 9
-    KIND_FOUR_JOKERS = 10
-    NUM_CARDS = 54
     UNIT_TIED = 1024          # cost of one play when a tie-break penalty is added
     PENALTY_MAJOR = 32        # > 27: a major penalty outweighs any number of minor ones
     TABLE_BITS = 15
@@ -224,9 +219,9 @@ cdef inline int _play_cost(int kind, int prefer) noexcept nogil:
     """A play's cost under a tie-break. A straight flush counts as a straight here: the
     search sees rank counts only (its cards may or may not share a suit)."""
     if prefer == PREFER_BOMBS:
-        return UNIT_TIED + (0 if kind == KIND_BOMB or kind == KIND_FOUR_JOKERS else PENALTY_MAJOR) + (kind == KIND_SINGLE)
+        return UNIT_TIED + (0 if kind == K_BOMB or kind == K_FOUR_JOKERS else PENALTY_MAJOR) + (kind == K_SINGLE)
     if prefer == PREFER_SINGLES:
-        return UNIT_TIED + (PENALTY_MAJOR if kind == KIND_SINGLE else 0) + (kind == KIND_PAIR)
+        return UNIT_TIED + (PENALTY_MAJOR if kind == K_SINGLE else 0) + (kind == K_PAIR)
     return 1
 
 
@@ -389,7 +384,7 @@ cdef Py_ssize_t _realize(Play* p, uint64_t* once, uint64_t* twice, uint64_t wild
             _take(once, twice, 1ULL << (52 + lane - 13), count, &mo, &mt)
     for i in range(n):
         if buf.cards[2 * i] == mo and buf.cards[2 * i + 1] == mt:
-            if found < 0 or buf.kinds[i] >= KIND_STRAIGHT_FLUSH:
+            if found < 0 or buf.kinds[i] >= K_STRAIGHT_FLUSH:
                 found = i
     return found
 

@@ -14,23 +14,21 @@ from libc.stdint cimport uint8_t, int16_t, uint64_t
 cimport numpy as cnp
 
 from guandan_fast._bitops cimport gf_ctz64, gf_popcount64
+from guandan_fast._movegen cimport FULL_PLANE, HR_BIT, NUM_KEYS, NUM_KINDS, SB_BIT
 
 cnp.import_array()
 
 cdef enum:
-    TABLE_KINDS = 11        # kind codes 0..10 (guandan_fast.moves.MoveType)
-    TABLE_KEYS = 18         # keys 0..17
     NO_ID = -1
 
-cdef uint64_t FULL_PLANE = (<uint64_t>1 << 54) - 1
-cdef uint64_t JOKER_BITS = (<uint64_t>3) << 52
+cdef uint64_t JOKER_BITS = SB_BIT | HR_BIT
 
 # The layout, filled once by set_layout (read-only afterwards): the id of (kind, key) at
 # the kind's smallest size, and for kinds of several sizes (bombs) the ids per extra card.
-cdef int16_t FIRST_ID[TABLE_KINDS][TABLE_KEYS]
-cdef int SIZE_MIN[TABLE_KINDS]
-cdef int SIZE_MAX[TABLE_KINDS]
-cdef int SIZE_STRIDE[TABLE_KINDS]
+cdef int16_t FIRST_ID[NUM_KINDS][NUM_KEYS]
+cdef int SIZE_MIN[NUM_KINDS]
+cdef int SIZE_MAX[NUM_KINDS]
+cdef int SIZE_STRIDE[NUM_KINDS]
 cdef bint LAYOUT_SET = False
 
 
@@ -39,10 +37,10 @@ def set_layout(first_id, size_min, size_max, size_stride):
     sizes it comes in and how many ids one more card moves the id by."""
     global LAYOUT_SET
     cdef int kind, key
-    if len(first_id) != TABLE_KINDS or any(len(row) != TABLE_KEYS for row in first_id):
-        raise ValueError(f"the layout table must be {TABLE_KINDS} x {TABLE_KEYS}")
-    for kind in range(TABLE_KINDS):
-        for key in range(TABLE_KEYS):
+    if len(first_id) != NUM_KINDS or any(len(row) != NUM_KEYS for row in first_id):
+        raise ValueError(f"the layout table must be {NUM_KINDS} x {NUM_KEYS}")
+    for kind in range(NUM_KINDS):
+        for key in range(NUM_KEYS):
             FIRST_ID[kind][key] = first_id[kind][key]
         SIZE_MIN[kind] = size_min[kind]
         SIZE_MAX[kind] = size_max[kind]
@@ -54,7 +52,7 @@ cdef inline int _move_id(int kind, int key, uint64_t once, uint64_t twice) noexc
     """The id of one move, or NO_ID when (kind, key, size) is outside the layout (the size
     is counted only for kinds of several sizes)."""
     cdef int size, first
-    if kind < 0 or kind >= TABLE_KINDS or key < 0 or key >= TABLE_KEYS:
+    if kind < 0 or kind >= NUM_KINDS or key < 0 or key >= NUM_KEYS:
         return NO_ID
     first = FIRST_ID[kind][key]
     if first < 0 or SIZE_MIN[kind] == SIZE_MAX[kind]:
