@@ -2,9 +2,11 @@
 """Native state and action encoders (see docs/encoding.md for the layouts, field by field).
 
 Two steps per position. ``_gather`` (holding the GIL) copies what a seat's encoding needs
-out of a :class:`~guandan_fast.game.Deal` into a plain C ``Position``: the four hands' bit
-planes, the per-seat played planes (``Deal.played``), the last ``TAIL`` entries of
-``Deal.plays``, the move to beat, levels, phase and finishing order. The kernels
+out of a :class:`~guandan_fast.game.Deal` into a plain C ``Position``, from the plain values
+of one ``Deal._encoder_view()`` call (no copies, no Move or dict made): the four hands' bit
+planes, the per-seat played planes, the last ``TAIL`` plays and the bombs per seat (read
+from the plays the Deal keeps packed as 64-bit words, so a late position costs no more
+than an early one), the move to beat, levels, phase, finishing order and tribute. The kernels
 (``_danzero``, ``_full``; ``noexcept nogil``) then write floats from the Position alone, so
 a batch is gathered chunk by chunk and encoded without the GIL.
 
