@@ -171,14 +171,15 @@ def check_layout(layout):
     return sizes
 
 
-cdef inline int _state_size(object layout) except -1:
-    """The state size of a layout name (the common names without a Python call)."""
+cdef inline int _is_full(object layout) except -1:
+    """1 for the full layout, 0 for DanZero's (the common names without a Python call);
+    TypeError/ValueError for anything else."""
     if type(layout) is str:
         if layout == "full-v1":
-            return F_SIZE
+            return 1
         if layout == "danzero":
-            return DZ_SIZE
-    return check_layout(layout)[0]
+            return 0
+    return check_layout(layout)[0] == F_SIZE
 
 
 cdef int _check_seat(object seat) except -1:
@@ -572,8 +573,8 @@ def state(deal, seat, layout="danzero", out=None):
     2467 for ``"full-v1"``), written into ``out`` when given (and returned).
     TypeError/ValueError for a non-Deal, a bad seat, layout or ``out``."""
     cdef Position p
-    cdef int size = _state_size(layout)
-    cdef bint full = size == F_SIZE
+    cdef bint full = _is_full(layout)
+    cdef int size = F_SIZE if full else DZ_SIZE
     cdef cnp.ndarray target
     cdef cnp.npy_intp dims = size
     _check_deal(deal)
@@ -590,8 +591,8 @@ def states(deals, seats, layout="danzero", out=None):
     """Encodings of many positions as ``float32[B, D]``: row ``i`` is ``state(deals[i],
     seats[i], layout)``; ``seats`` may be one seat for all; written into ``out`` when
     given (and returned). Positions are gathered in chunks and encoded without the GIL."""
-    cdef int size = _state_size(layout)
-    cdef bint full = size == F_SIZE
+    cdef bint full = _is_full(layout)
+    cdef int size = F_SIZE if full else DZ_SIZE
     cdef Py_ssize_t n, i, begin, end, count
     cdef Position* chunk
     cdef float* base
@@ -692,23 +693,13 @@ cdef inline cnp.ndarray _rows(Py_ssize_t n, int width):
     return cnp.PyArray_EMPTY(2, dims, cnp.NPY_INT8, 0)
 
 
-cdef inline int _action_width(object layout) except -1:
-    """The action width of a layout name (the common names without a Python call)."""
-    if type(layout) is str:
-        if layout == "full-v1":
-            return F_ACTION
-        if layout == "danzero":
-            return NUM_CARDS
-    return check_layout(layout)[1]
-
-
 def action_features(deal, layout="danzero"):
     """One row per entry of ``deal.legal_actions()`` (same order) as ``int8[n, F]``: the
     action's 54 card counts in the layout's card order; ``"full-v1"`` adds the kind and
     key one-hots (F = 83). A pass is a row of zero counts; a tribute or return action
     counts its one card and has no kind or key."""
-    cdef int width = _action_width(layout)
-    cdef bint full = width == F_ACTION
+    cdef bint full = _is_full(layout)
+    cdef int width = F_ACTION if full else NUM_CARDS
     cdef Py_ssize_t n, i, offset
     cdef cnp.ndarray out, kinds, keys, cards
     cdef const uint8_t* kind_data
