@@ -28,6 +28,8 @@ from danzero_reference import reference_state
 POSITIONS = 2000
 REFERENCE_POSITIONS = 100
 LEADS = 50
+#: Plays before a position counts as late in its deal.
+LATE = 100
 #: Median seconds per state of this session, by label (for the speed-up line).
 MEDIANS: dict[str, float] = {}
 
@@ -75,6 +77,20 @@ def test_state_single_calls(benchmark: Any, positions: list[tuple[Deal, int]], l
 
     benchmark(run)
     _report(benchmark, f"state {layout}: native, one call each", len(sample))
+
+
+@pytest.mark.parametrize("layout", ["danzero", "full-v1"])
+def test_state_late_in_deals(benchmark: Any, positions: list[tuple[Deal, int]], layout: str) -> None:
+    """Positions after 100 or more plays: the full layout's history must not cost more late."""
+    sample = [(deal, seat) for deal, seat in positions if len(deal.plays) >= LATE][:300]
+    assert len(sample) >= 100
+
+    def run() -> None:
+        for deal, seat in sample:
+            state(deal, seat, layout)
+
+    benchmark(run)
+    _report(benchmark, f"state {layout}: native, after {LATE}+ plays", len(sample))
 
 
 def test_state_transcription(benchmark: Any, positions: list[tuple[Deal, int]]) -> None:

@@ -245,3 +245,26 @@ def test_batches_in_parallel_threads() -> None:
         results = list(pool.map(lambda job: states(*job), jobs))
     for got, want in zip(results, expected):
         assert np.array_equal(got, want)
+
+
+@pytest.mark.parametrize("layout", list(LAYOUTS))
+def test_clones_and_pickles_encode_their_own_history(layout: str) -> None:
+    """The encoders read the plays the Deal keeps packed for them: a clone's must not
+    follow the original's later plays (nor the original the clone's), and a pickled deal's
+    must come back whole."""
+    import pickle
+
+    deal = random_play(4, 30)
+    copy = deal.clone()
+    before = [state(copy, seat, layout) for seat in range(4)]
+    rng = random.Random(4)
+    for _ in range(8):
+        deal.step(rng.randrange(len(deal.legal_actions())))
+    assert all(np.array_equal(state(copy, seat, layout), before[seat]) for seat in range(4))
+    twin = random_play(4, 30)
+    for _ in range(8):
+        copy.step(0)
+        twin.step(0)
+    for seat in range(4):
+        assert np.array_equal(state(copy, seat, layout), state(twin, seat, layout))
+        assert np.array_equal(state(pickle.loads(pickle.dumps(deal)), seat, layout), state(deal, seat, layout))

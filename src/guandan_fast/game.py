@@ -48,6 +48,7 @@ from __future__ import annotations
 import copy
 import random
 import sys
+from array import array
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Union
@@ -144,6 +145,7 @@ class Deal:
         "_played",
         "_played_array",
         "_plays",
+        "_plays_packed",
         "_to_act",
         "_tribute",
         "_trick",
@@ -170,6 +172,10 @@ class Deal:
     _card_actions: list[tuple[int, StoredAction]]
     #: Every play-phase action as (seat, kind, key, once, twice) (the :attr:`plays` rows).
     _plays: list[tuple[int, int, int, int, int]]
+    #: The same rows packed for the native encoders (:mod:`guandan_fast.encode`), which read
+    #: them without a Python object per play: three words each, ``seat | kind << 2 |
+    #: key << 6``, ``once``, ``twice``.
+    _plays_packed: array[int]
     #: Stored triples of the first plays, made when :attr:`history` is read.
     _triples: list[StoredAction]
     #: Per seat, the index in ``_plays`` of its action in the current trick, or -1.
@@ -220,6 +226,7 @@ class Deal:
         deal._finish = _check_finished(finished, deal._hands)
         deal._card_actions = []
         deal._plays = []
+        deal._plays_packed = array("Q")
         deal._triples = []
         deal._trick = [-1, -1, -1, -1]
         deal._last = None
@@ -403,6 +410,7 @@ class Deal:
         other._finish = self._finish[:]
         other._card_actions = self._card_actions[:]
         other._plays = self._plays[:]
+        other._plays_packed = self._plays_packed[:]
         other._triples = self._triples[:]
         other._trick = self._trick[:]
         other._tribute = self._tribute
@@ -657,9 +665,11 @@ class Deal:
         self._moves = self._actions = None
         if not kind:
             plays.append((seat, 0, 0, 0, 0))
+            self._plays_packed.extend((seat, 0, 0))
             self._after_pass(seat)
             return
         plays.append((seat, kind, key, once, twice))
+        self._plays_packed.extend((seat | kind << 2 | key << 6, once, twice))
         hand = self._hands[seat]
         held_once, held_twice = hand.once, hand.twice
         hand = self._hands[seat] = Hand._trusted((held_once & ~once) | (held_twice & ~twice), held_twice & ~once)
@@ -908,6 +918,39 @@ class Deal:
                 tuple(self._finish),
                 self._actions_later() if seat == self._to_act else tuple,
             )
+        )
+
+    def _encoder_view(self) -> tuple[Any, ...]:
+        """What the native encoders (:mod:`guandan_fast.encode`) read, as plain values and
+        without copies (they only read): level, team levels, phase, seat to act, finishing
+        order, played planes (8 ints), packed plays, the move to beat (``_last``), its seat,
+        the four hands' (once, twice) planes, and the tribute record's kind, payers,
+        receivers, payments and returns."""
+        h0, h1, h2, h3 = self._hands
+        tribute = self._tribute
+        return (
+            self.level,
+            self.team_levels,
+            self._phase,
+            self._to_act,
+            self._finish,
+            self._played,
+            self._plays_packed,
+            self._last,
+            self._last_seat,
+            h0._once,
+            h0._twice,
+            h1._once,
+            h1._twice,
+            h2._once,
+            h2._twice,
+            h3._once,
+            h3._twice,
+            tribute.kind,
+            tribute.payers,
+            tribute.receivers,
+            tribute.payments,
+            tribute.returns,
         )
 
     def _actions_later(self) -> Callable[[], Sequence[StoredAction]]:

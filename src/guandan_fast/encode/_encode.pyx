@@ -2,9 +2,11 @@
 """Native state and action encoders (see docs/encoding.md for the layouts, field by field).
 
 Two steps per position. ``_gather`` (holding the GIL) copies what a seat's encoding needs
-out of a :class:`~guandan_fast.game.Deal` into a plain C ``Position``: the four hands' bit
-planes, the per-seat played planes (``Deal.played``), the last ``TAIL`` entries of
-``Deal.plays``, the move to beat, levels, phase and finishing order. The kernels
+out of a :class:`~guandan_fast.game.Deal` into a plain C ``Position``, from the plain values
+of one ``Deal._encoder_view()`` call (no copies, no Move or dict made): the four hands' bit
+planes, the per-seat played planes, the last ``TAIL`` plays and the bombs per seat (read
+from the plays the Deal keeps packed as 64-bit words, so a late position costs no more
+than an early one), the move to beat, levels, phase, finishing order and tribute. The kernels
 (``_danzero``, ``_full``; ``noexcept nogil``) then write floats from the Position alone, so
 a batch is gathered chunk by chunk and encoded without the GIL.
 
@@ -14,8 +16,10 @@ their one-hot's length, kinds and keys are checked when gathered).
 """
 
 from libc.stdint cimport int8_t, uint8_t, uint64_t
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 from libc.stdlib cimport malloc, free
+from cpython cimport array as cparray
+from cpython.object cimport Py_SIZE
 
 import operator
 
@@ -167,6 +171,17 @@ def check_layout(layout):
     return sizes
 
 
+cdef inline int _is_full(object layout) except -1:
+    """1 for the full layout, 0 for DanZero's (the common names without a Python call);
+    TypeError/ValueError for anything else."""
+    if type(layout) is str:
+        if layout == "full-v1":
+            return 1
+        if layout == "danzero":
+            return 0
+    return check_layout(layout)[0] == F_SIZE
+
+
 cdef int _check_seat(object seat) except -1:
     if type(seat) is int and 0 <= seat <= 3:  # the common case, without a Python call
         return <int>seat
@@ -187,90 +202,99 @@ cdef int _check_deal(object deal) except -1:
     return 0
 
 
-cdef int _gather_plays(tuple plays, Position* p, bint full) except -1:
-    cdef Py_ssize_t n = len(plays), start, j
-    cdef int k, kind, seat
-    cdef tuple entry
+cdef int _gather_plays(object packed, Position* p, bint full) except -1:
+    """The last plays (and, for the full layout, the bombs per seat) from the deal's packed
+    plays: three uint64 words per play (see ``Deal._plays_packed``)."""
+    cdef cparray.array words
+    cdef const uint64_t* data
+    cdef Py_ssize_t n, start, j
     cdef Py_ssize_t keep = TAIL if full else DZ_TAIL
+    cdef uint64_t head
+    cdef int k
+    if type(packed) is not cparray.array or (<cparray.array>packed).ob_descr.itemsize != 8:
+        raise ValueError("the deal's packed plays must be an array of 64-bit words")
+    words = <cparray.array>packed
+    data = <const uint64_t*>words.data.as_ulonglongs
+    n = Py_SIZE(words) // 3
     start = n - keep if n > keep else 0
     p.tail_len = <int>(n - start)
     for j in range(start, n):
-        entry = <tuple>plays[j]
         k = <int>(j - start)
-        seat = entry[0]
-        kind = entry[1]
-        p.tail_seat[k] = seat & 3
-        p.tail_kind[k] = kind if 0 <= kind < NUM_KINDS else 0
-        p.tail_once[k] = (<uint64_t>entry[3]) & CARD_MASK
-        p.tail_twice[k] = (<uint64_t>entry[4]) & CARD_MASK
+        head = data[3 * j]
+        p.tail_seat[k] = <int>(head & 3)
+        p.tail_kind[k] = <int>((head >> 2) & 15)
+        if p.tail_kind[k] >= NUM_KINDS:
+            p.tail_kind[k] = 0
+        p.tail_once[k] = data[3 * j + 1] & CARD_MASK
+        p.tail_twice[k] = data[3 * j + 2] & p.tail_once[k]
     if full:
         for k in range(4):
             p.bombs[k] = 0
         for j in range(n):
-            entry = <tuple>plays[j]
-            kind = entry[1]
-            if kind >= KIND_STRAIGHT_FLUSH:
-                seat = entry[0]
-                p.bombs[seat & 3] += 1
+            head = data[3 * j]
+            if KIND_STRAIGHT_FLUSH <= ((head >> 2) & 15) < NUM_KINDS:
+                p.bombs[head & 3] += 1
     return 0
 
 
-cdef int _gather_tribute(object deal, Position* p) except -1:
+cdef int _gather_tribute(tuple view, Py_ssize_t at, Position* p) except -1:
+    """The tribute record from ``view[at:at + 5]``: kind, payers, receivers, payments, returns."""
     cdef int k
-    info = deal.tribute
-    p.tribute_kind = _TRIBUTE_KINDS.get(info["kind"], 0)
+    p.tribute_kind = _TRIBUTE_KINDS.get(view[at], 0)
     for k in range(4):
         p.payer[k] = 0
         p.receiver[k] = 0
         p.tribute_card[k] = -1
         p.return_card[k] = -1
-    for seat in info.get("payers", ()):
+    for seat in view[at + 1]:
         p.payer[seat & 3] = 1
-    for seat in info.get("receivers", ()):
+    for seat in view[at + 2]:
         p.receiver[seat & 3] = 1
-    for giver, _, card in info["payments"]:
+    for giver, _, card in view[at + 3]:
         p.tribute_card[giver & 3] = card
-    for giver, _, card in info["returns"]:
+    for giver, _, card in view[at + 4]:
         p.return_card[giver & 3] = card
     return 0
 
 
+cdef inline uint64_t _plane(object value) except? 0:
+    return (<uint64_t>value) & CARD_MASK
+
+
 cdef int _gather(object deal, int seat, Position* p, bint full) except -1:
-    """Copy what the encoders read from ``deal`` (already checked to be a Deal) into ``p``."""
+    """Copy what the encoders read from ``deal`` (already checked to be a Deal) into ``p``,
+    from the plain values of ``Deal._encoder_view`` (one call, no copies)."""
     cdef int s, n_out = 0
-    cdef cnp.ndarray played
-    cdef const uint64_t* planes
+    cdef tuple view = deal._encoder_view()
+    cdef list played
+    cdef tuple last
+    if len(view) != 22:
+        raise ValueError("unexpected Deal._encoder_view")
+    level, team_levels, phase, to_act, finish = view[0], view[1], view[2], view[3], view[4]
+    played, packed, last, last_seat = view[5], view[6], view[7], view[8]
     p.seat = seat
-    p.level = deal.level
+    p.level = level
     if not 2 <= p.level <= 14:
         raise ValueError(f"the deal's level {p.level} is outside 2..14")
-    levels = deal.team_levels
-    p.levels[0] = levels[0]
-    p.levels[1] = levels[1]
-    p.phase = _PHASES[deal.phase]
-    to_act = deal.to_act
-    p.to_act = -1 if to_act is None else (<int>to_act) & 3
-    hands = deal.hands
+    p.levels[0] = team_levels[0]
+    p.levels[1] = team_levels[1]
+    if len(played) != 8:
+        raise ValueError("unexpected played planes")
     for s in range(4):
-        hand = hands[s]
-        p.once[s] = (<uint64_t>hand.once) & CARD_MASK
-        p.twice[s] = (<uint64_t>hand.twice) & p.once[s]
+        p.once[s] = _plane(view[9 + 2 * s])
+        p.twice[s] = _plane(view[10 + 2 * s]) & p.once[s]
         if p.once[s] == 0:
             n_out += 1
-    finish = deal.finish_order
+        p.played_once[s] = _plane(played[2 * s])
+        p.played_twice[s] = _plane(played[2 * s + 1]) & p.played_once[s]
     p.n_out = n_out if n_out <= len(finish) else <int>len(finish)
     for s in range(p.n_out):
         p.finish[s] = (<int>finish[s]) & 3
-    played = deal.played
-    if cnp.PyArray_NDIM(played) != 2 or played.shape[0] != 4 or played.shape[1] != 2 \
-            or cnp.PyArray_TYPE(played) != cnp.NPY_UINT64 or not cnp.PyArray_IS_C_CONTIGUOUS(played):
-        raise ValueError("Deal.played must be a C-contiguous uint64 array of shape (4, 2)")
-    planes = <const uint64_t*>cnp.PyArray_DATA(played)
-    for s in range(4):
-        p.played_once[s] = planes[2 * s] & CARD_MASK
-        p.played_twice[s] = planes[2 * s + 1] & p.played_once[s]
-    _gather_plays(deal.plays, p, full)
-    last = deal.last_move
+    _gather_plays(packed, p, full)
+    if not full:
+        return 0
+    p.phase = _PHASES[phase]
+    p.to_act = -1 if to_act is None else (<int>to_act) & 3
     if last is None:
         p.beat_kind = 0
         p.beat_key = 0
@@ -278,14 +302,14 @@ cdef int _gather(object deal, int seat, Position* p, bint full) except -1:
         p.beat_once = 0
         p.beat_twice = 0
     else:
-        p.beat_kind = last.kind
-        p.beat_key = last.key
-        p.beat_seat = (<int>deal.last_seat) & 3
-        cards = last.cards
-        p.beat_once = (<uint64_t>cards.once) & CARD_MASK
-        p.beat_twice = (<uint64_t>cards.twice) & p.beat_once
-    if full:
-        _gather_tribute(deal, p)
+        if len(last) < 4:
+            raise ValueError("unexpected move to beat")
+        p.beat_kind = last[0]
+        p.beat_key = last[1]
+        p.beat_seat = (<int>last_seat) & 3
+        p.beat_once = _plane(last[2])
+        p.beat_twice = _plane(last[3]) & p.beat_once
+    _gather_tribute(view, 17, p)
     return 0
 
 
@@ -549,8 +573,8 @@ def state(deal, seat, layout="danzero", out=None):
     2467 for ``"full-v1"``), written into ``out`` when given (and returned).
     TypeError/ValueError for a non-Deal, a bad seat, layout or ``out``."""
     cdef Position p
-    cdef int size = check_layout(layout)[0]
-    cdef bint full = size == F_SIZE
+    cdef bint full = _is_full(layout)
+    cdef int size = F_SIZE if full else DZ_SIZE
     cdef cnp.ndarray target
     cdef cnp.npy_intp dims = size
     _check_deal(deal)
@@ -567,8 +591,8 @@ def states(deals, seats, layout="danzero", out=None):
     """Encodings of many positions as ``float32[B, D]``: row ``i`` is ``state(deals[i],
     seats[i], layout)``; ``seats`` may be one seat for all; written into ``out`` when
     given (and returned). Positions are gathered in chunks and encoded without the GIL."""
-    cdef int size = check_layout(layout)[0]
-    cdef bint full = size == F_SIZE
+    cdef bint full = _is_full(layout)
+    cdef int size = F_SIZE if full else DZ_SIZE
     cdef Py_ssize_t n, i, begin, end, count
     cdef Position* chunk
     cdef float* base
@@ -612,22 +636,61 @@ cdef cnp.ndarray _contiguous(object array, int type_num):
     return np.ascontiguousarray(array, dtype=cnp.PyArray_DescrFromType(type_num))
 
 
-cdef inline void _action_row(int8_t* row, int kind, int key, uint64_t once, uint64_t twice, bint full) noexcept nogil:
-    cdef int card
+# Byte j of SPREAD[b] is bit j of b: eight cards' counts from one lookup. Two spreads add
+# without carries (each byte is 0 or 1), whatever the byte order, as they are added as words.
+cdef uint8_t SPREAD[256][8]
+for _byte in range(256):
+    for _bit in range(8):
+        SPREAD[_byte][_bit] = (_byte >> _bit) & 1
+# The bits of suits 0 and 1 of ranks 2..A (cards 4r and 4r + 1, r < 13), which DanZero's
+# card order swaps (_danzero_slot).
+cdef uint64_t SUIT0_BITS = 0x0001111111111111ULL
+cdef uint64_t SUIT1_BITS = SUIT0_BITS << 1
+
+
+cdef inline uint64_t _danzero_bits(uint64_t plane) noexcept nogil:
+    """``plane`` with every card moved to its DanZero slot."""
+    return (plane & ~(SUIT0_BITS | SUIT1_BITS)) | ((plane & SUIT0_BITS) << 1) | ((plane & SUIT1_BITS) >> 1)
+
+
+cdef inline void _card_counts(int8_t* row, uint64_t once, uint64_t twice, bint spill) noexcept nogil:
+    """Write ``row[0:54]``: the card counts of planes (once, twice), eight cards at a time;
+    with ``spill``, zeros in ``row[54:56]`` too (one whole word: the caller writes them later)."""
+    cdef uint64_t a, b
+    cdef int k
+    for k in range(7):
+        memcpy(&a, SPREAD[(once >> (8 * k)) & 255], 8)
+        memcpy(&b, SPREAD[(twice >> (8 * k)) & 255], 8)
+        a += b
+        if k < 6 or spill:
+            memcpy(row + 8 * k, &a, 8)
+        else:
+            memcpy(row + 8 * k, &a, NUM_CARDS - 48)
+
+
+cdef inline void _action_row(int8_t* row, int kind, int key, uint64_t once, uint64_t twice, bint full,
+                             bint spill) noexcept nogil:
+    """Write the whole row (F bytes) of one action; ``spill``: the two bytes after a
+    DanZero row may be overwritten (they are the next row's)."""
     once &= CARD_MASK
     twice &= once
-    while once:
-        card = gf_ctz64(once)
-        row[card if full else _danzero_slot(card)] += 1
-        once &= once - 1
-    while twice:
-        card = gf_ctz64(twice)
-        row[card if full else _danzero_slot(card)] += 1
-        twice &= twice - 1
-    if full and 0 <= kind < NUM_KINDS:
-        row[NUM_CARDS + kind] = 1
-        if kind != 0 and 0 <= key < NUM_KEYS:
-            row[NUM_CARDS + NUM_KINDS + key] = 1
+    if full:
+        _card_counts(row, once, twice, True)
+        memset(row + NUM_CARDS, 0, F_ACTION - NUM_CARDS)
+        if 0 <= kind < NUM_KINDS:
+            row[NUM_CARDS + kind] = 1
+            if kind != 0 and 0 <= key < NUM_KEYS:
+                row[NUM_CARDS + NUM_KINDS + key] = 1
+    else:
+        _card_counts(row, _danzero_bits(once), _danzero_bits(twice), spill)
+
+
+cdef inline cnp.ndarray _rows(Py_ssize_t n, int width):
+    """A new uninitialised ``int8[n, width]`` (``_action_row`` writes every byte)."""
+    cdef cnp.npy_intp dims[2]
+    dims[0] = n
+    dims[1] = width
+    return cnp.PyArray_EMPTY(2, dims, cnp.NPY_INT8, 0)
 
 
 def action_features(deal, layout="danzero"):
@@ -635,8 +698,8 @@ def action_features(deal, layout="danzero"):
     action's 54 card counts in the layout's card order; ``"full-v1"`` adds the kind and
     key one-hots (F = 83). A pass is a row of zero counts; a tribute or return action
     counts its one card and has no kind or key."""
-    cdef int width = check_layout(layout)[1]
-    cdef bint full = width == F_ACTION
+    cdef bint full = _is_full(layout)
+    cdef int width = F_ACTION if full else NUM_CARDS
     cdef Py_ssize_t n, i, offset
     cdef cnp.ndarray out, kinds, keys, cards
     cdef const uint8_t* kind_data
@@ -647,11 +710,11 @@ def action_features(deal, layout="danzero"):
     _check_deal(deal)
     if deal.phase != "play":
         actions = deal.legal_actions()
-        out = np.zeros((len(actions), width), dtype=np.int8)
+        out = _rows(len(actions), width)
         rows = <int8_t*>cnp.PyArray_DATA(out)
         for i, action in enumerate(actions):
             card = parse_card(action[2][0])
-            _action_row(rows + i * width, -1, 0, 1ULL << card, 0, full)
+            _action_row(rows + i * width, -1, 0, 1ULL << card, 0, full, i + 1 < len(actions))
         return out
     moves = deal.legal_moves()
     offset = 1 if deal.following else 0
@@ -661,15 +724,15 @@ def action_features(deal, layout="danzero"):
     n = kinds.shape[0]
     if keys.shape[0] != n or cards.ndim != 2 or cards.shape[0] != n or cards.shape[1] != 2:
         raise ValueError("the deal's move list has inconsistent arrays")
-    out = np.zeros((n + offset, width), dtype=np.int8)
+    out = _rows(n + offset, width)
     rows = <int8_t*>cnp.PyArray_DATA(out)
     kind_data = <const uint8_t*>cnp.PyArray_DATA(kinds)
     key_data = <const uint8_t*>cnp.PyArray_DATA(keys)
     card_data = <const uint64_t*>cnp.PyArray_DATA(cards)
     with nogil:
         if offset:
-            _action_row(rows, 0, 0, 0, 0, full)
+            _action_row(rows, 0, 0, 0, 0, full, n > 0)
         for i in range(n):
             _action_row(rows + (i + offset) * width, kind_data[i], key_data[i],
-                        card_data[2 * i], card_data[2 * i + 1], full)
+                        card_data[2 * i], card_data[2 * i + 1], full, i + 1 < n)
     return out
