@@ -27,18 +27,15 @@ import numpy as np
 cimport numpy as cnp
 
 from guandan_fast._bitops cimport gf_ctz64
+from guandan_fast._movegen cimport FULL_PLANE, K_STRAIGHT_FLUSH, NUM_CARDS, NUM_KEYS, NUM_KINDS  # kinds 8..10 are bombs
 from guandan_fast.game import Deal
 from guandan_fast.cards import parse_card
 
 cnp.import_array()
 
 cdef enum:
-    NUM_CARDS = 54
     TAIL = 24                # plays kept per position: the full layout's history length
     DZ_TAIL = 8              # enough for DanZero's markers: a play, <= 3 passes, the partner's turn
-    NUM_KINDS = 11           # MoveType codes 0..10 (0 = PASS)
-    NUM_KEYS = 18            # keys 0..17
-    KIND_STRAIGHT_FLUSH = 8  # kinds 8..10 are bombs
     CHUNK = 256              # positions gathered per nogil pass of a batch
 
     # DanZero layout (AltmanD/guandan_mcc rl-frame/actor_n/game.py, MyClient.prepare)
@@ -85,7 +82,6 @@ cdef enum:
     PHASE_PLAY = 2
     PHASE_DONE = 3
 
-cdef uint64_t CARD_MASK = (1ULL << 54) - 1
 
 #: Layout name -> (state size, action feature width).
 LAYOUTS = {"danzero": (DZ_SIZE, NUM_CARDS), "full-v1": (F_SIZE, F_ACTION)}
@@ -225,14 +221,14 @@ cdef int _gather_plays(object packed, Position* p, bint full) except -1:
         p.tail_kind[k] = <int>((head >> 2) & 15)
         if p.tail_kind[k] >= NUM_KINDS:
             p.tail_kind[k] = 0
-        p.tail_once[k] = data[3 * j + 1] & CARD_MASK
+        p.tail_once[k] = data[3 * j + 1] & FULL_PLANE
         p.tail_twice[k] = data[3 * j + 2] & p.tail_once[k]
     if full:
         for k in range(4):
             p.bombs[k] = 0
         for j in range(n):
             head = data[3 * j]
-            if KIND_STRAIGHT_FLUSH <= ((head >> 2) & 15) < NUM_KINDS:
+            if K_STRAIGHT_FLUSH <= ((head >> 2) & 15) < NUM_KINDS:
                 p.bombs[head & 3] += 1
     return 0
 
@@ -258,7 +254,7 @@ cdef int _gather_tribute(tuple view, Py_ssize_t at, Position* p) except -1:
 
 
 cdef inline uint64_t _plane(object value) except? 0:
-    return (<uint64_t>value) & CARD_MASK
+    return (<uint64_t>value) & FULL_PLANE
 
 
 cdef int _gather(object deal, int seat, Position* p, bint full) except -1:
@@ -324,7 +320,7 @@ cdef inline int _danzero_slot(int card) noexcept nogil:
 cdef inline void _add_cards(float* out, uint64_t once, uint64_t twice, bint danzero) noexcept nogil:
     """Add the card counts of (once, twice) to ``out[0:54]``."""
     cdef int card
-    once &= CARD_MASK
+    once &= FULL_PLANE
     twice &= once
     while once:
         card = gf_ctz64(once)
@@ -672,7 +668,7 @@ cdef inline void _action_row(int8_t* row, int kind, int key, uint64_t once, uint
                              bint spill) noexcept nogil:
     """Write the whole row (F bytes) of one action; ``spill``: the two bytes after a
     DanZero row may be overwritten (they are the next row's)."""
-    once &= CARD_MASK
+    once &= FULL_PLANE
     twice &= once
     if full:
         _card_counts(row, once, twice, True)
