@@ -31,7 +31,7 @@ cimport numpy as cnp
 
 from guandan_fast._bitops cimport gf_popcount64, gf_ctz64
 from guandan_fast._movegen cimport (
-    K_BOMB, K_FOUR_JOKERS, K_PAIR, K_SINGLE, K_STRAIGHT_FLUSH, NUM_CARDS,
+    FULL_PLANE, HR_BIT, K_BOMB, K_FOUR_JOKERS, K_PAIR, K_SINGLE, K_STRAIGHT_FLUSH, NUM_CARDS, SB_BIT,
     MoveBuffer, movebuf_init, movebuf_free, generate_into, check_args,
 )
 
@@ -54,7 +54,7 @@ cdef enum:
     PREFER_SINGLES = 2        # fewest singles, then fewest pairs
 
 cdef uint32_t STAMP_LIMIT = 0xFFFFFFFFU   # a stamp wraps: clear the table first
-cdef uint64_t SUITED = (1ULL << 52) - 1
+cdef uint64_t SUITED = FULL_PLANE & ~(SB_BIT | HR_BIT)   # every card but the jokers
 cdef uint64_t LOW7 = 0x7F7F7F7F7F7F7F7FULL
 cdef uint64_t HIGH1 = 0x8080808080808080ULL
 cdef uint64_t GATHER = 0x0102040810204080ULL   # byte bits 0, 8, .. 56 -> bits 56..63
