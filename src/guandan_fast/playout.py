@@ -26,7 +26,7 @@ try:  # the native playouts; the Python policy below stands in without them
 except ImportError:  # pragma: no cover - exercised only where the extension is not built
     _native = None  # type: ignore[assignment]
 
-__all__ = ["NATIVE_PLAYOUT", "SEED_MASK", "PlayState", "check_seed", "python_playout", "random_deals", "read_only"]
+__all__ = ["NATIVE_PLAYOUT", "POLICIES", "SEED_MASK", "PlayState", "check_seed", "policy_code", "python_playout", "random_deals", "read_only"]
 
 #: Whether playouts run in native code (the ``_playout`` extension is built).
 NATIVE_PLAYOUT: bool = _native is not None
@@ -61,10 +61,10 @@ def check_seed(seed: object) -> int:
     return bounded(seed, "a playout seed", 0, SEED_MASK)
 
 
-def native_playout(state: PlayState, seed: int, record: bool) -> Any:
-    """The finishing order of one native playout; with ``record`` also every action taken
-    as ``(seat, platform triple)``."""
-    result = _native.playout(*state, seed, record)  # type: ignore[union-attr]
+def native_playout(state: PlayState, seed: int, record: bool, policy: int = 0) -> Any:
+    """The finishing order of one native playout by the policy of code ``policy``; with
+    ``record`` also every action taken as ``(seat, platform triple)``."""
+    result = _native.playout(*state, seed, record, policy)  # type: ignore[union-attr]
     if not record:
         return list(result)
     finish, seats, kinds, keys, cards = result
@@ -76,9 +76,22 @@ def native_playout(state: PlayState, seed: int, record: bool) -> Any:
     return list(finish), actions
 
 
-def native_playouts(state: PlayState, seed: int, n: int) -> np.ndarray:
-    """``n`` native playouts from ``state``: the finishing orders, ``int8[n, 4]``."""
-    return np.asarray(_native.playouts(*state, seed, n), dtype=np.int8)  # type: ignore[union-attr]
+#: Rollout policies of :meth:`guandan_fast.game.Deal.playouts`, by name: their native codes.
+POLICIES = {"random": 0, "greedy": 1}
+
+
+def policy_code(policy: object) -> int:
+    """The native code of a policy name (ValueError for an unknown one)."""
+    code = POLICIES.get(policy) if isinstance(policy, str) else None
+    if code is None:
+        raise ValueError(f"unknown playout policy {policy!r}: use one of {', '.join(POLICIES)}")
+    return code
+
+
+def native_playouts(state: PlayState, seed: int, n: int, policy: int = 0) -> np.ndarray:
+    """``n`` native playouts from ``state`` by the policy of code ``policy``: the finishing
+    orders, ``int8[n, 4]``."""
+    return np.asarray(_native.playouts(*state, seed, n, policy), dtype=np.int8)  # type: ignore[union-attr]
 
 
 def python_playout(deal: Any, seed: int, record: bool) -> tuple[list[int], list[tuple[int, list[Any]]]]:
