@@ -20,6 +20,9 @@ batch of playouts from one state shares the lists of its first turns (in ``rando
 every deal is fresh and the cache never hits; checking it costs two comparisons a lead).
 
 Playout ``i`` of a batch with seed ``s`` is the playout with seed ``s + i``.
+
+``policy=1`` plays the greedy rules instead (see ``_greedy``), a cheap rollout for search
+(``PIMCAgent``): it draws nothing, so a batch repeats one game.
 """
 
 from libc.stdint cimport uint8_t, int8_t, uint32_t, uint64_t

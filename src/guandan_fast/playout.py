@@ -1,6 +1,6 @@
 """Random playouts: the glue between a deal and the native ``_playout`` loop (which runs
 without the GIL), and the same uniformly random policy in Python where the extension is
-not built.
+not built. The native loop also plays the greedy rollout rules (:data:`POLICIES`).
 
 A deal's play-phase state travels to native code as plain ints (:class:`PlayState`); the
 Python policy drives any deal-like object through its public methods (``clone``,
