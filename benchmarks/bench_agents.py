@@ -48,7 +48,7 @@ def _record(benchmark: Any, decisions: int, label: str) -> None:
         ("random", {}),
         ("minplays", {}),
         ("pimc", {}),
-        ("pimc", {"playouts": 256, "worlds": 16, "budget_ms": 20}),
+        ("pimc", {"budget_ms": 20}),
         ("pimc", {"endgame": None}),
     ],
     ids=["random", "minplays", "pimc", "pimc-20ms", "pimc-search-always"],

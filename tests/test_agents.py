@@ -141,7 +141,7 @@ def test_pimc_is_deterministic_per_seed_and_goes_out_when_it_can() -> None:
 
     assert choices(1) == choices(1)
     endgame = gf.Deal.start(["S3 H3", "D9 D8 S7", "SQ D6 C4", "DT D3 CA"], 2, leader=0)
-    for rollout in ("random", "minplays"):
+    for rollout in ("random", "greedy", "minplays"):
         agent = make_agent("pimc", playouts=4, worlds=2, seed=0, rollout=rollout)
         assert chosen(endgame, agent) == ["Pair", "3", ["S3", "H3"]]
 
@@ -176,7 +176,8 @@ def test_agents_see_only_what_their_seat_may_know(name: str, options: dict) -> N
         ({"playouts": 0}, "playouts must be an integer >= 1, not"),
         ({"budget_ms": 0}, "budget_ms must be a positive"),
         ({"budget_ms": -5.0}, "budget_ms must be a positive"),
-        ({"rollout": "greedy"}, "unknown rollout 'greedy'"),
+        ({"rollout": "smart"}, "unknown rollout 'smart'"),
+        ({"objective": "levels"}, "unknown objective 'levels'"),
         ({"worlds": 1.5}, "worlds must be an integer"),
         ({"endgame": 0}, "endgame must be an integer >= 1, not"),
         ({"margin": -1}, "margin must be a number"),

@@ -389,3 +389,72 @@ def test_native_playout_accepts_every_state_of_real_deals() -> None:
             actions = deal.legal_actions()
             deal.step(actions[rng.randrange(len(actions))])
     assert checked > 2000
+
+
+# ---------------------------------------------------------------------------------------------
+# The greedy rollout policy (Deal.playouts(policy="greedy"))
+# ---------------------------------------------------------------------------------------------
+@native
+def test_greedy_playouts_are_legal_and_draw_nothing() -> None:
+    """Every greedy action replays through Deal.step; the seed changes nothing."""
+    for number in range(40):
+        deal = mid_deal(number, [0, 3, 25, 60][number % 4], level=2 + number % 13)
+        if deal.phase == "tribute" or deal.phase == "return":
+            continue
+        finish, actions = deal.playout(number, record=True, policy="greedy")
+        assert replay(deal, actions).finish_order == finish
+        assert deal.playout(number + 1, record=True, policy="greedy") == (finish, actions)
+        assert deal.playouts(3, seed=number, policy="greedy").tolist() == [finish] * 3
+    assert len({tuple(Deal.random(seed=s, level=2).playout(0, policy="greedy")) for s in range(30)}) > 3
+
+
+@native
+def test_greedy_policy_choices() -> None:
+    first = lambda deal: deal.playout(0, record=True, policy="greedy")[1][0][1]  # noqa: E731
+    # Leading: the lowest cards in the largest combination, the bomb of fours kept whole.
+    lead = Deal.start(["S3 H3 D3 S9 H9 S4 H4 C4 D4 SK", "S5", "S6", "S7"], 2, leader=0)
+    assert first(lead) == ["ThreeWithTwo", "3", ["S3", "H3", "D3", "S9", "H9"]]
+    # Following an opponent: the cheapest single that splits no pair (the 6s stay whole).
+    follow = Deal.start(["S5 D5", "S6 H6 SQ SK", "S7 S8", "S9 ST"], 2, leader=0)
+    follow.step(["Single", "5", ["S5"]])
+    assert first(follow) == ["Single", "Q", ["SQ"]]
+    # Following the partner: pass, unless the move empties the hand.
+    partner = Deal.start(["S5 D5", "S3 H4", "SQ SK", "S9 ST"], 2, leader=0)
+    partner.step(["Single", "5", ["S5"]])
+    partner.step(["PASS", "PASS", "PASS"])
+    assert first(partner) == ["PASS", "PASS", "PASS"]
+    partner = Deal.start(["S5 D5", "S3 H4", "SK", "S9 ST"], 2, leader=0)
+    partner.step(["Single", "5", ["S5"]])
+    partner.step(["PASS", "PASS", "PASS"])
+    assert first(partner) == ["Single", "K", ["SK"]]
+    # Bombing only when an opponent is about to finish (seat 0 holds one card, not seven).
+    calm = Deal.start(["S5 D5 S6 S7 S8 S9 ST CT", "S4 H4 C4 D4 S3 SK", "SQ H7 H8 H9", "C9 CJ CQ CK"], 2, leader=0)
+    calm.step(["Single", "5", ["S5"]])
+    assert first(calm) == ["Single", "K", ["SK"]]
+    calm = Deal.start(["S5 D5 S6 S7 S8 S9 ST CT", "S4 H4 C4 D4 S3", "SQ H7 H8 H9", "C9 CJ CQ CK"], 2, leader=0)
+    calm.step(["Single", "5", ["S5"]])
+    assert first(calm) == ["PASS", "PASS", "PASS"]
+    threat = Deal.start(["S5 D5", "S4 H4 C4 D4 S3", "SQ H7 H8 H9", "C9 CJ CQ CK"], 2, leader=0)
+    threat.step(["Single", "5", ["S5"]])
+    assert first(threat) == ["Bomb", "4", ["S4", "H4", "C4", "D4"]]
+
+
+@native
+def test_bad_playout_policy() -> None:
+    deal = mid_deal(1, 5)
+    with pytest.raises(ValueError, match="unknown playout policy 'smart'"):
+        deal.playouts(2, policy="smart")
+    with pytest.raises(ValueError, match="unknown playout policy"):
+        deal.playout(0, policy=1)  # type: ignore[arg-type]
+    tribute = Deal.random(seed=3, previous_finish=[0, 1, 2, 3])
+    assert tribute.phase == "tribute"
+    with pytest.raises(ValueError, match="greedy playouts run in native code from the play phase"):
+        tribute.playouts(2, policy="greedy")
+    args = native_args(mid_deal(2, 30))
+    from guandan_fast import _playout
+
+    for policy, error in ((2, ValueError), (-1, ValueError), (True, TypeError), (1.0, TypeError)):
+        with pytest.raises(error, match="policy"):
+            _playout.playouts(**args, seed=0, n=1, policy=policy)
+        with pytest.raises(error, match="policy"):
+            _playout.playout(**args, seed=0, policy=policy)

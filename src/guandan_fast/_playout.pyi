@@ -23,6 +23,7 @@ def playout(
     finish: Sequence[int],
     seed: int,
     record: bool = False,
+    policy: int = 0,
 ) -> Any: ...
 def playouts(
     once: Sequence[int],
@@ -37,6 +38,7 @@ def playouts(
     finish: Sequence[int],
     seed: int,
     n: int,
+    policy: int = 0,
 ) -> np.ndarray: ...
 def random_deals(n: int, seed: int, level: int = 2) -> np.ndarray: ...
 def read_only(kinds: np.ndarray, keys: np.ndarray, cards: np.ndarray) -> None: ...

@@ -20,6 +20,9 @@ batch of playouts from one state shares the lists of its first turns (in ``rando
 every deal is fresh and the cache never hits; checking it costs two comparisons a lead).
 
 Playout ``i`` of a batch with seed ``s`` is the playout with seed ``s + i``.
+
+``policy=1`` plays the greedy rules instead (see ``_greedy``), a cheap rollout for search
+(``PIMCAgent``): it draws nothing, so a batch repeats one game.
 """
 
 from libc.stdint cimport uint8_t, int8_t, uint32_t, uint64_t
@@ -199,10 +202,130 @@ cdef inline void _pass(State* s) noexcept nogil:
         s.to_act = greater ^ 2
 
 
-cdef int _run(State* s, uint64_t seed, Cache* c, Log* log) noexcept nogil:
-    """Play ``s`` to its end by uniformly random legal actions; 0, or a negative error.
+# -- the greedy policy -------------------------------------------------------------------------
+# A cheap rule of thumb for search rollouts, close to how MinPlaysAgent plays without its
+# exact solver: keep bombs, the wildcard and whole ranks together; lead low cards in the
+# largest combination; follow an opponent with the cheapest move that beats, a partner not
+# at all; bomb only when an opponent is about to finish. Deterministic (no draw).
+cdef enum:
+    KIND_TRIPS = 3
+    KIND_STRAIGHT_FLUSH = 8
+    KIND_BOMB = 9
+    POLICY_RANDOM = 0
+    POLICY_GREEDY = 1
+    THREAT_LAST = 6             # the seat to beat holds at most this many cards ...
+    THREAT_ANY = 3              # ... or any opponent at most this many: bombing is worth it
+    COST_BREAKS = 1 << 15       # the move spends the wildcard or cuts a bomb
+    COST_SPLITS = 1 << 11       # per rank the move takes only part of
+    COST_BOMB = 1 << 20         # above any plain move; the ladder below it
 
-    Leading, the seat draws from its complete move list (cached per hand); following, from
+
+cdef inline int _power(int card, int level) noexcept nogil:
+    """The card's rank order at ``level``: 2..A as 0..12 skipping the level, the level 13,
+    the jokers 14 and 15."""
+    if card >= 52:
+        return card - 38
+    if (card >> 2) == level - 2:
+        return 13
+    return card >> 2
+
+
+cdef inline int _lowest_power(uint64_t cards, int level) noexcept nogil:
+    cdef int low = 16, p
+    while cards:
+        p = _power(gf_ctz64(cards), level)
+        if p < low:
+            low = p
+        cards &= cards - 1
+    return low
+
+
+cdef inline uint64_t _bomb_ranks(uint64_t once, uint64_t twice) noexcept nogil:
+    """The card bits of every rank of which the hand holds four cards or more."""
+    cdef uint64_t out = 0, nibble
+    cdef int r
+    for r in range(13):
+        nibble = 0xFULL << (4 * r)
+        if _size(once & nibble, twice & nibble) >= 4:
+            out |= nibble
+    return out
+
+
+cdef inline int _bomb_cost(int kind, int key, int size) noexcept nogil:
+    """A bomb's place on the ladder (cheapest first)."""
+    cdef int tier
+    if kind == KIND_BOMB:
+        tier = size - 4 if size <= 5 else size - 3
+    elif kind == KIND_STRAIGHT_FLUSH:
+        tier = 2
+    else:
+        tier = 8
+    return COST_BOMB + 64 * tier + key
+
+
+cdef inline int _splits(uint64_t once, uint64_t twice, uint64_t mo, uint64_t mt, uint64_t wild) noexcept nogil:
+    """How many ranks (jokers apart) the move takes only part of, the wildcard aside."""
+    cdef int card, count = 0
+    cdef uint64_t group, left = mo & ~wild
+    while left:
+        card = gf_ctz64(left)
+        group = ((1ULL << card) if card >= 52 else (0xFULL << (card & ~3))) & ~wild
+        if _size(mo & group, mt & group) < _size(once & group, twice & group):
+            count += 1
+        left &= ~group
+    return count
+
+
+cdef inline int _greedy_cost(State* s, int seat, MoveBuffer* m, Py_ssize_t i, uint64_t bombs,
+                             uint64_t wild, bint leading) noexcept nogil:
+    """The cost of move ``i`` (lower is better); -1 when it empties the hand."""
+    cdef int kind = m.kinds[i], key = m.keys[i], size, cost = 0
+    cdef uint64_t mo = m.cards[2 * i], mt = m.cards[2 * i + 1]
+    size = _size(mo, mt)
+    if size == _size(s.once[seat], s.twice[seat]):
+        return -1
+    if kind >= KIND_STRAIGHT_FLUSH:
+        return _bomb_cost(kind, key, size)
+    if (mo & wild) or (mo & bombs):
+        cost += COST_BREAKS
+    if leading:
+        return cost + 16 * _lowest_power(mo, s.level) + (15 - size)
+    return cost + COST_SPLITS * _splits(s.once[seat], s.twice[seat], mo, mt, wild) + cost + 64 * key + _lowest_power(mo, s.level)
+
+
+cdef Py_ssize_t _greedy(State* s, MoveBuffer* m, bint leading) noexcept nogil:
+    """The greedy policy's choice among the ``m.n`` moves of the seat to act; -1: pass."""
+    cdef int seat = s.to_act, cost, best_cost = -1, other
+    cdef Py_ssize_t i, best = -1
+    cdef uint64_t wild = 1ULL << (4 * (s.level - 2) + 1)
+    cdef uint64_t bombs = _bomb_ranks(s.once[seat], s.twice[seat])
+    cdef bint threat
+    for i in range(m.n):
+        cost = _greedy_cost(s, seat, m, i, bombs, wild, leading)
+        if cost < 0:
+            return i
+        if best < 0 or cost < best_cost:
+            best = i
+            best_cost = cost
+    if leading or best < 0:
+        return best
+    if s.greater == (seat ^ 2):
+        return -1
+    if best_cost < COST_SPLITS:
+        return best
+    threat = _size(s.once[s.greater], s.twice[s.greater]) <= THREAT_LAST
+    for other in range(1, 4, 2):  # the two opponents, seat + 1 and seat + 3
+        other = (seat + other) & 3
+        if s.once[other] and _size(s.once[other], s.twice[other]) <= THREAT_ANY:
+            threat = True
+    return best if threat else -1
+
+
+cdef int _run(State* s, uint64_t seed, Cache* c, Log* log, int policy) noexcept nogil:
+    """Play ``s`` to its end by ``policy``: uniformly random legal actions, or greedy; 0, or
+    a negative error.
+
+    Leading, the seat chooses from its complete move list (cached per hand); following, from
     ``generate_into`` with the move to beat (cheaper than filtering the leading list) and
     the pass, which is draw 0."""
     cdef uint64_t rng = seed
@@ -221,14 +344,17 @@ cdef int _run(State* s, uint64_t seed, Cache* c, Log* log) noexcept nogil:
             n = moves.n
             if n == 0:
                 return ERR_STUCK
-            i = rng_below(&rng, <uint32_t>n)
+            i = _greedy(s, moves, True) if policy == POLICY_GREEDY else rng_below(&rng, <uint32_t>n)
         else:
             moves = &c.scratch
             n = generate_into(s.once[seat], s.twice[seat], s.level, s.last_kind, s.last_key, s.last_size,
                               False, moves)
             if n < 0:
                 return ERR_GENERATOR
-            i = <Py_ssize_t>rng_below(&rng, <uint32_t>(n + 1)) - 1
+            if policy == POLICY_GREEDY:
+                i = _greedy(s, moves, False)
+            else:
+                i = <Py_ssize_t>rng_below(&rng, <uint32_t>(n + 1)) - 1
             if i < 0:
                 _log(log, seat, K_PASS, 0, 0, 0)
                 _pass(s)
@@ -393,7 +519,7 @@ cdef _raise(int code):
 
 
 def playout(once, twice, level, to_act, last_kind, last_key, last_size, greater, passes, finish, seed,
-            bint record=False):
+            bint record=False, policy=POLICY_RANDOM):
     """Play a state to its end with uniformly random legal actions.
 
     The state must be one a deal in its play phase can be in (ValueError otherwise,
@@ -401,14 +527,16 @@ def playout(once, twice, level, to_act, last_kind, last_key, last_size, greater,
 
     Returns the finishing order (a tuple of the four seats, first to last) or, with
     ``record``, ``(finish, seats, kinds, keys, cards)``: one row per action in the order
-    played (kind 0 is a pass), cards as uint64 ``(once, twice)`` rows.
+    played (kind 0 is a pass), cards as uint64 ``(once, twice)`` rows. ``policy``: 0 random
+    play, 1 the greedy rules (see :func:`playouts`).
     """
     cdef State s = _state_from(once, twice, level, to_act, last_kind, last_key, last_size, greater,
                                passes, finish)
     cdef uint64_t start_seed = _seed(seed)
+    cdef int code = _small(policy, "policy", POLICY_RANDOM, POLICY_GREEDY)
+    cdef int rule = code
     cdef Cache cache
     cdef Log log
-    cdef int code
     cdef cnp.ndarray[int8_t, ndim=1] seats
     cdef cnp.ndarray[uint8_t, ndim=1] kinds, keys
     cdef cnp.ndarray[uint64_t, ndim=2] cards
@@ -429,7 +557,7 @@ def playout(once, twice, level, to_act, last_kind, last_key, last_size, greater,
     if _cache_init(&cache) != 0:
         raise MemoryError("out of memory in a native playout")
     with nogil:
-        code = _run(&s, start_seed, &cache, &log if record else NULL)
+        code = _run(&s, start_seed, &cache, &log if record else NULL, rule)
         _cache_free(&cache)
     if code != 0:
         _raise(code)
@@ -441,7 +569,7 @@ def playout(once, twice, level, to_act, last_kind, last_key, last_size, greater,
 
 
 cdef int _play_many(const State* start, int deal_level, uint64_t first_seed, Py_ssize_t count,
-                    int8_t* rows) noexcept nogil:
+                    int8_t* rows, int policy) noexcept nogil:
     """Play ``count`` deals, finishing orders into ``rows`` (4 seats a row); 0 or an error.
 
     Deal ``i`` uses the random stream seeded with ``first_seed + i``: it continues
@@ -460,7 +588,7 @@ cdef int _play_many(const State* start, int deal_level, uint64_t first_seed, Py_
             rng = rng_next(&rng)
         else:
             s = start[0]
-        code = _run(&s, rng, &cache, NULL)
+        code = _run(&s, rng, &cache, NULL, policy)
         if code != 0:
             break
         for k in range(4):
@@ -469,25 +597,30 @@ cdef int _play_many(const State* start, int deal_level, uint64_t first_seed, Py_
     return code
 
 
-cdef _finishing_orders(const State* start, int deal_level, uint64_t first_seed, Py_ssize_t count):
+cdef _finishing_orders(const State* start, int deal_level, uint64_t first_seed, Py_ssize_t count, int policy):
     cdef cnp.ndarray[int8_t, ndim=2] out = np.empty((count, 4), dtype=np.int8)
     cdef int8_t* rows = <int8_t*>out.data
     cdef int code
     with nogil:
-        code = _play_many(start, deal_level, first_seed, count, rows)
+        code = _play_many(start, deal_level, first_seed, count, rows, policy)
     if code != 0:
         _raise(code)
     return out
 
 
-def playouts(once, twice, level, to_act, last_kind, last_key, last_size, greater, passes, finish, seed, n):
+def playouts(once, twice, level, to_act, last_kind, last_key, last_size, greater, passes, finish, seed, n,
+             policy=POLICY_RANDOM):
     """``n`` playouts of one state; playout ``i`` is :func:`playout` with seed ``seed + i``
-    (mod 2**64). Returns an ``int8`` array of shape ``(n, 4)``: the finishing orders."""
+    (mod 2**64). Returns an ``int8`` array of shape ``(n, 4)``: the finishing orders.
+
+    ``policy``: 0 uniformly random play, 1 the greedy rules (deterministic: every row is
+    the same and the seed is not used)."""
     cdef State start = _state_from(once, twice, level, to_act, last_kind, last_key, last_size, greater,
                                    passes, finish)
     cdef uint64_t first_seed = _seed(seed)
     cdef Py_ssize_t count = _count(n, "the number of playouts")
-    return _finishing_orders(&start, start.level, first_seed, count)
+    cdef int code = _small(policy, "policy", POLICY_RANDOM, POLICY_GREEDY)
+    return _finishing_orders(&start, start.level, first_seed, count, code)
 
 
 def random_deals(n, seed, level=2):
@@ -499,4 +632,4 @@ def random_deals(n, seed, level=2):
     cdef Py_ssize_t count = _count(n, "the number of deals")
     cdef uint64_t first_seed = _seed(seed)
     cdef int deal_level = _small(level, "level", 2, 14)
-    return _finishing_orders(NULL, deal_level, first_seed, count)
+    return _finishing_orders(NULL, deal_level, first_seed, count, POLICY_RANDOM)

@@ -70,6 +70,7 @@ from .playout import (
     native_playout,
     native_playouts,
     plays_natively,
+    policy_code,
     python_playout,
     random_deals,
     read_only,
@@ -808,7 +809,7 @@ class Deal:
         self._begin_play(record.leader)  # type: ignore[arg-type]
 
     # -- random playouts ----------------------------------------------------------------------
-    def playout(self, seed: int = 0, *, record: bool = False) -> Any:
+    def playout(self, seed: int = 0, *, record: bool = False, policy: str = "random") -> Any:
         """Play the rest of the deal with uniformly random legal actions; the finishing order.
 
         Every seat draws uniformly among its :meth:`legal_actions` (the complete move list,
@@ -821,13 +822,15 @@ class Deal:
         Returns the finishing order as a list of the four seats, first to last; with
         ``record=True``, ``(finish_order, actions)`` where ``actions`` lists every action
         taken as ``(seat, platform triple)``, which can be replayed through :meth:`step`.
+        ``policy="greedy"``: the greedy rules of :meth:`playouts` (from the play phase on).
         """
         seed = check_seed(seed)
+        code = self._policy_code(policy)
         deal, actions = self._through_tribute(seed, record)
         if deal._phase == "done":
             finish: list[int] = list(deal._finish)
-        elif plays_natively():
-            result = native_playout(deal._play_state(), seed, record)
+        elif code or plays_natively():  # the greedy rules exist only in native code
+            result = native_playout(deal._play_state(), seed, record, code)
             finish = result[0] if record else result
             if record:
                 actions.extend(result[1])
@@ -836,18 +839,32 @@ class Deal:
             actions.extend(played)
         return (finish, actions) if record else finish
 
-    def playouts(self, n: int, seed: int = 0) -> np.ndarray:
+    def playouts(self, n: int, seed: int = 0, *, policy: str = "random") -> np.ndarray:
         """``n`` random playouts of the rest of the deal (see :meth:`playout`): an ``int8``
         array of shape ``(n, 4)``, row ``i`` the finishing order of ``playout(seed + i)``.
-        In the play phase the whole batch runs in native code without the GIL."""
+        In the play phase the whole batch runs in native code without the GIL.
+
+        ``policy="greedy"`` plays the greedy rules instead (native, play phase only, see
+        ``_playout.pyx``): lead the lowest cards in the largest combination, follow an
+        opponent with the cheapest move that keeps bombs, wildcards and ranks whole, pass
+        on a partner, bomb only when an opponent is about to finish. It draws nothing, so
+        every row is the same."""
         n = bounded(n, "the number of playouts", 0, sys.maxsize)
         seed = check_seed(seed)
-        if self._phase == "play" and plays_natively():
-            return native_playouts(self._play_state(), seed, n)
+        code = self._policy_code(policy)
+        if self._phase == "play" and (code or plays_natively()):
+            return native_playouts(self._play_state(), seed, n, code)
         out = np.empty((n, 4), dtype=np.int8)
         for i in range(n):
             out[i] = self.playout((seed + i) & SEED_MASK)
         return out
+
+    def _policy_code(self, policy: str) -> int:
+        """A playout policy's native code; only random playouts leave the native path."""
+        code = policy_code(policy)
+        if code and not (self._phase in ("play", "done") and NATIVE_PLAYOUT):
+            raise ValueError(f"{policy} playouts run in native code from the play phase on")
+        return code
 
     def _play_state(self) -> PlayState:
         hands, last = self._hands, self._last

@@ -1,6 +1,6 @@
 """Random playouts: the glue between a deal and the native ``_playout`` loop (which runs
 without the GIL), and the same uniformly random policy in Python where the extension is
-not built.
+not built. The native loop also plays the greedy rollout rules (:data:`POLICIES`).
 
 Which one plays is :func:`guandan_fast.backend.native_playouts`' choice, asked at every
 playout: the native loop with the native backend, the Python policy with the reference
@@ -29,12 +29,14 @@ _native = backend._playout  # the built extension, whichever backend is the defa
 
 __all__ = [
     "NATIVE_PLAYOUT",
+    "POLICIES",
     "SEED_MASK",
     "PlayState",
     "check_seed",
     "native_playout",
     "native_playouts",
     "plays_natively",
+    "policy_code",
     "python_playout",
     "random_deals",
     "read_only",
@@ -74,15 +76,15 @@ def check_seed(seed: object) -> int:
 
 
 def plays_natively() -> bool:
-    """Whether a playout now runs in native code (the extension is built and the default
-    backend is native)."""
+    """Whether a random playout now runs in native code (the extension is built and the
+    default backend is native)."""
     return backend.native_playouts() is not None
 
 
-def native_playout(state: PlayState, seed: int, record: bool) -> Any:
-    """The finishing order of one native playout; with ``record`` also every action taken
-    as ``(seat, platform triple)``."""
-    result = _native.playout(*state, seed, record)  # type: ignore[union-attr]
+def native_playout(state: PlayState, seed: int, record: bool, policy: int = 0) -> Any:
+    """The finishing order of one native playout by the policy of code ``policy``; with
+    ``record`` also every action taken as ``(seat, platform triple)``."""
+    result = _native.playout(*state, seed, record, policy)  # type: ignore[union-attr]
     if not record:
         return list(result)
     finish, seats, kinds, keys, cards = result
@@ -94,9 +96,22 @@ def native_playout(state: PlayState, seed: int, record: bool) -> Any:
     return list(finish), actions
 
 
-def native_playouts(state: PlayState, seed: int, n: int) -> np.ndarray:
-    """``n`` native playouts from ``state``: the finishing orders, ``int8[n, 4]``."""
-    return np.asarray(_native.playouts(*state, seed, n), dtype=np.int8)  # type: ignore[union-attr]
+#: Rollout policies of :meth:`guandan_fast.game.Deal.playouts`, by name: their native codes.
+POLICIES = {"random": 0, "greedy": 1}
+
+
+def policy_code(policy: object) -> int:
+    """The native code of a policy name (ValueError for an unknown one)."""
+    code = POLICIES.get(policy) if isinstance(policy, str) else None
+    if code is None:
+        raise ValueError(f"unknown playout policy {policy!r}: use one of {', '.join(POLICIES)}")
+    return code
+
+
+def native_playouts(state: PlayState, seed: int, n: int, policy: int = 0) -> np.ndarray:
+    """``n`` native playouts from ``state`` by the policy of code ``policy``: the finishing
+    orders, ``int8[n, 4]``."""
+    return np.asarray(_native.playouts(*state, seed, n, policy), dtype=np.int8)  # type: ignore[union-attr]
 
 
 def python_playout(deal: Any, seed: int, record: bool) -> tuple[list[int], list[tuple[int, list[Any]]]]:

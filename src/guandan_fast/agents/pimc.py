@@ -4,24 +4,32 @@
 For a play decision of ``seat``: draw worlds — the other three hands redrawn uniformly
 among those consistent with what the seat knows (``deal.sample_worlds``) — and in each
 world try every candidate action and finish the deal with a rollout policy. A candidate
-scores the mean deal result for the seat's team over its rollouts (+n when the team
-finishes first and goes up n levels, -n when the other team does).
+scores the mean deal result for the seat's team over its rollouts.
 
+Objective
+    ``"first"`` (default): +1 when the team finishes first (wins the deal), -1 when the
+    other team does — what a one-deal match or a win rate counts, and less noisy;
+    ``"points"``: +n when the team goes up n levels, -n when the other team does.
 Rollouts
-    ``"random"``: uniformly random play in native code (``Deal.playouts``),
-    ``playouts // worlds`` per world and candidate (at least one);
+    ``"greedy"`` (default): the greedy rules in native code (``Deal.playouts(policy=
+    "greedy")``: lead the lowest cards in the largest combination, follow an opponent
+    with the cheapest move that keeps ranks, bombs and the wildcard whole, pass on a
+    partner, bomb only when an opponent is about to finish) — deterministic, so one per
+    world and candidate;
+    ``"random"``: uniformly random play in native code, ``playouts // worlds`` per world
+    and candidate (at least one);
     ``"minplays"``: the MinPlays rules for all four seats, in Python — deterministic,
-    so one per world and candidate, and much slower.
+    one per world and candidate, and much slower.
 Candidates
     the rules' own choice and the actions they consider sensible
     (:meth:`MinPlaysAgent.sensible`: the plays of the decomposition when leading; the
     pass, the moves that keep the decomposition and the two best bombs when following),
     at most ``max_candidates``.
 When to search
-    random rollouts judge a position well only near its end, so the agent searches once
-    some seat still in play holds at most ``endgame`` cards (``None``: always) and plays
-    the rules' choice before that; it keeps the rules' choice unless another candidate
-    scores more than ``margin`` level points better.
+    rollouts judge a position well only near its end, so the agent searches once some
+    seat still in play holds at most ``endgame`` cards (``None``: always) and plays the
+    rules' choice before that; it keeps the rules' choice unless another candidate scores
+    more than ``margin`` better (in the objective's units).
 
 Tribute and return choices are the rules'. Deterministic per ``seed`` unless
 ``budget_ms`` is set: then worlds are drawn until the time is spent (at least one) or all
@@ -39,20 +47,23 @@ from ..game import Deal
 from .base import check_turn
 from .minplays import MinPlaysAgent
 
-ROLLOUTS = ("random", "minplays")
+ROLLOUTS = ("random", "greedy", "minplays")
+OBJECTIVES = ("points", "first")
 _WORLDS_AT_ONCE = 8
 
 
-def team_result(finish: list[int], seat: int) -> int:
-    """A finishing order's deal result for ``seat``'s team."""
+def team_result(finish: list[int], seat: int, objective: str = "points") -> int:
+    """A finishing order's deal result for ``seat``'s team: the levels won (+) or lost (-),
+    or with ``objective="first"`` +1 when the team finishes first, else -1."""
     first = finish[0]
-    up = 4 - finish.index(first ^ 2)
+    up = 1 if objective == "first" else 4 - finish.index(first ^ 2)
     return up if (first ^ seat) & 1 == 0 else -up
 
 
-def deal_result(deal: Deal, seat: int) -> int:
-    """The finished deal's result for ``seat``'s team."""
+def deal_result(deal: Deal, seat: int, objective: str = "points") -> int:
+    """The finished deal's result for ``seat``'s team (see :func:`team_result`)."""
     team, up = deal.outcome  # type: ignore[misc]
+    up = 1 if objective == "first" else up
     return up if team == seat % 2 else -up
 
 
@@ -63,18 +74,21 @@ def _count(value: object, name: str) -> int:
 class PIMCAgent:
     """See :mod:`guandan_fast.agents.pimc`. ``playouts``: rollouts per candidate and
     decision, spread over ``worlds`` sampled worlds; ``budget_ms``: an optional time cap
-    per decision; ``endgame`` and ``margin``: when to search and when to leave the rules."""
+    per decision (with the greedy or minplays rollout, one per world: ``playouts`` only caps
+    ``worlds``); ``endgame`` and ``margin``: when to search and when to leave the rules;
+    ``objective``: ``"first"`` or ``"points"``."""
 
     def __init__(
         self,
         playouts: int = 64,
         budget_ms: float | None = None,
         seed: int | str | None = 0,
-        rollout: str = "random",
-        worlds: int = 16,
+        rollout: str = "greedy",
+        worlds: int = 48,
         endgame: int | None = 8,
-        margin: float = 0.3,
+        margin: float = 0.15,
         max_candidates: int = 16,
+        objective: str = "first",
     ) -> None:
         self.playouts, self.max_candidates = _count(playouts, "playouts"), _count(max_candidates, "max_candidates")
         self.worlds = min(_count(worlds, "worlds"), playouts)
@@ -82,11 +96,14 @@ class PIMCAgent:
             raise ValueError(f"PIMCAgent budget_ms must be a positive number of milliseconds, not {budget_ms!r}")
         if rollout not in ROLLOUTS:
             raise ValueError(f"unknown rollout {rollout!r}: use one of {', '.join(ROLLOUTS)}")
+        if objective not in OBJECTIVES:
+            raise ValueError(f"unknown objective {objective!r}: use one of {', '.join(OBJECTIVES)}")
         if endgame is not None:
             _count(endgame, "endgame")
         if isinstance(margin, bool) or not isinstance(margin, (int, float)) or not margin >= 0:
-            raise ValueError(f"PIMCAgent margin must be a number of level points >= 0, not {margin!r}")
+            raise ValueError(f"PIMCAgent margin must be a number >= 0, not {margin!r}")
         self.budget_ms, self.seed, self.rollout, self.endgame, self.margin = budget_ms, seed, rollout, endgame, margin
+        self.objective = objective
         self._rng = random.Random(seed)
         self._rules = MinPlaysAgent()
 
@@ -94,7 +111,7 @@ class PIMCAgent:
         budget = "" if self.budget_ms is None else f", budget_ms={self.budget_ms}"
         return (
             f"PIMCAgent(playouts={self.playouts}{budget}, seed={self.seed!r}, rollout={self.rollout!r}, "
-            f"worlds={self.worlds}, endgame={self.endgame}, margin={self.margin})"
+            f"worlds={self.worlds}, endgame={self.endgame}, margin={self.margin}, objective={self.objective!r})"
         )
 
     def act(self, deal: Deal, seat: int) -> int:
@@ -116,7 +133,7 @@ class PIMCAgent:
     def evaluate(self, deal: Deal, seat: int, candidates: list[int], seed: int) -> list[float]:
         """The mean rollout result of each candidate action for ``seat``'s team."""
         totals, rollouts = [0.0] * len(candidates), 0
-        per_world = 1 if self.rollout == "minplays" else max(1, self.playouts // self.worlds)
+        per_world = 1 if self.rollout != "random" else max(1, self.playouts // self.worlds)
         deadline = None if self.budget_ms is None else time.perf_counter() + self.budget_ms / 1000
         for world_seed, world in enumerate(self._worlds(deal, seat, seed), seed):
             world.legal_moves()  # cached once, shared by the clones below
@@ -138,10 +155,11 @@ class PIMCAgent:
     def _rollouts(self, deal: Deal, seat: int, n: int, seed: int) -> float:
         """Sum of ``n`` rollout results for ``seat``'s team from ``deal``."""
         if deal.done:
-            return float(n * deal_result(deal, seat))
-        if self.rollout == "random":
-            return float(sum(team_result(finish, seat) for finish in deal.playouts(n, seed).tolist()))
+            return float(n * deal_result(deal, seat, self.objective))
+        if self.rollout != "minplays":
+            finishes = deal.playouts(n, seed, policy=self.rollout).tolist()
+            return float(sum(team_result(finish, seat, self.objective) for finish in finishes))
         rules = self._rules
         while not deal.done:
             deal.step(rules.act(deal, deal.to_act))  # type: ignore[arg-type]
-        return float(deal_result(deal, seat))
+        return float(deal_result(deal, seat, self.objective))
