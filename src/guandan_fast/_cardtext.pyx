@@ -9,41 +9,37 @@ from cpython.unicode cimport Py_UNICODE_ISSPACE
 from libc.stdint cimport uint64_t
 
 
-cdef inline int _suit(Py_UCS4 ch) noexcept nogil:
-    if ch == u'S':
-        return 0
-    if ch == u'H':
-        return 1
-    if ch == u'C':
-        return 2
-    if ch == u'D':
-        return 3
-    return -1
+# Suit index 0..3 (S H C D) and rank index 0..12 (2..A) of each ASCII character, -1 for
+# the others. Filled once at import; read-only.
+cdef signed char SUIT_OF[128]
+cdef signed char RANK_OF[128]
 
 
-cdef inline int _rank(Py_UCS4 ch) noexcept nogil:
-    """Rank index 0..12 of a canonical rank character 2..9, T, J, Q, K, A (-1: none)."""
-    if u'2' <= ch <= u'9':
-        return <int>ch - 50  # ord('2')
-    if ch == u'T':
-        return 8
-    if ch == u'J':
-        return 9
-    if ch == u'Q':
-        return 10
-    if ch == u'K':
-        return 11
-    if ch == u'A':
-        return 12
-    return -1
+cdef void _build_tables() noexcept:
+    cdef int i
+    cdef const char* suits = b"SHCD"
+    cdef const char* ranks = b"23456789TJQKA"
+    for i in range(128):
+        SUIT_OF[i] = -1
+        RANK_OF[i] = -1
+    for i in range(4):
+        SUIT_OF[<unsigned char>suits[i]] = <signed char>i
+    for i in range(13):
+        RANK_OF[<unsigned char>ranks[i]] = <signed char>i
+
+
+_build_tables()
 
 
 cdef inline int _card_index(Py_UCS4 first, Py_UCS4 second) noexcept nogil:
     """Index 0..53 of the canonical two-character card name, -1 when it is not one."""
-    cdef int suit = _suit(first), rank
+    cdef int suit, rank
+    if first >= 128 or second >= 128:
+        return -1
+    suit = SUIT_OF[first]
     if suit < 0:
         return -1
-    rank = _rank(second)
+    rank = RANK_OF[second]
     if rank >= 0:
         return 4 * rank + suit
     if first == u'S' and second == u'B':
