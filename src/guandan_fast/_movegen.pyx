@@ -29,6 +29,8 @@ point checks its arguments (``check_args``) before any kernel runs.
 """
 
 from cpython.long cimport PyLong_AsLongLongAndOverflow
+from cpython.object cimport PyTypeObject
+from cpython.ref cimport Py_INCREF
 from libc.stdint cimport uint8_t, uint16_t, uint64_t, int64_t
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy
@@ -882,14 +884,31 @@ cdef _check(uint64_t once, uint64_t twice, int level, int last_kind, int last_ke
         raise ValueError(_arg_error(code, level, last_kind, last_key, last_size))
 
 
+cdef extern from "numpy/arrayobject.h":
+    # steals a reference to ``descr`` (also when it fails)
+    object _new_array "PyArray_NewFromDescr" (PyTypeObject* subtype, cnp.dtype descr, int nd,
+                                              cnp.npy_intp* dims, cnp.npy_intp* strides, void* data,
+                                              int flags, object base)
+
+# the dtypes of the result arrays, looked up once
+cdef cnp.dtype _UINT8 = cnp.PyArray_DescrFromType(cnp.NPY_UINT8)
+cdef cnp.dtype _UINT64 = cnp.PyArray_DescrFromType(cnp.NPY_UINT64)
+
+
+cdef inline cnp.ndarray _empty(cnp.dtype descr, int nd, cnp.npy_intp* dims):
+    """A new C-contiguous array (PyArray_EMPTY without the dtype lookup)."""
+    Py_INCREF(descr)  # the reference _new_array steals
+    return <cnp.ndarray>_new_array(<PyTypeObject*>cnp.ndarray, descr, nd, dims, NULL, NULL, 0, None)
+
+
 cdef tuple _to_numpy(MoveBuffer* b, Py_ssize_t start, Py_ssize_t n):
     """Copies of moves start..start+n-1 as (kinds uint8[n], keys uint8[n], cards uint64[n, 2])."""
     cdef cnp.npy_intp dims[2]
     dims[0] = n
     dims[1] = 2
-    cdef cnp.ndarray kinds = cnp.PyArray_EMPTY(1, dims, cnp.NPY_UINT8, 0)
-    cdef cnp.ndarray keys = cnp.PyArray_EMPTY(1, dims, cnp.NPY_UINT8, 0)
-    cdef cnp.ndarray cards = cnp.PyArray_EMPTY(2, dims, cnp.NPY_UINT64, 0)
+    cdef cnp.ndarray kinds = _empty(_UINT8, 1, dims)
+    cdef cnp.ndarray keys = _empty(_UINT8, 1, dims)
+    cdef cnp.ndarray cards = _empty(_UINT64, 2, dims)
     if n > 0:
         memcpy(cnp.PyArray_DATA(kinds), b.kinds + start, <size_t>n)
         memcpy(cnp.PyArray_DATA(keys), b.keys + start, <size_t>n)

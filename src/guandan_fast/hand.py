@@ -14,7 +14,7 @@ As a numpy array a hand is ``uint64[2] = (once, twice)``; as one Python int it i
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Union
 
 import numpy as np
@@ -23,6 +23,12 @@ from .cards import CARD_BITS, CARD_NAMES, NUM_CARDS, as_index, parse_card
 
 if TYPE_CHECKING:
     from .moves import Move
+
+_canonical_planes: Callable[[object], tuple[int, int] | None] | None
+try:  # the native reader of canonical card strings (Hand.parse falls back to Python)
+    from ._cardtext import canonical_planes as _canonical_planes
+except ImportError:  # pragma: no cover - exercised only where the extension is not built
+    _canonical_planes = None
 
 FULL_PLANE = (1 << NUM_CARDS) - 1
 
@@ -67,7 +73,10 @@ class Hand:
         """A hand from platform notation separated by spaces or commas: ``"S2 H2 SB"``."""
         if not isinstance(text, str):
             raise TypeError(f"Hand.parse takes a string, not {type(text).__name__}")
-        return cls._trusted(*planes_of_names(text.replace(",", " ").split()))
+        planes = _canonical_planes(text) if _canonical_planes is not None else None
+        if planes is None:  # another notation, or a fault to name
+            planes = planes_of_names(text.replace(",", " ").split())
+        return cls._trusted(*planes)
 
     @classmethod
     def from_indices(cls, indices: Iterable[int]) -> Hand:
