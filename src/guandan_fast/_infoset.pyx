@@ -20,7 +20,7 @@ from libc.stdint cimport uint32_t, uint64_t
 import numpy as np
 cimport numpy as cnp
 
-from guandan_fast._bitops cimport gf_popcount64, gf_ctz64
+from guandan_fast._bitops cimport gf_ctz64
 from guandan_fast._random cimport rng_below, shuffle_cards, add_card
 from guandan_fast._movegen cimport FULL_PLANE
 
@@ -69,10 +69,6 @@ cdef void _sample(const Table* t, uint64_t seed, uint64_t* out) noexcept nogil:
         for i in range(free[seat]):
             add_card(&out[2 * seat], &out[2 * seat + 1], cards[next_card])
             next_card += 1
-
-
-cdef int _count(uint64_t once, uint64_t twice) noexcept nogil:
-    return gf_popcount64(once) + gf_popcount64(twice)
 
 
 def sample_hands(base, unseen_once, unseen_twice, free, pooled_card, pooled_count, pooled_mask, n, seed):

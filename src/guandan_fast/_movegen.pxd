@@ -61,6 +61,17 @@ cdef enum:
     NUM_KINDS = 11
     NUM_KEYS = 18
 
+cdef inline int bomb_tier(int kind, int size) noexcept nogil:
+    """A move's tier on the bomb ladder (guandan_fast.kinds.bomb_tier), -1 for no bomb."""
+    if kind == K_BOMB:
+        return size - 4 if size <= 5 else size - 3
+    if kind == K_STRAIGHT_FLUSH:
+        return SF_TIER
+    if kind == K_FOUR_JOKERS:
+        return FJ_TIER
+    return -1
+
+
 cdef extern from *:
     """
     #include <stdint.h>

@@ -242,16 +242,6 @@ cdef inline int _rank_at(int position) noexcept nogil:
     return position - 2
 
 
-cdef inline int _bomb_tier(int kind, int size) noexcept nogil:
-    if kind == K_BOMB:
-        return size - 4 if size <= 5 else size - 3
-    if kind == K_STRAIGHT_FLUSH:
-        return SF_TIER
-    if kind == K_FOUR_JOKERS:
-        return FJ_TIER
-    return -1
-
-
 cdef inline void _setup(Ctx* c, uint64_t once, uint64_t twice, int level, bint strongest,
                         MoveBuffer* out) noexcept nogil:
     cdef int r, j, li = level - 2
@@ -583,7 +573,7 @@ cdef void _bombs(Ctx* c, int last_tier, int last_key) noexcept nogil:
     """Every bomb above (last_tier, last_key) on the ladder (last_tier -1: every bomb)."""
     cdef int size, tier
     for size in range(4, _min(10, c.max_cnt + c.W) + 1):
-        tier = _bomb_tier(K_BOMB, size)
+        tier = bomb_tier(K_BOMB, size)
         if tier > last_tier:
             _same_rank(c, K_BOMB, size, -1)
         elif tier == last_tier:
@@ -642,7 +632,7 @@ cdef void _generate(Ctx* c, int last_kind, int last_key, int last_size) noexcept
                 return
         _bombs(c, -1, -1)
         return
-    last_tier = _bomb_tier(last_kind, last_size)
+    last_tier = bomb_tier(last_kind, last_size)
     if last_tier < 0:
         if last_size == _kind_size(last_kind):
             _of_kind(c, last_kind, last_key)
@@ -729,14 +719,8 @@ cdef int has_legal_follow_c(uint64_t once, uint64_t twice, int level,
     if last_kind == K_PASS:
         return 1 if once else 0
     # a buffer of one move that never grows: the first move found stops the search
-    one.kinds = kind_store
-    one.keys = key_store
-    one.cards = card_store
-    one.n = 0
-    one.cap = 1
-    one.failed = 0
+    movebuf_borrow(&one, kind_store, key_store, card_store, 1)
     one.fixed = 1
-    one.borrowed = 1
     _setup(&c, once, twice, level, False, &one)
     _generate(&c, last_kind, last_key, last_size)
     return 1 if one.n > 0 else 0

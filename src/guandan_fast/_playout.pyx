@@ -35,7 +35,8 @@ from cpython.pyport cimport PY_SSIZE_T_MAX
 from guandan_fast._bitops cimport gf_popcount64, gf_ctz64
 from guandan_fast._random cimport rng_next, rng_below, shuffle_cards, add_card
 from guandan_fast._movegen cimport (
-    FULL_PLANE, K_PASS, MoveBuffer, as_integer, check_args, generate_into, movebuf_free, movebuf_init,
+    FULL_PLANE, K_PASS, K_STRAIGHT_FLUSH, MoveBuffer, as_integer, bomb_tier, check_args, generate_into,
+    movebuf_free, movebuf_init,
 )
 
 cnp.import_array()
@@ -208,9 +209,6 @@ cdef inline void _pass(State* s) noexcept nogil:
 # largest combination; follow an opponent with the cheapest move that beats, a partner not
 # at all; bomb only when an opponent is about to finish. Deterministic (no draw).
 cdef enum:
-    KIND_TRIPS = 3
-    KIND_STRAIGHT_FLUSH = 8
-    KIND_BOMB = 9
     POLICY_RANDOM = 0
     POLICY_GREEDY = 1
     THREAT_LAST = 6             # the seat to beat holds at most this many cards ...
@@ -253,14 +251,7 @@ cdef inline uint64_t _bomb_ranks(uint64_t once, uint64_t twice) noexcept nogil:
 
 cdef inline int _bomb_cost(int kind, int key, int size) noexcept nogil:
     """A bomb's place on the ladder (cheapest first)."""
-    cdef int tier
-    if kind == KIND_BOMB:
-        tier = size - 4 if size <= 5 else size - 3
-    elif kind == KIND_STRAIGHT_FLUSH:
-        tier = 2
-    else:
-        tier = 8
-    return COST_BOMB + 64 * tier + key
+    return COST_BOMB + 64 * bomb_tier(kind, size) + key
 
 
 cdef inline int _splits(uint64_t once, uint64_t twice, uint64_t mo, uint64_t mt, uint64_t wild) noexcept nogil:
@@ -276,21 +267,21 @@ cdef inline int _splits(uint64_t once, uint64_t twice, uint64_t mo, uint64_t mt,
     return count
 
 
-cdef inline int _greedy_cost(State* s, int seat, MoveBuffer* m, Py_ssize_t i, uint64_t bombs,
+cdef inline int _greedy_cost(State* s, int seat, int hand_size, MoveBuffer* m, Py_ssize_t i, uint64_t bombs,
                              uint64_t wild, bint leading) noexcept nogil:
     """The cost of move ``i`` (lower is better); -1 when it empties the hand."""
     cdef int kind = m.kinds[i], key = m.keys[i], size, cost = 0
     cdef uint64_t mo = m.cards[2 * i], mt = m.cards[2 * i + 1]
     size = _size(mo, mt)
-    if size == _size(s.once[seat], s.twice[seat]):
+    if size == hand_size:
         return -1
-    if kind >= KIND_STRAIGHT_FLUSH:
+    if kind >= K_STRAIGHT_FLUSH:
         return _bomb_cost(kind, key, size)
     if (mo & wild) or (mo & bombs):
         cost += COST_BREAKS
     if leading:
         return cost + 16 * _lowest_power(mo, s.level) + (15 - size)
-    return cost + COST_SPLITS * _splits(s.once[seat], s.twice[seat], mo, mt, wild) + cost + 64 * key + _lowest_power(mo, s.level)
+    return cost + COST_SPLITS * _splits(s.once[seat], s.twice[seat], mo, mt, wild) + 64 * key + _lowest_power(mo, s.level)
 
 
 cdef Py_ssize_t _greedy(State* s, MoveBuffer* m, bint leading) noexcept nogil:
@@ -299,9 +290,10 @@ cdef Py_ssize_t _greedy(State* s, MoveBuffer* m, bint leading) noexcept nogil:
     cdef Py_ssize_t i, best = -1
     cdef uint64_t wild = 1ULL << (4 * (s.level - 2) + 1)
     cdef uint64_t bombs = _bomb_ranks(s.once[seat], s.twice[seat])
+    cdef int hand_size = _size(s.once[seat], s.twice[seat])
     cdef bint threat
     for i in range(m.n):
-        cost = _greedy_cost(s, seat, m, i, bombs, wild, leading)
+        cost = _greedy_cost(s, seat, hand_size, m, i, bombs, wild, leading)
         if cost < 0:
             return i
         if best < 0 or cost < best_cost:
@@ -533,8 +525,8 @@ def playout(once, twice, level, to_act, last_kind, last_key, last_size, greater,
     cdef State s = _state_from(once, twice, level, to_act, last_kind, last_key, last_size, greater,
                                passes, finish)
     cdef uint64_t start_seed = _seed(seed)
-    cdef int code = _small(policy, "policy", POLICY_RANDOM, POLICY_GREEDY)
-    cdef int rule = code
+    cdef int rule = _small(policy, "policy", POLICY_RANDOM, POLICY_GREEDY)
+    cdef int code
     cdef Cache cache
     cdef Log log
     cdef cnp.ndarray[int8_t, ndim=1] seats

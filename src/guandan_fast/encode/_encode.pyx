@@ -26,7 +26,7 @@ import operator
 import numpy as np
 cimport numpy as cnp
 
-from guandan_fast._bitops cimport gf_ctz64
+from guandan_fast._bitops cimport gf_ctz64, gf_popcount64
 from guandan_fast._movegen cimport FULL_PLANE, K_STRAIGHT_FLUSH, NUM_CARDS, NUM_KEYS, NUM_KINDS  # kinds 8..10 are bombs
 from guandan_fast.game import Deal
 from guandan_fast.cards import parse_card
@@ -339,14 +339,7 @@ cdef inline void _fill(float* out, int n, float value) noexcept nogil:
 
 
 cdef inline int _count(uint64_t once, uint64_t twice) noexcept nogil:
-    cdef int n = 0
-    while once:
-        n += 1
-        once &= once - 1
-    while twice:
-        n += 1
-        twice &= twice - 1
-    return n
+    return gf_popcount64(once) + gf_popcount64(twice)
 
 
 cdef inline void _unseen(const Position* p, float* out, bint danzero) noexcept nogil:
