@@ -261,6 +261,23 @@ def test_unseen_observation_and_placeholders_stay_consistent() -> None:
     assert mirror.seat == 3
 
 
+@pytest.mark.parametrize("seat", range(4))
+def test_the_mirror_deal_agrees_with_what_the_seat_knows(seat: int) -> None:
+    """Placeholder swaps keep the tribute, return and anti-tribute cards where the seat knows
+    them to be, so search on the mirror's deal (unseen cards, sampled worlds) always works."""
+    mirror, checked = Mirror(), 0
+    for msg in received(_session("session-2"), seat):
+        mirror.feed(msg)
+        if msg.get("type") == "act" and msg["stage"] == "play":
+            deal = mirror.deal
+            knowledge = deal.unseen(seat)  # type: ignore[union-attr]
+            world = deal.sample_world(seat, checked)  # type: ignore[union-attr]
+            assert world.hands[seat] == deal.hands[seat]  # type: ignore[union-attr]
+            assert all(world.hands[s].count(card) for s in range(4) for card in knowledge.known[s].distinct())
+            checked += 1
+    assert checked > 300
+
+
 def test_messages_the_mirror_cannot_read_raise_protocol_errors() -> None:
     mirror = Mirror(0)
     with pytest.raises(ProtocolError, match="JSON object"):

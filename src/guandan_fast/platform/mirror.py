@@ -32,6 +32,7 @@ from ..cards import BIG_JOKER, CARD_NAMES, NUM_CARDS, card_power, level_char, pa
 from ..game import Deal, DealScore, Rules, score_deal
 from ..hand import Hand
 from ..moves import MoveType, read_platform
+from ..tribute import natural_order
 
 __all__ = ["DEPARTURES", "MOVE_LIST_CLASSES", "Mirror", "ProtocolError", "Unseen", "move_key"]
 
@@ -317,7 +318,7 @@ class Mirror:
         ours = sorted(deal.tribute["payments"])
         if ours != sorted(results):
             cards = [card for _, _, card in results]
-            if len(cards) == 2 and _natural(cards[0]) == _natural(cards[1]):
+            if len(cards) == 2 and natural_order(cards[0]) == natural_order(cards[1]):
                 self._depart("tribute_tie_arrival_order", f"server {results}, rules {ours}")
             else:
                 self._depart("tribute_natural_rank", f"server {results}, rules {ours}")
@@ -357,6 +358,16 @@ class Mirror:
         return Deal.start(hands, deal.level, leader=0, rules=self.rules, team_levels=deal.team_levels)
 
     # -- placeholder world ----------------------------------------------------------------------
+    def _known(self, deal: Deal) -> dict[int, Hand]:
+        """The cards this seat knows to be in another hand (tribute, return, anti-tribute
+        jokers): a placeholder swap must leave them where they are, or the deal would
+        contradict the seat's own knowledge (``Deal.unseen`` and sampling would fail)."""
+        try:
+            known = deal.unseen(self.seat).known
+        except ValueError:  # a stand-in deal the server's word already made inconsistent
+            return {}
+        return {s: hand for s, hand in enumerate(known) if s != self.seat and hand}
+
     def _give(self, deal: Deal, seat: int, cards: Hand, reserved: Mapping[int, Hand] | None = None) -> Deal:
         """``deal`` with hidden ``seat`` holding ``cards`` (see :meth:`_swapped_in`)."""
         hands = list(deal.hands)
@@ -444,7 +455,7 @@ class Mirror:
             deal.step(_PASS)
         else:
             cards = _cards(action[2])
-            deal = self._give(deal, seat, cards)
+            deal = self._give(deal, seat, cards, self._known(deal))
             try:
                 deal.step(action)
             except (TypeError, ValueError) as error:
@@ -677,10 +688,6 @@ def _payers(previous: Sequence[int] | None) -> list[int]:
 
 def _chars(levels: Sequence[int]) -> str:
     return "/".join(level_char(level) for level in levels)
-
-
-def _natural(card: int) -> int:
-    return card if card >= 52 else rank_of(card)
 
 
 def _name(card: int) -> str:
