@@ -12,6 +12,7 @@ from .api import legal_moves
 from .cards import parse_level
 from .hand import Hand
 from .moves import MoveType
+from .platform.legacy import PROTOCOLS
 
 
 def _moves_command(args: argparse.Namespace) -> int:
@@ -190,7 +191,7 @@ def _add_client_parser(commands: argparse._SubParsersAction) -> None:  # type: i
     client.add_argument("--seat", type=int, choices=range(4), default=None, help="seat 0-3 (default 0)")
     client.add_argument("--user", default=None, help="user id sent to the server (default guandan_fast-SEAT)")
     client.add_argument("--log", default=None, metavar="FILE", help="write every message as JSON lines to FILE")
-    client.add_argument("--protocol", choices=["openguandan", "legacy"], default="openguandan")
+    client.add_argument("--protocol", choices=PROTOCOLS, default="openguandan")
     client.add_argument("--verbose", action="store_true", help="log every server departure from RULES.md")
     client.set_defaults(run=_client_command)
 

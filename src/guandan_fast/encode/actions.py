@@ -49,7 +49,7 @@ from typing import Any, Final
 import numpy as np
 
 from ..api import classify
-from ..cards import CARD_NAMES, RANKS, as_index, level_char, parse_card, parse_level, position_char
+from ..cards import CARD_NAMES, LEVEL_POWER, as_index, level_char, parse_card, parse_level, position_char, power_char
 from ..game import Deal
 from ..kinds import SEQUENCE_TYPES
 from ..moves import PASS, Move, MoveType, read_platform
@@ -186,7 +186,7 @@ def describe(action: int) -> str:
                 return "FourJokers"
             if kind in SEQUENCE_TYPES:
                 return f"{kind.platform_name} {position_char(key)}"
-            name = {15: "level", 16: "B", 17: "R"}.get(key) or RANKS[key - 2]
+            name = "level" if key == LEVEL_POWER else power_char(key, 2)  # level 2: only power 15 depends on it
             return f"Bomb of {size + smallest} {name}" if kind is MoveType.BOMB else f"{kind.platform_name} {name}"
     raise AssertionError("unreachable: every id below NUM_MOVE_ACTIONS is in a block")
 

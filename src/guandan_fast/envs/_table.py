@@ -14,6 +14,7 @@ from typing import Any, Final
 
 import numpy as np
 
+from ..agents.base import action_count
 from ..cards import bounded, level_char, parse_level
 from ..encode import LAYOUTS, actions, state
 from ..game import Deal, Match
@@ -145,12 +146,7 @@ class Table:
 
     def random_index(self, rng: random.Random) -> int:
         """A uniformly random index into the legal actions of the seat to act."""
-        deal = self.deal
-        if deal.phase == "play":
-            count = len(deal.legal_moves().kinds) + deal.following
-        else:
-            count = len(deal.legal_actions())
-        return rng.randrange(count)
+        return rng.randrange(action_count(self.deal))
 
     # -- the play log (render) ------------------------------------------------------------
     def render(self, mode: str | None) -> str | None:
