@@ -89,15 +89,14 @@ def test_a_pass_counts_the_moves_of_every_hand(case: str) -> None:
     assert len(ticks) == bench.case_hands(case, workload)
 
 
-@pytest.mark.parametrize("path", list(bench.PATHS))
-def test_an_input_form_pass_makes_its_calls(path: str) -> None:
+@pytest.mark.parametrize("path", [path for path in bench.PATHS if path.startswith(("step_", "observation"))])
+def test_a_deal_path_pass_is_repeatable(path: str) -> None:
+    """A Deal pass changes its deals (a step is taken); its setup must hand out fresh ones,
+    or the second timed round would step deals that already moved (ValueError)."""
     workload = bench.make_workload(3, seed=2, backend="reference")
     setup, run = bench.make_path(path, workload)
-    fast = bench.PATHS[path][1]
-    assert fast in bench.PATHS and bench.PATHS[fast][1] == fast  # a fast form is its own fast form
-    expected = 3  # calls a pass: one per hand, or one per deal (as many deals as hands, up to PATH_DEALS)
-    assert run(setup()) == expected
-    assert run(setup()) == expected  # setup makes the pass repeatable (fresh deals to step)
+    assert run(setup()) == 3  # one call per deal, as many deals as hands
+    assert run(setup()) == 3
 
 
 def test_input_forms_name_the_same_calls() -> None:
@@ -110,7 +109,7 @@ def test_input_forms_name_the_same_calls() -> None:
         assert api.has_legal_follow(hand, level, triple) is api.has_legal_follow(hand, level, last)
     deal, triple, index, move = bench._deals_to_step(4, 1)[0]
     assert deal.legal_actions()[index] == triple and move.to_platform() == triple
-    assert all(len(deal.legal_moves()) in range(400, 601) for deal in bench._deals_to_observe(4, 2))
+    assert all(deal.phase == "play" and not deal.following for deal in bench._deals_to_observe(4, 2))
 
 
 def test_unknown_case_and_backend_are_refused() -> None:

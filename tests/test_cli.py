@@ -75,7 +75,7 @@ def test_cli_play(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert "Deal 1 at level 2" in out and "Deal 2 at level" in out
     assert "seat 0 (27):" in out and "finishing order:" in out and "levels: team 0 at" in out
-    assert "tribute" in out or "anti-tribute" in out
+    assert "tribute: seat" in out or "anti-tribute (抗贡)" in out
     assert main(["play", "--seed", "7", "--deals", "2"]) == 0
     assert capsys.readouterr().out == out  # deterministic per seed
 

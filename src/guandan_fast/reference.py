@@ -12,7 +12,7 @@ rather than any clever algorithm:
 
 It exports the generator interface of the native core (``_movegen``) with the same
 arguments and return shapes — :func:`generate`, :func:`classify`, :func:`reads_as`,
-:func:`has_legal_follow`, :func:`generate_batch`, :func:`hand_size` — so that
+:func:`read_checked`, :func:`has_legal_follow`, :func:`generate_batch`, :func:`hand_size` — so that
 :mod:`guandan_fast.backend` can hand out either module. Moves are rows ``(kind, key,
 once, twice)`` of plain ints here; the :class:`~guandan_fast.moves.Move` value sits above.
 """
