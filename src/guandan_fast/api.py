@@ -27,8 +27,8 @@ import numpy as np
 from .backend import NATIVE_AVAILABLE, Backend, generator, native_module, resolve_backend, set_default_backend
 from .cards import parse_level
 from .hand import Hand, as_hand
-from .kinds import LEADING, platform_row
-from .moves import PASS, Move, MoveType, check_reading, sort_key
+from .kinds import LEADING
+from .moves import PASS, Move, MoveType, read_slowly, sort_key
 
 __all__ = [
     "MOVE_DTYPE",
@@ -128,13 +128,11 @@ def last_args(last: Any, level: int, gen: ModuleType | None = None) -> tuple[int
     if gen is None:
         gen = generator()
     row = gen.read_checked(last, level)
-    if row is not None:
-        return row[0], row[1], row[4]
-    kind, key, once, twice = platform_row(last, level)  # a pass, or a fault to name
-    if kind == MoveType.PASS:
-        return LEADING
-    check_reading(kind, key, once, twice, level, gen)
-    return kind, key, once.bit_count() + twice.bit_count()
+    if row is None:
+        row = read_slowly(last, level, gen)
+        if row is None:
+            return LEADING
+    return row[0], row[1], row[4]
 
 
 def legal_moves(

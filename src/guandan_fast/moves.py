@@ -104,13 +104,11 @@ class Move:
         """Read a platform triple, checking that its cards really form that reading."""
         if type(level) is not int or not 2 <= level <= 14:
             level = parse_level(level)
-        row = generator().read_checked(action, level)
-        if row is None:  # a pass, or a fault to name
-            kind, key, once, twice = platform_row(action, level)
-            if kind == MoveType.PASS:
+        row = generator().read_checked(action, level)  # the hot path: one native call
+        if row is None:
+            row = read_slowly(action, level)
+            if row is None:
                 return PASS
-            check_reading(kind, key, once, twice, level)
-            row = (kind, key, once, twice, once.bit_count() + twice.bit_count())
         kind, key, once, twice, size = row
         hand = _new_hand(Hand)
         _set_once(hand, once)
@@ -178,6 +176,17 @@ def read_platform(action: object, level: int) -> tuple[MoveType, int, Hand]:
     form that reading (see :func:`~guandan_fast.kinds.platform_row`, the same as plain ints)."""
     kind, key, once, twice = platform_row(action, level)
     return _KINDS[kind], key, Hand._trusted(once, twice)
+
+
+def read_slowly(action: object, level: int, gen: ModuleType | None = None) -> tuple[int, int, int, int, int] | None:
+    """What a platform triple that the generator's ``read_checked`` turned down reads as:
+    ``(kind, key, once, twice, size)``, None for a pass; otherwise TypeError/ValueError
+    naming the fault (a spelling ``read_checked`` does not take, or cards that lie)."""
+    kind, key, once, twice = platform_row(action, level)
+    if kind == MoveType.PASS:
+        return None
+    check_reading(kind, key, once, twice, level, gen)
+    return kind, key, once, twice, once.bit_count() + twice.bit_count()
 
 
 def check_reading(kind: int, key: object, once: int, twice: int, level: int, gen: ModuleType | None = None) -> None:
