@@ -19,6 +19,7 @@ from guandan_fast.tribute import (
     return_choices,
     tribute_choices,
     tribute_due,
+    who_pays,
 )
 
 OPEN = Rules.openguandan()
@@ -262,6 +263,28 @@ def test_tribute_due() -> None:
         "waived", (2,), (0,), leader=0
     )
     assert tribute_due([3, 1, 0, 2], [Hand("S3")] * 4) == TributeRecord("double", (0, 2), (3, 1))
+
+
+def test_who_pays() -> None:
+    """The payers and receivers before anti-tribute or waiving: the platform mirror places
+    the big jokers with them, so they must agree with tribute_due."""
+    assert who_pays([0, 1, 2, 3]) == ((3,), (0,))
+    assert who_pays([0, 3, 1, 2]) == ((2,), (0,))  # waived or not, the partner is the one who pays
+    assert who_pays([3, 1, 0, 2]) == ((0, 2), (3, 1))
+    assert who_pays([2, 0, 3, 1]) == ((3, 1), (2, 0))
+    assert who_pays([1, 3, 0, 2]) == ((2, 0), (1, 3))  # the seat after the first chooses first
+
+
+def test_deal_result_is_the_signed_levels_of_each_team() -> None:
+    deal = Deal.random(seed=3)
+    assert deal.result(0) is None
+    while not deal.done:
+        deal.step(0)
+    team, up = deal.outcome  # type: ignore[misc]
+    assert [deal.result(seat) for seat in range(4)] == [up if seat % 2 == team else -up for seat in range(4)]
+    assert sum(deal.result(seat) for seat in range(4)) == 0  # type: ignore[misc]
+    with pytest.raises(ValueError, match="seat"):
+        deal.result(4)
 
 
 def test_hand_over_and_returns() -> None:

@@ -248,12 +248,14 @@ def test_unseen_observation_and_placeholders_stay_consistent() -> None:
         if msg.get("type") == "act" and msg["stage"] == "play":
             unseen = mirror.unseen()
             own = deal.hands[3]  # type: ignore[union-attr]
-            assert own == Hand(msg["handCards"])
-            assert list(unseen.counts) == [info["rest"] for info in msg["publicInfo"]]
+            assert own == Hand(msg["handCards"]) and unseen.seat == 3
+            rest = [info["rest"] for info in msg["publicInfo"]]
+            assert [unseen.counts[s] + len(unseen.known[s]) for s in range(3)] == rest[:3]
             hidden = [h for s, h in enumerate(deal.hands) if s != 3]  # type: ignore[union-attr]
             union = hidden[0].add(hidden[1]).add(hidden[2])
-            assert union == unseen.cards  # the placeholders hold exactly the unseen cards
-            assert len(unseen.cards) == sum(unseen.counts) - len(own)
+            known = unseen.known[0].add(unseen.known[1]).add(unseen.known[2]).add(unseen.pooled)
+            assert union == unseen.cards.add(known)  # the placeholders hold exactly the cards not seen
+            assert len(unseen.cards) + len(unseen.pooled) == sum(unseen.counts)
             observation = mirror.observation()
             assert observation["actionList"] == msg["actionList"] and observation["myPos"] == 3
         if count > 400:
@@ -314,7 +316,7 @@ def test_a_play_the_rules_refuse_is_logged_and_taken_as_played(caplog: pytest.Lo
         mirror.feed({"type": "notify", "stage": "play", "curPos": 0, "curAction": ["Pair", "5", cards], "greaterPos": -1})
     assert mirror.departures["unexplained"] == 1 and "which the rules refuse" in caplog.text
     assert mirror.deal is not None and mirror.deal.to_act == 1 and mirror.deal.cards_left() == [25, 27, 27, 27]
-    assert len(mirror.unseen().cards) == 108 - 27 - 2
+    assert len(mirror.unseen().cards) == 108 - 27 - 2 and mirror.unseen().counts == (25, 0, 27, 27)
 
 
 @needs_recordings

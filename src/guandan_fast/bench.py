@@ -333,17 +333,7 @@ def make_path(path: str, workload: Workload) -> tuple[Callable[[], Any], Callabl
 def measure_path(path: str, workload: Workload, *, min_rounds: int = 5, min_time: float = 0.2) -> Measurement:
     """Time passes of one input form (see :func:`make_path`); ``hands`` is calls per pass."""
     setup, run = make_path(path, workload)
-    run(setup())  # warm-up
-    seconds: list[float] = []
-    clock = time.perf_counter
-    calls = 0
-    gc.collect()
-    start = clock()
-    while len(seconds) < min_rounds or clock() - start < min_time:
-        state = setup()
-        t0 = clock()
-        calls = run(state)
-        seconds.append(clock() - t0)
+    calls, seconds = measure(run, setup=setup, min_rounds=min_rounds, min_time=min_time)
     return Measurement(path, api.resolve_backend(), calls, calls, seconds)
 
 
@@ -389,26 +379,35 @@ class Measurement:
 
 
 def measure(
-    run: Callable[[], int],
+    run: Callable[..., int],
     *,
+    setup: Callable[[], Any] | None = None,
     min_rounds: int = 5,
     min_time: float = 0.2,
     max_rounds: int = 10_000,
     warmup: int = 1,
 ) -> tuple[int, list[float]]:
     """Time passes of ``run`` until ``min_rounds`` passes and ``min_time`` seconds are
-    done (at most ``max_rounds``); returns (moves of a pass, seconds of each pass)."""
+    done (at most ``max_rounds``); returns (what a pass returned, seconds of each pass).
+    With ``setup``, each pass is ``run(setup())`` and only ``run`` is timed (a pass that
+    changes its input, such as stepping deals, starts from a fresh one)."""
+    clock = time.perf_counter
+
+    def timed_pass() -> tuple[int, float]:
+        args = () if setup is None else (setup(),)
+        t0 = clock()
+        moves = run(*args)
+        return moves, clock() - t0
+
     moves = 0
     for _ in range(warmup):
-        moves = run()
+        moves, _ = timed_pass()
     seconds: list[float] = []
-    clock = time.perf_counter
     gc.collect()
     start = clock()
     while len(seconds) < max_rounds and (len(seconds) < min_rounds or clock() - start < min_time):
-        t0 = clock()
-        moves = run()
-        seconds.append(clock() - t0)
+        moves, elapsed = timed_pass()
+        seconds.append(elapsed)
     return moves, seconds
 
 

@@ -391,6 +391,16 @@ class Deal:
         first = self._finish[0]
         return _team(first), 4 - self._finish.index(_partner(first))
 
+    def result(self, seat: int) -> int | None:
+        """The finished deal for ``seat``'s team: +n when it goes up n levels, -n when the
+        other team does (a zero-sum reward); None while the deal is on."""
+        seat = check_seat(seat)
+        outcome = self.outcome
+        if outcome is None:
+            return None
+        team, up = outcome
+        return up if _team(seat) == team else -up
+
     def cards_left(self) -> list[int]:
         return [len(hand) for hand in self._hands]
 

@@ -26,6 +26,7 @@ __all__ = [
     "return_choices",
     "tribute_choices",
     "tribute_due",
+    "who_pays",
 ]
 
 
@@ -76,21 +77,27 @@ def _partner(seat: int) -> int:
     return seat ^ 2
 
 
+def who_pays(finish: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The payers (in the order they choose) and the receivers the finish ``finish`` calls
+    for, before anti-tribute or waiving: both losers of a double down (the one after the
+    first chooses first) pay the first two, else the last pays the first."""
+    first, second = finish[0], finish[1]
+    if second == _partner(first):
+        return ((first + 1) % 4, (first + 3) % 4), (first, second)
+    return (finish[3],), (first,)
+
+
 def tribute_due(finish: Sequence[int], hands: Sequence[Hand], rules: Rules = DEFAULT_RULES) -> TributeRecord:
     """Who pays whom after the finish ``finish`` (the four seats, first to last), given
     the new hands: a single tribute (last pays first), a double one (both losers of a
     1-2 finish pay), anti-tribute when the paying side holds both ``HR``, or waived
     between partners with :attr:`Rules.no_tribute_between_partners`. An anti-tribute or
     a waived tribute is complete at once: the first player leads."""
-    first, second = finish[0], finish[1]
-    if second == _partner(first):
-        payers: tuple[int, ...] = ((first + 1) % 4, (first + 3) % 4)  # the one after the first chooses first
-        receivers: tuple[int, ...] = (first, second)
-        kind = "double"
-    else:
-        payers, receivers, kind = (finish[3],), (first,), "single"
-        if payers[0] == _partner(first) and rules.no_tribute_between_partners:
-            return TributeRecord("waived", payers, receivers, leader=first)
+    payers, receivers = who_pays(finish)
+    first = finish[0]
+    kind = "double" if len(payers) == 2 else "single"
+    if kind == "single" and payers[0] == _partner(first) and rules.no_tribute_between_partners:
+        return TributeRecord("waived", payers, receivers, leader=first)
     if sum(hands[payer].count(BIG_JOKER) for payer in payers) == 2:
         return TributeRecord("anti", payers, receivers, leader=first)
     return TributeRecord(kind, payers, receivers)

@@ -50,7 +50,9 @@ def as_agent(agent: Agent | AgentFunction) -> Agent:
         return agent
     if callable(agent):
         return FunctionAgent(agent)
-    raise TypeError(f"an agent has act(deal, seat) or is a function f(deal, seat), not {type(agent).__name__}")
+    raise TypeError(
+        f"an agent or policy has act(deal, seat) or is a function f(deal, seat) -> index, not {type(agent).__name__}"
+    )
 
 
 def check_turn(deal: Deal, seat: int) -> int:

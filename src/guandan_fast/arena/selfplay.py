@@ -121,8 +121,7 @@ def play_shard(spec: AgentSpec, seed: int, first: int, count: int, encoding: str
             choice = checked_choice(agents[seat], deal, seat)
             actions.append(choice)
             deal.step(choice)
-        team, up = deal.outcome  # type: ignore[misc]
-        returns.extend(up if s % 2 == team else -up for s in seats[start:])
+        returns.extend(deal.result(s) for s in seats[start:])  # type: ignore[misc]
         deals.extend([index] * (len(seats) - start))
     return {
         "states": np.stack(states).astype(np.float32),

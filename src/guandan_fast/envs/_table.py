@@ -14,7 +14,7 @@ from typing import Any, Final
 
 import numpy as np
 
-from ..agents.base import action_count
+from ..agents.base import action_count, as_agent
 from ..cards import bounded, level_char, parse_level
 from ..encode import LAYOUTS, actions, state
 from ..game import Deal, Match
@@ -125,9 +125,8 @@ class Table:
             self._deal_over(deal)
 
     def _deal_over(self, deal: Deal) -> None:
-        team, up = deal.outcome  # type: ignore[misc]
         if self.match is None:
-            self.rewards = tuple(float(up if seat & 1 == team else -up) for seat in range(4))
+            self.rewards = tuple(float(deal.result(seat)) for seat in range(4))  # type: ignore[arg-type]
             self.over = True
         elif self.match.over:
             self.rewards = tuple(1.0 if seat & 1 == self.match.winner else -1.0 for seat in range(4))
@@ -224,15 +223,6 @@ class TableEnv:
         return self._table.render(self.render_mode)
 
 
-def as_policy(policy: Any) -> Policy:
-    """A callable ``f(deal, seat) -> index``, from one or from an agent with ``act``."""
-    if hasattr(policy, "act") and callable(policy.act):
-        return policy.act  # type: ignore[no-any-return]
-    if callable(policy):
-        return policy  # type: ignore[no-any-return]
-    raise TypeError(f"a policy is a callable f(deal, seat) -> index or an agent with act(deal, seat), not {policy!r}")
-
-
 def check_policies(policies: Any, count: int) -> list[Policy | None]:
     """``count`` policies (None: uniformly random) from None, one policy, or a sequence."""
     if policies is None:
@@ -240,8 +230,8 @@ def check_policies(policies: Any, count: int) -> list[Policy | None]:
     if isinstance(policies, Sequence) and not isinstance(policies, str):
         if len(policies) != count:
             raise ValueError(f"give {count} policies, one per other seat, not {len(policies)}")
-        return [None if p is None else as_policy(p) for p in policies]
-    return [as_policy(policies)] * count
+        return [None if p is None else as_agent(p).act for p in policies]
+    return [as_agent(policies).act] * count
 
 
 __all__ = ["DEFAULT_LAYOUT", "MODES", "NO_REWARDS", "Policy", "Table", "TableEnv"]

@@ -14,7 +14,7 @@ seat and answers for any agent; ``websockets`` is needed only to connect (the
 """
 
 from .client import ClientResult, PlatformError, answer_index, play, play_sync
-from .mirror import DEPARTURES, MOVE_LIST_CLASSES, Mirror, ProtocolError, Unseen
+from .mirror import DEPARTURES, MOVE_LIST_CLASSES, Mirror, ProtocolError
 from .observation import act_message
 from .playlog import play_log
 
@@ -25,7 +25,6 @@ __all__ = [
     "Mirror",
     "PlatformError",
     "ProtocolError",
-    "Unseen",
     "act_message",
     "answer_index",
     "play",

@@ -25,16 +25,16 @@ import logging
 from collections import ChainMap, Counter
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import Any
 
 from ..cards import BIG_JOKER, CARD_NAMES, NUM_CARDS, card_power, level_char, parse_card, parse_level, rank_of, wildcard
 from ..game import Deal, DealScore, Rules, score_deal
 from ..hand import Hand
+from ..infoset import Unseen
 from ..moves import MoveType, read_platform
-from ..tribute import natural_order
+from ..tribute import natural_order, who_pays
 
-__all__ = ["DEPARTURES", "MOVE_LIST_CLASSES", "Mirror", "ProtocolError", "Unseen", "move_key"]
+__all__ = ["DEPARTURES", "MOVE_LIST_CLASSES", "Mirror", "ProtocolError", "move_key"]
 
 log = logging.getLogger("guandan_fast.platform")
 
@@ -96,15 +96,6 @@ def move_key(action: Sequence[Any], level: int) -> tuple[int, int, int, int]:
     kind, key, hand = read_platform(action, level)
     _READINGS[(action[0], action[1], level)] = (int(kind), key)
     return int(kind), key, hand.once, hand.twice
-
-
-@dataclass(frozen=True)
-class Unseen:
-    """Card counting for one seat: the cards neither in its hand nor played yet, and how
-    many cards each seat still holds (the seat's own count included)."""
-
-    cards: Hand
-    counts: tuple[int, int, int, int]
 
 
 @contextmanager
@@ -182,10 +173,8 @@ class Mirror:
         return self._pending
 
     def unseen(self) -> Unseen:
-        """Cards not in the own hand and not played, and every seat's card count."""
-        deal = self._need_deal()
-        own = deal.hands[self.seat]  # type: ignore[index]
-        return Unseen(_FULL_DECK.remove(own).remove(self._played), tuple(deal.cards_left()))  # type: ignore[arg-type]
+        """What this seat cannot see: :meth:`Deal.unseen` of the mirrored deal."""
+        return self._need_deal().unseen(self.seat)  # type: ignore[arg-type]
 
     def observation(self) -> Mapping[str, Any]:
         """:meth:`Deal.observation` of this seat; while an ``act`` is pending its
@@ -267,7 +256,7 @@ class Mirror:
         seats in ``anti`` when they refuse tribute, else away from the payers)."""
         seat: int = self.seat  # type: ignore[assignment]
         rest = list(_FULL_DECK.remove(own).indices())
-        payers = _payers(self._previous)
+        payers = () if self._previous is None else who_pays(self._previous)[0]
         # big jokers first to the anti-tribute seats, last to the payers otherwise
         jokers = [c for c in rest if c == BIG_JOKER]
         others = [c for c in rest if c != BIG_JOKER]
@@ -677,13 +666,6 @@ class Mirror:
         "gameResult": _game_result,
         "gameOver": lambda self, msg: None,
     }
-
-
-def _payers(previous: Sequence[int] | None) -> list[int]:
-    if previous is None:
-        return []
-    first, second = previous[0], previous[1]
-    return [(first + 1) % 4, (first + 3) % 4] if second == first ^ 2 else [previous[3]]
 
 
 def _chars(levels: Sequence[int]) -> str:
