@@ -33,7 +33,7 @@ from cpython.object cimport PyTypeObject
 from cpython.ref cimport Py_INCREF
 from libc.stdint cimport uint8_t, uint16_t, uint64_t, int64_t
 from libc.stdlib cimport malloc, realloc, free
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memset
 
 cimport numpy as cnp
 
@@ -427,9 +427,10 @@ cdef void _three_with_two(Ctx* c, int min_key) noexcept nogil:
 
 
 cdef enum:
-    # Partial sequences kept per number of wildcards used. The most there can be: four
-    # slots of a straight with one card of 4 suits each, 4**4 = 256 without a wildcard
-    # and 4 * 4**3 = 256 with one; tubes (two slots of pairs) and plates have fewer.
+    # Partial sequences of _sequences kept per number of wildcards used (tubes and plates;
+    # straights have their own loops). The most there can be: the two first slots of a
+    # tube, each with at most 10 pairs of natural cards (or 4 cards and a wildcard, or two
+    # wildcards), and fewer for the one first slot of a plate: well under 256.
     SEQ_CAP = 256
 
 
@@ -552,21 +553,115 @@ cdef void _sequences(Ctx* c, int kind, int nslots, int need, int max_key, int mi
             return
 
 
+cdef void _runs_of_five(Ctx* c, int kind, int min_key, unsigned int suits,
+                       unsigned int positions) noexcept nogil:
+    """Straights (``suits`` 15) or straight flushes of one suit (``suits`` 1 << s): five
+    consecutive ranks of one card each, lowest position key = min_key + 1 .. 10.
+
+    The one-card case of :func:`_sequences`, enumerated directly: each slot's options are
+    its rank's distinct natural cards of the kept suits, then (while wildcards are left)
+    a wildcard. The moves of a window are counted first (at most 5**5), room for them is
+    made once, and four nested loops over the first slots write the last slot's options
+    straight into the buffer. ``positions`` (bit p) marks the positions 1..14 holding a
+    natural card of the kept suits: a window short of more cards than there are wildcards
+    is skipped at once. Readings as in :func:`_sequences`: the strongest list drops the
+    windows below the top whose lowest slot is a wildcard.
+    """
+    cdef uint64_t opt[5][5]  # opt[i][j]: natural option j of slot i; opt[i][n[i]] = 0 (wildcard)
+    cdef int n[5]
+    cdef Py_ssize_t ways[3]
+    cdef Py_ssize_t count, at, room
+    cdef int key, i, r, k, W = c.W, wild_first, j0, j1, j2, j3, j4, u0, u1, u2, u3, last
+    cdef unsigned int nib
+    cdef uint64_t b0, b1, b2, b3, wo_here, wt_here, wo_next, wt_next
+    cdef MoveBuffer* out = c.out
+    cdef uint64_t* cards
+    for key in range(_max(min_key + 1, 1), 11):
+        if 5 - POP5[(positions >> key) & 31] > W:
+            continue
+        for i in range(5):
+            r = _rank_at(key + i)
+            nib = c.pat[r] & suits & 15
+            k = 0
+            while nib:
+                opt[i][k] = <uint64_t>1 << (4 * r + gf_ctz64(nib))
+                nib &= nib - 1
+                k += 1
+            n[i] = k
+            opt[i][k] = 0
+        # a wildcard may stand in every slot but, in a strongest list below the top, the lowest
+        wild_first = 1 if W > 0 and not (c.strongest and key < 10) else 0
+        ways[0] = n[0]
+        ways[1] = wild_first
+        ways[2] = 0
+        for i in range(1, 5):
+            ways[2] = ways[2] * n[i] + ways[1]
+            ways[1] = ways[1] * n[i] + ways[0]
+            ways[0] = ways[0] * n[i]
+        count = ways[0] + (ways[1] if W >= 1 else 0) + (ways[2] if W >= 2 else 0)
+        if count == 0:
+            continue
+        room = _reserve(out, count)  # count, or less when the buffer is full (failed is then set)
+        cards = out.cards + 2 * out.n
+        memset(out.kinds + out.n, kind, <size_t>room)
+        memset(out.keys + out.n, key, <size_t>room)
+        at = 0
+        last = n[4]
+        for j0 in range(n[0] + wild_first):
+            b0 = opt[0][j0]
+            u0 = j0 == n[0]
+            for j1 in range(n[1] + (u0 < W)):
+                b1 = b0 | opt[1][j1]
+                u1 = u0 + (j1 == n[1])
+                for j2 in range(n[2] + (u1 < W)):
+                    b2 = b1 | opt[2][j2]
+                    u2 = u1 + (j2 == n[2])
+                    for j3 in range(n[3] + (u2 < W)):
+                        b3 = b2 | opt[3][j3]
+                        u3 = u2 + (j3 == n[3])
+                        if at + last + (u3 < W) > room:  # a full buffer: the moves that fit
+                            for j4 in range(last + (u3 < W)):
+                                if at < room:
+                                    cards[2 * at] = b3 | opt[4][j4] | c.wo[u3 + (j4 == last)]
+                                    cards[2 * at + 1] = c.wt[u3 + (j4 == last)]
+                                    at += 1
+                            out.n += at
+                            out.failed = 1
+                            return
+                        wo_here = b3 | c.wo[u3]
+                        wt_here = c.wt[u3]
+                        for j4 in range(last):
+                            cards[2 * at] = wo_here | opt[4][j4]
+                            cards[2 * at + 1] = wt_here
+                            at += 1
+                        if u3 < W:
+                            cards[2 * at] = b3 | c.wo[u3 + 1]
+                            cards[2 * at + 1] = c.wt[u3 + 1]
+                            at += 1
+        out.n += at
+        if at != count:  # cannot happen (count is exact); an incomplete list must not pass
+            out.failed = 1
+            return
+
+
 cdef void _straight_flushes(Ctx* c, int min_key) noexcept nogil:
     cdef int s, r
-    cdef unsigned int masks[2]
     cdef uint64_t no = c.once & ~c.wo[1]
+    cdef uint64_t suit_cards
     cdef unsigned int positions
     for s in range(4):
+        suit_cards = no & (<uint64_t>0x1111111111111 << s)
+        if gf_popcount64(suit_cards) + c.W < 5:  # too few cards of the suit: no window fills
+            continue
         # positions 1..14 of the suit's natural cards (A at 1 and 14)
         positions = 0
-        for r in range(13):
-            if (no >> (4 * r + s)) & 1:
-                positions |= 1u << (r + 2)
+        while suit_cards:
+            r = gf_ctz64(suit_cards) >> 2
+            suit_cards &= suit_cards - 1
+            positions |= 1u << (r + 2)
         if positions & (1u << 14):
             positions |= 2u
-        masks[1] = positions
-        _sequences(c, K_STRAIGHT_FLUSH, 5, 1, 10, min_key, <uint8_t>(0x11 << s), masks)
+        _runs_of_five(c, K_STRAIGHT_FLUSH, min_key, 1u << s, positions)
 
 
 cdef void _bombs(Ctx* c, int last_tier, int last_key) noexcept nogil:
@@ -597,7 +692,7 @@ cdef void _of_kind(Ctx* c, int kind, int min_key) noexcept nogil:
     elif kind == K_THREE_TWO:
         _three_with_two(c, min_key)
     elif kind == K_STRAIGHT:
-        _sequences(c, K_STRAIGHT, 5, 1, 10, min_key, 0xFF, c.at_least)
+        _runs_of_five(c, K_STRAIGHT, min_key, 15, c.at_least[1])
     elif kind == K_THREE_PAIR:
         _sequences(c, K_THREE_PAIR, 3, 2, 12, min_key, 0xFF, c.at_least)
     elif kind == K_TWO_TRIPS:
