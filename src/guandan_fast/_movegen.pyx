@@ -996,6 +996,106 @@ cdef tuple _to_numpy(MoveBuffer* b, Py_ssize_t start, Py_ssize_t n):
 
 
 cdef enum:
+    # bytes per move in a Moves block: two uint64 planes, the kind and the key
+    MOVE_BYTES = 18
+
+
+cdef class Moves:
+    """The moves of one :func:`generate` or :func:`classify` call, in one block of memory.
+
+    ``len(moves)`` is the number of moves; :attr:`kinds` (``uint8[n]``), :attr:`keys`
+    (``uint8[n]``) and :attr:`cards` (``uint64[n, 2]``) are numpy arrays over that block,
+    made on first access (the moves themselves are all computed by the call), so a caller
+    who only counts the moves or reads one array pays for no other.
+    """
+
+    cdef uint8_t* block  # cards (2 * n uint64), then kinds (n bytes), then keys (n bytes)
+    cdef Py_ssize_t n
+    cdef object _kinds
+    cdef object _keys
+    cdef object _cards
+
+    def __cinit__(self):
+        self.block = NULL
+        self.n = 0
+
+    def __dealloc__(self):
+        free(self.block)
+
+    def __len__(self):
+        return self.n
+
+    cdef object _view(self, cnp.dtype descr, int nd, Py_ssize_t offset):
+        cdef cnp.npy_intp dims[2]
+        dims[0] = self.n
+        dims[1] = 2
+        Py_INCREF(descr)  # the reference _new_array steals
+        view = _new_array(<PyTypeObject*>cnp.ndarray, descr, nd, dims, NULL, self.block + offset,
+                          cnp.NPY_ARRAY_CARRAY, None)
+        cnp.set_array_base(<cnp.ndarray>view, self)  # the block lives as long as any view
+        return view
+
+    @property
+    def kinds(self):
+        """``uint8[n]``: the MoveType code of each move."""
+        if self._kinds is None:
+            self._kinds = self._view(_UINT8, 1, 16 * self.n)
+        return self._kinds
+
+    @property
+    def keys(self):
+        """``uint8[n]``: the key of each move."""
+        if self._keys is None:
+            self._keys = self._view(_UINT8, 1, 17 * self.n)
+        return self._keys
+
+    @property
+    def cards(self):
+        """``uint64[n, 2]``: the (once, twice) planes of each move."""
+        if self._cards is None:
+            self._cards = self._view(_UINT64, 2, 0)
+        return self._cards
+
+    def __reduce__(self):
+        return _unpickle_moves, (self.n, (<char*>self.block)[:self.n * MOVE_BYTES])
+
+    def __repr__(self):
+        return f"<Moves: {self.n} moves>"
+
+
+def _unpickle_moves(n, data):
+    """A :class:`Moves` from its pickled form: the number of moves and the block's bytes."""
+    cdef Py_ssize_t count = n
+    cdef const unsigned char[::1] raw = data
+    if count < 0 or raw.shape[0] != count * MOVE_BYTES:
+        raise ValueError(f"bad pickled moves: {raw.shape[0]} bytes for {count} moves")
+    cdef Moves moves = _new_moves(count)
+    if count > 0:
+        memcpy(moves.block, &raw[0], <size_t>(count * MOVE_BYTES))
+    return moves
+
+
+cdef Moves _new_moves(Py_ssize_t n):
+    """An empty :class:`Moves` with room for exactly ``n`` moves."""
+    cdef Moves moves = Moves.__new__(Moves)
+    moves.block = <uint8_t*>malloc(<size_t>(n if n > 0 else 1) * MOVE_BYTES)
+    if moves.block == NULL:
+        raise MemoryError()
+    moves.n = n
+    return moves
+
+
+cdef Moves _moves_of(MoveBuffer* b, Py_ssize_t n):
+    """A copy of the first ``n`` moves of ``b`` as a :class:`Moves` (one allocation)."""
+    cdef Moves moves = _new_moves(n)
+    if n > 0:
+        memcpy(moves.block, b.cards, <size_t>n * 2 * sizeof(uint64_t))
+        memcpy(moves.block + 16 * n, b.kinds, <size_t>n)
+        memcpy(moves.block + 17 * n, b.keys, <size_t>n)
+    return moves
+
+
+cdef enum:
     # moves held on the stack of ``generate`` (a dealt hand leads with about 750 moves);
     # a longer list moves to the heap and grows there
     INITIAL_CAPACITY = 1024
@@ -1010,7 +1110,7 @@ def generate(once, twice, level, last_kind, last_key, last_size, strongest):
     ``last_kind`` is 0 (PASS, key 0, size 0), else the moves that beat the move
     (last_kind, last_key, last_size). Every reading (complete list), or one per
     (kind, cards) when ``strongest``. Returns ``(kinds uint8[n], keys uint8[n],
-    cards uint64[n, 2])``.
+    cards uint64[n, 2])`` as a :class:`Moves`.
     """
     cdef Args a
     _hand_args(&a, once, twice, level)
@@ -1030,7 +1130,7 @@ def generate(once, twice, level, last_kind, last_key, last_size, strongest):
             n = generate_append(a.once, a.twice, a.level, a.kind, a.key, a.size, strong, &buf)
         if n < 0:
             raise MemoryError()
-        return _to_numpy(&buf, 0, n)
+        return _moves_of(&buf, n)
     finally:
         movebuf_free(&buf)
 
@@ -1039,7 +1139,7 @@ def classify(once, twice, level):
     """classify(once, twice, level)
 
     Every legal reading of exactly the cards ``(once, twice)`` at ``level`` (no move
-    when they form no combination), as ``(kinds, keys, cards)`` like :func:`generate`.
+    when they form no combination), as :class:`Moves` like :func:`generate`.
     """
     cdef Args a
     cdef MoveBuffer buf
@@ -1054,7 +1154,7 @@ def classify(once, twice, level):
         n = _classify_append(a.once, a.twice, a.level, &buf)
         if n < 0:
             raise MemoryError()
-        return _to_numpy(&buf, 0, n)
+        return _moves_of(&buf, n)
     finally:
         movebuf_free(&buf)
 
