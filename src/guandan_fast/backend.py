@@ -74,6 +74,10 @@ def resolve_backend(backend: str | None = None) -> Backend:
     raise ValueError(f"unknown backend {choice!r}: use 'native' or 'reference'")
 
 
+#: The module of each backend name asked for by a call, once it is known to be usable.
+_named_generators: dict[str, ModuleType] = {}
+
+
 def generator(backend: str | None = None) -> ModuleType:
     """The generator module a call uses: ``backend``, or the default one."""
     global _default_generator
@@ -82,7 +86,10 @@ def generator(backend: str | None = None) -> ModuleType:
             return _default_generator
         _default_generator = _module(resolve_backend())
         return _default_generator
-    return _module(resolve_backend(backend))
+    named = _named_generators.get(backend) if type(backend) is str else None  # named in the call: looked up once
+    if named is None:
+        named = _named_generators[backend] = _module(resolve_backend(backend))
+    return named
 
 
 def _module(backend: Backend) -> ModuleType:
