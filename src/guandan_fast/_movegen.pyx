@@ -561,19 +561,23 @@ cdef void _runs_of_five(Ctx* c, int kind, int min_key, unsigned int suits,
     The one-card case of :func:`_sequences`, enumerated directly: each slot's options are
     its rank's distinct natural cards of the kept suits, then (while wildcards are left)
     a wildcard. The moves of a window are counted first (at most 5**5), room for them is
-    made once, and four nested loops over the first slots write the last slot's options
-    straight into the buffer. ``positions`` (bit p) marks the positions 1..14 holding a
+    made once, and three nested loops over the first slots write runs of the last two
+    slots' combinations (listed once per window, grouped by wildcards used) straight into
+    the buffer. ``positions`` (bit p) marks the positions 1..14 holding a
     natural card of the kept suits: a window short of more cards than there are wildcards
     is skipped at once. Readings as in :func:`_sequences`: the strongest list drops the
     windows below the top whose lowest slot is a wildcard.
     """
     cdef uint64_t opt[5][5]  # opt[i][j]: natural option j of slot i; opt[i][n[i]] = 0 (wildcard)
     cdef int n[5]
+    cdef uint64_t tail[3][25]  # tail[w]: the cards of the last two slots using w wildcards
+    cdef int tail_n[3]
     cdef Py_ssize_t ways[3]
-    cdef Py_ssize_t count, at, room
-    cdef int key, i, r, k, W = c.W, wild_first, j0, j1, j2, j3, j4, u0, u1, u2, u3, last
+    cdef Py_ssize_t count, at, room, size
+    cdef int key, i, r, k, W = c.W, wild_first, j0, j1, j2, j3, j4, u0, u1, u2, w
+    cdef bint full
     cdef unsigned int nib
-    cdef uint64_t b0, b1, b2, b3, wo_here, wt_here, wo_next, wt_next
+    cdef uint64_t b0, b1, b2, base_o, base_t
     cdef MoveBuffer* out = c.out
     cdef uint64_t* cards
     for key in range(_max(min_key + 1, 1), 11):
@@ -601,12 +605,21 @@ cdef void _runs_of_five(Ctx* c, int kind, int min_key, unsigned int suits,
         count = ways[0] + (ways[1] if W >= 1 else 0) + (ways[2] if W >= 2 else 0)
         if count == 0:
             continue
+        # the last two slots' combinations, grouped by the wildcards they use
+        tail_n[0] = 0
+        tail_n[1] = 0
+        tail_n[2] = 0
+        for j3 in range(n[3] + (W > 0)):
+            for j4 in range(n[4] + (W > 0)):
+                w = (j3 == n[3]) + (j4 == n[4])
+                if w <= W:
+                    tail[w][tail_n[w]] = opt[3][j3] | opt[4][j4]
+                    tail_n[w] += 1
         room = _reserve(out, count)  # count, or less when the buffer is full (failed is then set)
         cards = out.cards + 2 * out.n
-        memset(out.kinds + out.n, kind, <size_t>room)
+        memset(out.kinds + out.n, kind, <size_t>room)  # byte stores in the loop would alias the rest
         memset(out.keys + out.n, key, <size_t>room)
         at = 0
-        last = n[4]
         for j0 in range(n[0] + wild_first):
             b0 = opt[0][j0]
             u0 = j0 == n[0]
@@ -616,28 +629,21 @@ cdef void _runs_of_five(Ctx* c, int kind, int min_key, unsigned int suits,
                 for j2 in range(n[2] + (u1 < W)):
                     b2 = b1 | opt[2][j2]
                     u2 = u1 + (j2 == n[2])
-                    for j3 in range(n[3] + (u2 < W)):
-                        b3 = b2 | opt[3][j3]
-                        u3 = u2 + (j3 == n[3])
-                        if at + last + (u3 < W) > room:  # a full buffer: the moves that fit
-                            for j4 in range(last + (u3 < W)):
-                                if at < room:
-                                    cards[2 * at] = b3 | opt[4][j4] | c.wo[u3 + (j4 == last)]
-                                    cards[2 * at + 1] = c.wt[u3 + (j4 == last)]
-                                    at += 1
+                    for w in range(W - u2 + 1):
+                        size = tail_n[w]
+                        full = at + size > room
+                        if full:  # a full buffer (or a wrong count): keep what fits
+                            size = room - at
+                        base_o = b2 | c.wo[u2 + w]
+                        base_t = c.wt[u2 + w]
+                        for j4 in range(size):
+                            cards[2 * at] = base_o | tail[w][j4]
+                            cards[2 * at + 1] = base_t
+                            at += 1
+                        if full:
                             out.n += at
                             out.failed = 1
                             return
-                        wo_here = b3 | c.wo[u3]
-                        wt_here = c.wt[u3]
-                        for j4 in range(last):
-                            cards[2 * at] = wo_here | opt[4][j4]
-                            cards[2 * at + 1] = wt_here
-                            at += 1
-                        if u3 < W:
-                            cards[2 * at] = b3 | c.wo[u3 + 1]
-                            cards[2 * at + 1] = c.wt[u3 + 1]
-                            at += 1
         out.n += at
         if at != count:  # cannot happen (count is exact); an incomplete list must not pass
             out.failed = 1
