@@ -1007,97 +1007,133 @@ cdef enum:
 
 
 cdef class Moves:
-    """The moves of one :func:`generate` or :func:`classify` call, in one block of memory.
+    """The moves of one :func:`generate` or :func:`classify` call.
 
     ``len(moves)`` is the number of moves; :attr:`kinds` (``uint8[n]``), :attr:`keys`
-    (``uint8[n]``) and :attr:`cards` (``uint64[n, 2]``) are numpy arrays over that block,
-    made on first access (the moves themselves are all computed by the call), so a caller
-    who only counts the moves or reads one array pays for no other.
+    (``uint8[n]``) and :attr:`cards` (``uint64[n, 2]``) are numpy arrays over the
+    object's memory, made on first access (the moves themselves are all computed by the
+    call), so a caller who only counts the moves or reads one array pays for no other.
+    The memory is one block (cards, then kinds, then keys) or, for a list too long for
+    the call's stack buffer, the three arrays it grew in, taken over without a copy.
     """
 
-    cdef uint8_t* block  # cards (2 * n uint64), then kinds (n bytes), then keys (n bytes)
+    cdef uint64_t* cards_at
+    cdef uint8_t* kinds_at
+    cdef uint8_t* keys_at
+    cdef bint separate  # three allocations (else kinds_at and keys_at lie in cards_at's block)
     cdef Py_ssize_t n
     cdef object _kinds
     cdef object _keys
     cdef object _cards
 
     def __cinit__(self):
-        self.block = NULL
+        self.cards_at = NULL
+        self.kinds_at = NULL
+        self.keys_at = NULL
+        self.separate = False
         self.n = 0
 
     def __dealloc__(self):
-        free(self.block)
+        free(self.cards_at)
+        if self.separate:
+            free(self.kinds_at)
+            free(self.keys_at)
 
     def __len__(self):
         return self.n
 
-    cdef object _view(self, cnp.dtype descr, int nd, Py_ssize_t offset):
+    cdef object _view(self, cnp.dtype descr, int nd, void* data):
         cdef cnp.npy_intp dims[2]
         dims[0] = self.n
         dims[1] = 2
         Py_INCREF(descr)  # the reference _new_array steals
-        view = _new_array(<PyTypeObject*>cnp.ndarray, descr, nd, dims, NULL, self.block + offset,
-                          cnp.NPY_ARRAY_CARRAY, None)
-        cnp.set_array_base(<cnp.ndarray>view, self)  # the block lives as long as any view
+        view = _new_array(<PyTypeObject*>cnp.ndarray, descr, nd, dims, NULL, data, cnp.NPY_ARRAY_CARRAY, None)
+        cnp.set_array_base(<cnp.ndarray>view, self)  # the memory lives as long as any view
         return view
 
     @property
     def kinds(self):
         """``uint8[n]``: the MoveType code of each move."""
         if self._kinds is None:
-            self._kinds = self._view(_UINT8, 1, 16 * self.n)
+            self._kinds = self._view(_UINT8, 1, self.kinds_at)
         return self._kinds
 
     @property
     def keys(self):
         """``uint8[n]``: the key of each move."""
         if self._keys is None:
-            self._keys = self._view(_UINT8, 1, 17 * self.n)
+            self._keys = self._view(_UINT8, 1, self.keys_at)
         return self._keys
 
     @property
     def cards(self):
         """``uint64[n, 2]``: the (once, twice) planes of each move."""
         if self._cards is None:
-            self._cards = self._view(_UINT64, 2, 0)
+            self._cards = self._view(_UINT64, 2, self.cards_at)
         return self._cards
 
     def __reduce__(self):
-        return _unpickle_moves, (self.n, (<char*>self.block)[:self.n * MOVE_BYTES])
+        cdef Py_ssize_t n = self.n
+        return _unpickle_moves, (n, (<char*>self.cards_at)[:16 * n] + (<char*>self.kinds_at)[:n]
+                                 + (<char*>self.keys_at)[:n])
 
     def __repr__(self):
         return f"<Moves: {self.n} moves>"
 
 
 def _unpickle_moves(n, data):
-    """A :class:`Moves` from its pickled form: the number of moves and the block's bytes."""
+    """A :class:`Moves` from its pickled form: the number of moves and their bytes."""
     cdef Py_ssize_t count = n
     cdef const unsigned char[::1] raw = data
     if count < 0 or raw.shape[0] != count * MOVE_BYTES:
         raise ValueError(f"bad pickled moves: {raw.shape[0]} bytes for {count} moves")
     cdef Moves moves = _new_moves(count)
     if count > 0:
-        memcpy(moves.block, &raw[0], <size_t>(count * MOVE_BYTES))
+        memcpy(moves.cards_at, &raw[0], <size_t>(count * MOVE_BYTES))
     return moves
 
 
 cdef Moves _new_moves(Py_ssize_t n):
-    """An empty :class:`Moves` with room for exactly ``n`` moves."""
+    """A :class:`Moves` of ``n`` moves in one block, not filled in."""
     cdef Moves moves = Moves.__new__(Moves)
-    moves.block = <uint8_t*>malloc(<size_t>(n if n > 0 else 1) * MOVE_BYTES)
-    if moves.block == NULL:
+    cdef uint8_t* block = <uint8_t*>malloc(<size_t>(n if n > 0 else 1) * MOVE_BYTES)
+    if block == NULL:
         raise MemoryError()
+    moves.cards_at = <uint64_t*>block
+    moves.kinds_at = block + 16 * n
+    moves.keys_at = block + 17 * n
     moves.n = n
     return moves
 
 
 cdef Moves _moves_of(MoveBuffer* b, Py_ssize_t n):
-    """A copy of the first ``n`` moves of ``b`` as a :class:`Moves` (one allocation)."""
-    cdef Moves moves = _new_moves(n)
-    if n > 0:
-        memcpy(moves.block, b.cards, <size_t>n * 2 * sizeof(uint64_t))
-        memcpy(moves.block + 16 * n, b.kinds, <size_t>n)
-        memcpy(moves.block + 17 * n, b.keys, <size_t>n)
+    """The first ``n`` moves of ``b`` as a :class:`Moves`: copied into one block when the
+    buffer is the caller's (on its stack), else the buffer's own arrays, taken over (then
+    ``b`` is left empty)."""
+    cdef Moves moves
+    cdef void* smaller
+    if b.borrowed or n < b.n:
+        moves = _new_moves(n)
+        if n > 0:
+            memcpy(moves.cards_at, b.cards, <size_t>n * 2 * sizeof(uint64_t))
+            memcpy(moves.kinds_at, b.kinds, <size_t>n)
+            memcpy(moves.keys_at, b.keys, <size_t>n)
+        return moves
+    moves = Moves.__new__(Moves)
+    moves.separate = True
+    moves.n = n
+    # give back the room the list did not use (shrinking in place; on failure keep it all)
+    smaller = realloc(b.cards, <size_t>(n if n > 0 else 1) * 2 * sizeof(uint64_t))
+    moves.cards_at = <uint64_t*>smaller if smaller != NULL else b.cards
+    smaller = realloc(b.kinds, <size_t>(n if n > 0 else 1))
+    moves.kinds_at = <uint8_t*>smaller if smaller != NULL else b.kinds
+    smaller = realloc(b.keys, <size_t>(n if n > 0 else 1))
+    moves.keys_at = <uint8_t*>smaller if smaller != NULL else b.keys
+    b.cards = NULL
+    b.kinds = NULL
+    b.keys = NULL
+    b.n = 0
+    b.cap = 0
     return moves
 
 
