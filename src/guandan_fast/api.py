@@ -19,6 +19,7 @@ from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from itertools import pairwise
+from operator import attrgetter
 from types import ModuleType
 from typing import Any, overload
 
@@ -66,32 +67,19 @@ class MoveList:
         self.level = level
         self._lookup: set[tuple[int, int, int, int]] | None = None
 
-    @property
-    def kinds(self) -> np.ndarray:
-        """``uint8[n]``: the :class:`~guandan_fast.moves.MoveType` code of each move."""
-        return self._moves.kinds
-
-    @kinds.setter
-    def kinds(self, kinds: np.ndarray) -> None:
+    def _set_kinds(self, kinds: np.ndarray) -> None:
         self._rebind(kinds, self._moves.keys, self._moves.cards)
 
-    @property
-    def keys(self) -> np.ndarray:
-        """``uint8[n]``: the key of each move."""
-        return self._moves.keys
-
-    @keys.setter
-    def keys(self, keys: np.ndarray) -> None:
+    def _set_keys(self, keys: np.ndarray) -> None:
         self._rebind(self._moves.kinds, keys, self._moves.cards)
 
-    @property
-    def cards(self) -> np.ndarray:
-        """``uint64[n, 2]``: the ``(once, twice)`` planes of each move."""
-        return self._moves.cards
-
-    @cards.setter
-    def cards(self, cards: np.ndarray) -> None:
+    def _set_cards(self, cards: np.ndarray) -> None:
         self._rebind(self._moves.kinds, self._moves.keys, cards)
+
+    # read through C-level getters (no Python frame per access: the game reads them per step)
+    kinds = property(attrgetter("_moves.kinds"), _set_kinds, doc="``uint8[n]``: the MoveType code of each move.")
+    keys = property(attrgetter("_moves.keys"), _set_keys, doc="``uint8[n]``: the key of each move.")
+    cards = property(attrgetter("_moves.cards"), _set_cards, doc="``uint64[n, 2]``: the ``(once, twice)`` planes of each move.")
 
     def _rebind(self, kinds: np.ndarray, keys: np.ndarray, cards: np.ndarray) -> None:
         """Arrays set on the list replace its own (the generator's result is left as it is)."""
