@@ -29,6 +29,7 @@ from hypothesis import strategies as st
 
 from guandan_fast import Hand, Move, MoveType, api, reference
 from guandan_fast.cards import wildcard
+from guandan_fast.hand import as_hand
 from guandan_fast.moves import beats
 
 pytestmark = pytest.mark.skipif(not api.NATIVE_AVAILABLE, reason="the native core is not built")
@@ -44,8 +45,10 @@ def native() -> Any:
     return api.native_module()
 
 
-def rows_of(arrays: tuple[np.ndarray, ...]) -> list[Row]:
-    kinds, keys, cards = arrays[:3]
+def rows_of(moves: Any) -> list[Row]:
+    """The rows of a generator result (``len`` and the arrays ``kinds``, ``keys``, ``cards``)."""
+    kinds, keys, cards = moves.kinds, moves.keys, moves.cards
+    assert len(moves) == len(kinds)
     assert kinds.dtype == np.uint8 and keys.dtype == np.uint8 and cards.dtype == np.uint64
     assert kinds.shape == keys.shape == (len(kinds),) and cards.shape == (len(kinds), 2)
     return list(zip(kinds.tolist(), keys.tolist(), cards[:, 0].tolist(), cards[:, 1].tolist()))
@@ -259,6 +262,38 @@ def _classify_set(once: int, twice: int, level: int) -> set[Row]:
     return set(rows)
 
 
+@pytest.mark.parametrize(
+    ("cards", "level"),
+    [
+        ("S3 S4 S5 S6 S7 H7 H8 D9 DT DT SB HR", 7),  # a short list: copied off the stack buffer
+        (" ".join(f"{s}{r}" for r in "3456789" for s in "SHCD") + " H2 H2 S2", 2),  # thousands: taken over
+    ],
+)
+def test_moves_result_holds_its_arrays_in_memory_that_outlives_it(cards: str, level: int) -> None:
+    """generate's result counts without arrays, makes each array once, its arrays keep the
+    memory alive after the result is gone, and it pickles and copies by value."""
+    import copy
+    import gc
+    import pickle
+
+    hand = as_hand(cards)
+    expected = rows_of(native().generate(hand.once, hand.twice, level, 0, 0, 0, False))
+    moves = native().generate(hand.once, hand.twice, level, 0, 0, 0, False)
+    assert len(moves) == len(expected) > 0
+    assert moves.kinds is moves.kinds and moves.cards is moves.cards
+    for again in (pickle.loads(pickle.dumps(moves)), copy.deepcopy(moves)):
+        assert rows_of(again) == expected
+    kinds, keys, cards_array = moves.kinds, moves.keys, moves.cards
+    del moves
+    gc.collect()
+    got = list(zip(kinds.tolist(), keys.tolist(), cards_array[:, 0].tolist(), cards_array[:, 1].tolist()))
+    assert got == expected
+    if len(expected) < 100:
+        assert sorted(expected) == sorted(rows_of(reference.generate(hand.once, hand.twice, level, 0, 0, 0, False)))
+    with pytest.raises(ValueError, match="bad pickled moves"):
+        native()._unpickle_moves(2, b"")
+
+
 @pytest.mark.parametrize("level", LEVELS)
 def test_classify_matches_the_reference(level: int) -> None:
     rng = random.Random(level)
@@ -387,15 +422,15 @@ def test_batch_equals_single_calls(last: tuple[int, int, int], strongest: bool) 
     for i in range(len(planes)):
         a, b = int(offsets[i]), int(offsets[i + 1])
         single = native().generate(int(planes[i, 0]), int(planes[i, 1]), int(levels[i]), *last, strongest)
-        np.testing.assert_array_equal(kinds[a:b], single[0])
-        np.testing.assert_array_equal(keys[a:b], single[1])
-        np.testing.assert_array_equal(cards[a:b], single[2])
+        np.testing.assert_array_equal(kinds[a:b], single.kinds)
+        np.testing.assert_array_equal(keys[a:b], single.keys)
+        np.testing.assert_array_equal(cards[a:b], single.cards)
     # one level for every hand
     one = native().generate_batch(planes, 7, *last, strongest)
     for i in range(0, len(planes), 10):
         single = native().generate(int(planes[i, 0]), int(planes[i, 1]), 7, *last, strongest)
         a, b = int(one[3][i]), int(one[3][i + 1])
-        np.testing.assert_array_equal(one[2][a:b], single[2])
+        np.testing.assert_array_equal(one[2][a:b], single.cards)
 
 
 def test_batch_of_no_hands() -> None:

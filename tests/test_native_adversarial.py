@@ -33,7 +33,8 @@ B, FJ, SF = int(MoveType.BOMB), int(MoveType.FOUR_JOKERS), int(MoveType.STRAIGHT
 
 
 def native_rows(hand: Hand, level: int, last: tuple[int, int, int] = (0, 0, 0), strongest: bool = False) -> set[Row]:
-    kinds, keys, cards = api.native_module().generate(hand.once, hand.twice, level, *last, strongest)
+    moves = api.native_module().generate(hand.once, hand.twice, level, *last, strongest)
+    kinds, keys, cards = moves.kinds, moves.keys, moves.cards
     rows = list(zip(kinds.tolist(), keys.tolist(), cards[:, 0].tolist(), cards[:, 1].tolist()))
     assert len(set(rows)) == len(rows), "a move listed twice"
     return set(rows)

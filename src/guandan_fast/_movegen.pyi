@@ -1,25 +1,38 @@
 """Type stubs of the native core (``_movegen.pyx``).
 
 A hand is two 54-bit planes ``(once, twice)`` (see :mod:`guandan_fast.hand`); moves come
-back as parallel arrays: ``kinds`` (MoveType codes), ``keys`` and ``cards[i] = (once,
-twice)``. The move to beat is ``(last_kind, last_key, last_size)``; ``(0, 0, 0)`` leads.
+back as a :class:`Moves` of parallel arrays: ``kinds`` (MoveType codes), ``keys`` and
+``cards[i] = (once, twice)``. The move to beat is ``(last_kind, last_key, last_size)``; ``(0, 0, 0)`` leads.
 Bad arguments raise ValueError (values) or TypeError (types).
 """
 
-from typing import SupportsIndex, TypeAlias
+from typing import SupportsIndex
 
 import numpy as np
 import numpy.typing as npt
 
 _Int = SupportsIndex
-_Moves: TypeAlias = tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8], npt.NDArray[np.uint64]]
+
+class Moves:
+    """The moves of one call in one block of memory; each array is made when first read."""
+
+    def __len__(self) -> int: ...
+    @property
+    def kinds(self) -> npt.NDArray[np.uint8]:
+        """MoveType code of each move."""
+    @property
+    def keys(self) -> npt.NDArray[np.uint8]:
+        """Key of each move."""
+    @property
+    def cards(self) -> npt.NDArray[np.uint64]:
+        """``(once, twice)`` planes of each move, shape ``(n, 2)``."""
 
 def generate(
     once: _Int, twice: _Int, level: _Int, last_kind: _Int, last_key: _Int, last_size: _Int, strongest: object
-) -> _Moves:
+) -> Moves:
     """Legal moves: every reading, or one per (kind, cards) when ``strongest``."""
 
-def classify(once: _Int, twice: _Int, level: _Int) -> _Moves:
+def classify(once: _Int, twice: _Int, level: _Int) -> Moves:
     """Every reading of exactly these cards."""
 
 def reads_as(once: _Int, twice: _Int, level: _Int, kind: _Int, key: _Int) -> bool:

@@ -33,7 +33,7 @@ from cpython.object cimport PyTypeObject
 from cpython.ref cimport Py_INCREF
 from libc.stdint cimport uint8_t, uint16_t, uint64_t, int64_t
 from libc.stdlib cimport malloc, realloc, free
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memset
 
 cimport numpy as cnp
 
@@ -427,9 +427,10 @@ cdef void _three_with_two(Ctx* c, int min_key) noexcept nogil:
 
 
 cdef enum:
-    # Partial sequences kept per number of wildcards used. The most there can be: four
-    # slots of a straight with one card of 4 suits each, 4**4 = 256 without a wildcard
-    # and 4 * 4**3 = 256 with one; tubes (two slots of pairs) and plates have fewer.
+    # Partial sequences of _sequences kept per number of wildcards used (tubes and plates;
+    # straights have their own loops). The most there can be: the two first slots of a
+    # tube, each with at most 10 pairs of natural cards (or 4 cards and a wildcard, or two
+    # wildcards), and fewer for the one first slot of a plate: well under 256.
     SEQ_CAP = 256
 
 
@@ -552,21 +553,121 @@ cdef void _sequences(Ctx* c, int kind, int nslots, int need, int max_key, int mi
             return
 
 
+cdef void _runs_of_five(Ctx* c, int kind, int min_key, unsigned int suits,
+                       unsigned int positions) noexcept nogil:
+    """Straights (``suits`` 15) or straight flushes of one suit (``suits`` 1 << s): five
+    consecutive ranks of one card each, lowest position key = min_key + 1 .. 10.
+
+    The one-card case of :func:`_sequences`, enumerated directly: each slot's options are
+    its rank's distinct natural cards of the kept suits, then (while wildcards are left)
+    a wildcard. The moves of a window are counted first (at most 5**5), room for them is
+    made once, and three nested loops over the first slots write runs of the last two
+    slots' combinations (listed once per window, grouped by wildcards used) straight into
+    the buffer. ``positions`` (bit p) marks the positions 1..14 holding a
+    natural card of the kept suits: a window short of more cards than there are wildcards
+    is skipped at once. Readings as in :func:`_sequences`: the strongest list drops the
+    windows below the top whose lowest slot is a wildcard.
+    """
+    cdef uint64_t opt[5][5]  # opt[i][j]: natural option j of slot i; opt[i][n[i]] = 0 (wildcard)
+    cdef int n[5]
+    cdef uint64_t tail[3][25]  # tail[w]: the cards of the last two slots using w wildcards
+    cdef int tail_n[3]
+    cdef Py_ssize_t ways[3]
+    cdef Py_ssize_t count, at, room, size
+    cdef int key, i, r, k, W = c.W, wild_first, j0, j1, j2, j3, j4, u0, u1, u2, w
+    cdef bint full
+    cdef unsigned int nib
+    cdef uint64_t b0, b1, b2, base_o, base_t
+    cdef MoveBuffer* out = c.out
+    cdef uint64_t* cards
+    for key in range(_max(min_key + 1, 1), 11):
+        if 5 - POP5[(positions >> key) & 31] > W:
+            continue
+        for i in range(5):
+            r = _rank_at(key + i)
+            nib = c.pat[r] & suits & 15
+            k = 0
+            while nib:
+                opt[i][k] = <uint64_t>1 << (4 * r + gf_ctz64(nib))
+                nib &= nib - 1
+                k += 1
+            n[i] = k
+            opt[i][k] = 0
+        # a wildcard may stand in every slot but, in a strongest list below the top, the lowest
+        wild_first = 1 if W > 0 and not (c.strongest and key < 10) else 0
+        ways[0] = n[0]
+        ways[1] = wild_first
+        ways[2] = 0
+        for i in range(1, 5):
+            ways[2] = ways[2] * n[i] + ways[1]
+            ways[1] = ways[1] * n[i] + ways[0]
+            ways[0] = ways[0] * n[i]
+        count = ways[0] + (ways[1] if W >= 1 else 0) + (ways[2] if W >= 2 else 0)
+        if count == 0:
+            continue
+        # the last two slots' combinations, grouped by the wildcards they use
+        tail_n[0] = 0
+        tail_n[1] = 0
+        tail_n[2] = 0
+        for j3 in range(n[3] + (W > 0)):
+            for j4 in range(n[4] + (W > 0)):
+                w = (j3 == n[3]) + (j4 == n[4])
+                if w <= W:
+                    tail[w][tail_n[w]] = opt[3][j3] | opt[4][j4]
+                    tail_n[w] += 1
+        room = _reserve(out, count)  # count, or less when the buffer is full (failed is then set)
+        cards = out.cards + 2 * out.n
+        memset(out.kinds + out.n, kind, <size_t>room)  # byte stores in the loop would alias the rest
+        memset(out.keys + out.n, key, <size_t>room)
+        at = 0
+        for j0 in range(n[0] + wild_first):
+            b0 = opt[0][j0]
+            u0 = j0 == n[0]
+            for j1 in range(n[1] + (u0 < W)):
+                b1 = b0 | opt[1][j1]
+                u1 = u0 + (j1 == n[1])
+                for j2 in range(n[2] + (u1 < W)):
+                    b2 = b1 | opt[2][j2]
+                    u2 = u1 + (j2 == n[2])
+                    for w in range(W - u2 + 1):
+                        size = tail_n[w]
+                        full = at + size > room
+                        if full:  # a full buffer (or a wrong count): keep what fits
+                            size = room - at
+                        base_o = b2 | c.wo[u2 + w]
+                        base_t = c.wt[u2 + w]
+                        for j4 in range(size):
+                            cards[2 * at] = base_o | tail[w][j4]
+                            cards[2 * at + 1] = base_t
+                            at += 1
+                        if full:
+                            out.n += at
+                            out.failed = 1
+                            return
+        out.n += at
+        if at != count:  # cannot happen (count is exact); an incomplete list must not pass
+            out.failed = 1
+            return
+
+
 cdef void _straight_flushes(Ctx* c, int min_key) noexcept nogil:
     cdef int s, r
-    cdef unsigned int masks[2]
     cdef uint64_t no = c.once & ~c.wo[1]
+    cdef uint64_t suit_cards
     cdef unsigned int positions
     for s in range(4):
+        suit_cards = no & (<uint64_t>0x1111111111111 << s)
+        if gf_popcount64(suit_cards) + c.W < 5:  # too few cards of the suit: no window fills
+            continue
         # positions 1..14 of the suit's natural cards (A at 1 and 14)
         positions = 0
-        for r in range(13):
-            if (no >> (4 * r + s)) & 1:
-                positions |= 1u << (r + 2)
+        while suit_cards:
+            r = gf_ctz64(suit_cards) >> 2
+            suit_cards &= suit_cards - 1
+            positions |= 1u << (r + 2)
         if positions & (1u << 14):
             positions |= 2u
-        masks[1] = positions
-        _sequences(c, K_STRAIGHT_FLUSH, 5, 1, 10, min_key, <uint8_t>(0x11 << s), masks)
+        _runs_of_five(c, K_STRAIGHT_FLUSH, min_key, 1u << s, positions)
 
 
 cdef void _bombs(Ctx* c, int last_tier, int last_key) noexcept nogil:
@@ -597,7 +698,7 @@ cdef void _of_kind(Ctx* c, int kind, int min_key) noexcept nogil:
     elif kind == K_THREE_TWO:
         _three_with_two(c, min_key)
     elif kind == K_STRAIGHT:
-        _sequences(c, K_STRAIGHT, 5, 1, 10, min_key, 0xFF, c.at_least)
+        _runs_of_five(c, K_STRAIGHT, min_key, 15, c.at_least[1])
     elif kind == K_THREE_PAIR:
         _sequences(c, K_THREE_PAIR, 3, 2, 12, min_key, 0xFF, c.at_least)
     elif kind == K_TWO_TRIPS:
@@ -901,6 +1002,142 @@ cdef tuple _to_numpy(MoveBuffer* b, Py_ssize_t start, Py_ssize_t n):
 
 
 cdef enum:
+    # bytes per move in a Moves block: two uint64 planes, the kind and the key
+    MOVE_BYTES = 18
+
+
+cdef class Moves:
+    """The moves of one :func:`generate` or :func:`classify` call.
+
+    ``len(moves)`` is the number of moves; :attr:`kinds` (``uint8[n]``), :attr:`keys`
+    (``uint8[n]``) and :attr:`cards` (``uint64[n, 2]``) are numpy arrays over the
+    object's memory, made on first access (the moves themselves are all computed by the
+    call), so a caller who only counts the moves or reads one array pays for no other.
+    The memory is one block (cards, then kinds, then keys) or, for a list too long for
+    the call's stack buffer, the three arrays it grew in, taken over without a copy.
+    """
+
+    cdef uint64_t* cards_at
+    cdef uint8_t* kinds_at
+    cdef uint8_t* keys_at
+    cdef bint separate  # three allocations (else kinds_at and keys_at lie in cards_at's block)
+    cdef Py_ssize_t n
+    cdef object _kinds
+    cdef object _keys
+    cdef object _cards
+
+    def __cinit__(self):
+        self.cards_at = NULL
+        self.kinds_at = NULL
+        self.keys_at = NULL
+        self.separate = False
+        self.n = 0
+
+    def __dealloc__(self):
+        free(self.cards_at)
+        if self.separate:
+            free(self.kinds_at)
+            free(self.keys_at)
+
+    def __len__(self):
+        return self.n
+
+    cdef object _view(self, cnp.dtype descr, int nd, void* data):
+        cdef cnp.npy_intp dims[2]
+        dims[0] = self.n
+        dims[1] = 2
+        Py_INCREF(descr)  # the reference _new_array steals
+        view = _new_array(<PyTypeObject*>cnp.ndarray, descr, nd, dims, NULL, data, cnp.NPY_ARRAY_CARRAY, None)
+        cnp.set_array_base(<cnp.ndarray>view, self)  # the memory lives as long as any view
+        return view
+
+    @property
+    def kinds(self):
+        """``uint8[n]``: the MoveType code of each move."""
+        if self._kinds is None:
+            self._kinds = self._view(_UINT8, 1, self.kinds_at)
+        return self._kinds
+
+    @property
+    def keys(self):
+        """``uint8[n]``: the key of each move."""
+        if self._keys is None:
+            self._keys = self._view(_UINT8, 1, self.keys_at)
+        return self._keys
+
+    @property
+    def cards(self):
+        """``uint64[n, 2]``: the (once, twice) planes of each move."""
+        if self._cards is None:
+            self._cards = self._view(_UINT64, 2, self.cards_at)
+        return self._cards
+
+    def __reduce__(self):
+        cdef Py_ssize_t n = self.n
+        return _unpickle_moves, (n, (<char*>self.cards_at)[:16 * n] + (<char*>self.kinds_at)[:n]
+                                 + (<char*>self.keys_at)[:n])
+
+    def __repr__(self):
+        return f"<Moves: {self.n} moves>"
+
+
+def _unpickle_moves(n, data):
+    """A :class:`Moves` from its pickled form: the number of moves and their bytes."""
+    cdef Py_ssize_t count = n
+    cdef const unsigned char[::1] raw = data
+    if count < 0 or raw.shape[0] != count * MOVE_BYTES:
+        raise ValueError(f"bad pickled moves: {raw.shape[0]} bytes for {count} moves")
+    cdef Moves moves = _new_moves(count)
+    if count > 0:
+        memcpy(moves.cards_at, &raw[0], <size_t>(count * MOVE_BYTES))
+    return moves
+
+
+cdef Moves _new_moves(Py_ssize_t n):
+    """A :class:`Moves` of ``n`` moves in one block, not filled in."""
+    cdef Moves moves = Moves.__new__(Moves)
+    cdef uint8_t* block = <uint8_t*>malloc(<size_t>(n if n > 0 else 1) * MOVE_BYTES)
+    if block == NULL:
+        raise MemoryError()
+    moves.cards_at = <uint64_t*>block
+    moves.kinds_at = block + 16 * n
+    moves.keys_at = block + 17 * n
+    moves.n = n
+    return moves
+
+
+cdef Moves _moves_of(MoveBuffer* b, Py_ssize_t n):
+    """The first ``n`` moves of ``b`` as a :class:`Moves`: copied into one block when the
+    buffer is the caller's (on its stack), else the buffer's own arrays, taken over (then
+    ``b`` is left empty)."""
+    cdef Moves moves
+    cdef void* smaller
+    if b.borrowed or n < b.n:
+        moves = _new_moves(n)
+        if n > 0:
+            memcpy(moves.cards_at, b.cards, <size_t>n * 2 * sizeof(uint64_t))
+            memcpy(moves.kinds_at, b.kinds, <size_t>n)
+            memcpy(moves.keys_at, b.keys, <size_t>n)
+        return moves
+    moves = Moves.__new__(Moves)
+    moves.separate = True
+    moves.n = n
+    # give back the room the list did not use (shrinking in place; on failure keep it all)
+    smaller = realloc(b.cards, <size_t>(n if n > 0 else 1) * 2 * sizeof(uint64_t))
+    moves.cards_at = <uint64_t*>smaller if smaller != NULL else b.cards
+    smaller = realloc(b.kinds, <size_t>(n if n > 0 else 1))
+    moves.kinds_at = <uint8_t*>smaller if smaller != NULL else b.kinds
+    smaller = realloc(b.keys, <size_t>(n if n > 0 else 1))
+    moves.keys_at = <uint8_t*>smaller if smaller != NULL else b.keys
+    b.cards = NULL
+    b.kinds = NULL
+    b.keys = NULL
+    b.n = 0
+    b.cap = 0
+    return moves
+
+
+cdef enum:
     # moves held on the stack of ``generate`` (a dealt hand leads with about 750 moves);
     # a longer list moves to the heap and grows there
     INITIAL_CAPACITY = 1024
@@ -915,7 +1152,7 @@ def generate(once, twice, level, last_kind, last_key, last_size, strongest):
     ``last_kind`` is 0 (PASS, key 0, size 0), else the moves that beat the move
     (last_kind, last_key, last_size). Every reading (complete list), or one per
     (kind, cards) when ``strongest``. Returns ``(kinds uint8[n], keys uint8[n],
-    cards uint64[n, 2])``.
+    cards uint64[n, 2])`` as a :class:`Moves`.
     """
     cdef Args a
     _hand_args(&a, once, twice, level)
@@ -935,7 +1172,7 @@ def generate(once, twice, level, last_kind, last_key, last_size, strongest):
             n = generate_append(a.once, a.twice, a.level, a.kind, a.key, a.size, strong, &buf)
         if n < 0:
             raise MemoryError()
-        return _to_numpy(&buf, 0, n)
+        return _moves_of(&buf, n)
     finally:
         movebuf_free(&buf)
 
@@ -944,7 +1181,7 @@ def classify(once, twice, level):
     """classify(once, twice, level)
 
     Every legal reading of exactly the cards ``(once, twice)`` at ``level`` (no move
-    when they form no combination), as ``(kinds, keys, cards)`` like :func:`generate`.
+    when they form no combination), as :class:`Moves` like :func:`generate`.
     """
     cdef Args a
     cdef MoveBuffer buf
@@ -959,7 +1196,7 @@ def classify(once, twice, level):
         n = _classify_append(a.once, a.twice, a.level, &buf)
         if n < 0:
             raise MemoryError()
-        return _to_numpy(&buf, 0, n)
+        return _moves_of(&buf, n)
     finally:
         movebuf_free(&buf)
 

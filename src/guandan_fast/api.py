@@ -19,6 +19,7 @@ from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from itertools import pairwise
+from operator import attrgetter
 from types import ModuleType
 from typing import Any, overload
 
@@ -27,7 +28,7 @@ import numpy as np
 from .backend import NATIVE_AVAILABLE, Backend, generator, native_module, resolve_backend, set_default_backend
 from .cards import parse_level
 from .hand import Hand, as_hand
-from .kinds import LEADING
+from .kinds import LEADING, MoveArrays
 from .moves import PASS, Move, MoveType, read_slowly, sort_key
 
 __all__ = [
@@ -54,24 +55,43 @@ class MoveList:
 
     ``kinds[i]`` (:class:`~guandan_fast.moves.MoveType` codes), ``keys[i]`` and
     ``cards[i] = (once, twice)`` describe move ``i``; :class:`Move` objects are made
-    only on iteration or indexing, so bulk users pay nothing per move.
+    only on iteration or indexing, so bulk users pay nothing per move. The list wraps a
+    generator's result (``moves``: a :class:`~guandan_fast.kinds.MoveArrays` or the
+    native core's ``Moves``, which makes each array when it is first read).
     """
 
-    __slots__ = ("_lookup", "cards", "keys", "kinds", "level")
+    __slots__ = ("_lookup", "_moves", "level")
 
-    def __init__(self, kinds: np.ndarray, keys: np.ndarray, cards: np.ndarray, level: int) -> None:
-        self.kinds = kinds
-        self.keys = keys
-        self.cards = cards
+    def __init__(self, moves: MoveArrays, level: int) -> None:
+        self._moves = moves
         self.level = level
         self._lookup: set[tuple[int, int, int, int]] | None = None
 
+    def _set_kinds(self, kinds: np.ndarray) -> None:
+        self._rebind(kinds, self._moves.keys, self._moves.cards)
+
+    def _set_keys(self, keys: np.ndarray) -> None:
+        self._rebind(self._moves.kinds, keys, self._moves.cards)
+
+    def _set_cards(self, cards: np.ndarray) -> None:
+        self._rebind(self._moves.kinds, self._moves.keys, cards)
+
+    # read through C-level getters (no Python frame per access: the game reads them per step)
+    kinds = property(attrgetter("_moves.kinds"), _set_kinds, doc="``uint8[n]``: the MoveType code of each move.")
+    keys = property(attrgetter("_moves.keys"), _set_keys, doc="``uint8[n]``: the key of each move.")
+    cards = property(attrgetter("_moves.cards"), _set_cards, doc="``uint64[n, 2]``: the ``(once, twice)`` planes of each move.")
+
+    def _rebind(self, kinds: np.ndarray, keys: np.ndarray, cards: np.ndarray) -> None:
+        """Arrays set on the list replace its own (the generator's result is left as it is)."""
+        self._moves = MoveArrays(kinds, keys, cards)
+        self._lookup = None
+
     def __len__(self) -> int:
-        return len(self.kinds)
+        return len(self._moves)
 
     def count(self) -> int:
         """Number of moves (python-chess style)."""
-        return len(self.kinds)
+        return len(self._moves)
 
     @overload
     def __getitem__(self, index: int) -> Move: ...
@@ -81,9 +101,10 @@ class MoveList:
     def __getitem__(self, index: int | slice) -> Move | list[Move]:
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
-        once, twice = self.cards[index]
+        moves = self._moves
+        once, twice = moves.cards[index]
         return Move._trusted(
-            MoveType(int(self.kinds[index])), int(self.keys[index]), Hand._trusted(int(once), int(twice)), self.level
+            MoveType(int(moves.kinds[index])), int(moves.keys[index]), Hand._trusted(int(once), int(twice)), self.level
         )
 
     def __iter__(self) -> Iterator[Move]:
@@ -99,7 +120,8 @@ class MoveList:
 
     def rows(self) -> Iterator[tuple[int, int, int, int]]:
         """Every move as plain ints ``(kind, key, once, twice)``, without building Moves."""
-        return zip(self.kinds.tolist(), self.keys.tolist(), self.cards[:, 0].tolist(), self.cards[:, 1].tolist())
+        moves = self._moves
+        return zip(moves.kinds.tolist(), moves.keys.tolist(), moves.cards[:, 0].tolist(), moves.cards[:, 1].tolist())
 
     def to_platform(self) -> list[list[Any]]:
         """Every move as a platform triple ``[type, rank, cards]``."""
@@ -161,16 +183,14 @@ def legal_moves(
         args = last.table_args
     else:
         args = last_args(last, level, gen)
-    kinds, keys, cards = gen.generate(hand._once, hand._twice, level, *args, strongest)
-    return MoveList(kinds, keys, cards, level)
+    return MoveList(gen.generate(hand._once, hand._twice, level, *args, strongest), level)
 
 
 def classify(cards: Any, level: int | str, *, backend: Backend | None = None) -> list[Move]:
     """Every legal reading of exactly ``cards`` at ``level`` (empty when they form none)."""
     hand = as_hand(cards)
     level = parse_level(level)
-    kinds, keys, planes = generator(backend).classify(hand.once, hand.twice, level)
-    return sorted(MoveList(kinds, keys, planes, level), key=sort_key)
+    return sorted(MoveList(generator(backend).classify(hand.once, hand.twice, level), level), key=sort_key)
 
 
 def _batch_planes(hands: Any) -> np.ndarray:
@@ -246,7 +266,7 @@ class MoveBatch(Sequence[MoveList]):
         kinds, keys, cards, offsets = self._blocks[block]
         local = index - self._first_hand[block]
         start, stop = int(offsets[local]), int(offsets[local + 1])
-        return MoveList(kinds[start:stop], keys[start:stop], cards[start:stop], self._levels[index])
+        return MoveList(MoveArrays(kinds[start:stop], keys[start:stop], cards[start:stop]), self._levels[index])
 
     @property
     def offsets(self) -> np.ndarray:

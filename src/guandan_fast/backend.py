@@ -4,9 +4,12 @@ Both generators are modules with the same functions, arguments and return shapes
 arrays), so the callers (:mod:`guandan_fast.api`, :class:`~guandan_fast.moves.Move`
 validation) ask :func:`generator` for a module and never branch on the backend:
 
-* ``generate(once, twice, level, last_kind, last_key, last_size, strongest)`` →
-  ``(kinds uint8[n], keys uint8[n], cards uint64[n, 2])``;
-* ``classify(once, twice, level)`` → the same arrays, the readings of exactly those cards;
+* ``generate(once, twice, level, last_kind, last_key, last_size, strongest)`` → the moves:
+  an object with ``len()`` (the number of moves) and the arrays ``kinds`` (``uint8[n]``),
+  ``keys`` (``uint8[n]``) and ``cards`` (``uint64[n, 2]``) — a
+  :class:`~guandan_fast.kinds.MoveArrays` from the reference, the core's own ``Moves``
+  (one block of memory, each array made when first read) from the native core;
+* ``classify(once, twice, level)`` → the same shape, the readings of exactly those cards;
 * ``reads_as(once, twice, level, kind, key)`` → bool;
 * ``read_checked(platform_triple, level)`` → ``(kind, key, once, twice, size)`` when the
   triple is well formed and its cards read as it says, else None (the caller then reads
@@ -71,6 +74,10 @@ def resolve_backend(backend: str | None = None) -> Backend:
     raise ValueError(f"unknown backend {choice!r}: use 'native' or 'reference'")
 
 
+#: The module of each backend name asked for by a call, once it is known to be usable.
+_named_generators: dict[str, ModuleType] = {}
+
+
 def generator(backend: str | None = None) -> ModuleType:
     """The generator module a call uses: ``backend``, or the default one."""
     global _default_generator
@@ -79,7 +86,10 @@ def generator(backend: str | None = None) -> ModuleType:
             return _default_generator
         _default_generator = _module(resolve_backend())
         return _default_generator
-    return _module(resolve_backend(backend))
+    named = _named_generators.get(backend) if type(backend) is str else None  # named in the call: looked up once
+    if named is None:
+        named = _named_generators[backend] = _module(resolve_backend(backend))
+    return named
 
 
 def _module(backend: Backend) -> ModuleType:

@@ -60,6 +60,7 @@ from .api import MoveList, classify, legal_moves
 from .cards import CARD_NAMES, NUM_CARDS, bounded, check_seat, level_char, parse_card, parse_level
 from .hand import Hand, as_hand
 from .infoset import Unseen
+from .kinds import MoveArrays
 from .moves import PASS, Move, MoveType, bomb_tier, read_platform
 from .observation import PASS_ACTION, DealView, Observation, StoredAction, card_triple, fresh, move_triple, observe
 from .playout import (
@@ -507,7 +508,7 @@ class Deal:
         The deal keeps these moves until the next action (``step(index)`` reads them); the
         list returned is a new :class:`MoveList` over read-only arrays (copy them to write)."""
         moves = self._moves if self._moves is not None else self._own_moves()
-        return MoveList(moves.kinds, moves.keys, moves.cards, moves.level)
+        return MoveList(MoveArrays(moves.kinds, moves.keys, moves.cards), moves.level)
 
     def _own_moves(self) -> MoveList:
         """The deal's cached move list (never handed out; its arrays are read-only)."""

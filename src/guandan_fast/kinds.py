@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import IntEnum
-from typing import Final
+from typing import Any, Final
 
 from .cards import BIG_JOKER_POWER, LEVEL_POWER, RANKS, SMALL_JOKER_POWER, position_char, power_char
 from .hand import planes_of_names
@@ -75,6 +75,28 @@ _CODE_BY_PLATFORM_NAME: Final = {
 #: Position (sequences) or natural rank (the others) of each platform rank character.
 _POSITION_BY_CHAR: Final = {char: (1 if char == "A" else i + 2) for i, char in enumerate(RANKS)}
 _RANK_BY_CHAR: Final = {char: i + 2 for i, char in enumerate(RANKS)}
+
+
+class MoveArrays:
+    """Moves as three parallel numpy arrays: the result shape of both generators'
+    ``generate`` and ``classify`` (the native core returns its own type of the same shape).
+
+    ``len()`` is the number of moves; ``kinds[i]`` (``uint8``, :class:`MoveType` codes),
+    ``keys[i]`` (``uint8``) and ``cards[i] = (once, twice)`` (``uint64[n, 2]``) describe move ``i``.
+    """
+
+    __slots__ = ("cards", "keys", "kinds")
+
+    def __init__(self, kinds: Any, keys: Any, cards: Any) -> None:
+        self.kinds = kinds
+        self.keys = keys
+        self.cards = cards
+
+    def __len__(self) -> int:
+        return len(self.kinds)
+
+    def __repr__(self) -> str:
+        return f"<MoveArrays: {len(self)} moves>"
 
 
 def bomb_tier(kind: int, size: int) -> int:

@@ -38,7 +38,7 @@ from .cards import (
     wildcard,
 )
 from .hand import Hand
-from .kinds import LEADING, MoveType, beats, platform_row
+from .kinds import LEADING, MoveArrays, MoveType, beats, platform_row
 
 #: A demand: per natural rank (2..14) how many cards it needs.
 Demand = dict[int, int]
@@ -183,6 +183,10 @@ def _arrays(rows: list[Row]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     )
 
 
+def _moves(rows: list[Row]) -> MoveArrays:
+    return MoveArrays(*_arrays(rows))
+
+
 def _hand(once: object, twice: object, level: object) -> tuple[Hand, int]:
     return Hand.from_bits(once, twice), parse_level(level)  # type: ignore[arg-type]
 
@@ -196,15 +200,15 @@ def _last(last_kind: object, last_key: object, last_size: object) -> tuple[int, 
 
 def generate(
     once: Any, twice: Any, level: Any, last_kind: Any, last_key: Any, last_size: Any, strongest: object
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The legal moves as ``(kinds, keys, cards)`` arrays (see ``_movegen.generate``)."""
+) -> MoveArrays:
+    """The legal moves as :class:`~guandan_fast.kinds.MoveArrays` (see ``_movegen.generate``)."""
     hand, level = _hand(once, twice, level)
-    return _arrays(legal_rows(hand, level, _last(last_kind, last_key, last_size), strongest=bool(strongest)))
+    return _moves(legal_rows(hand, level, _last(last_kind, last_key, last_size), strongest=bool(strongest)))
 
 
-def classify(once: Any, twice: Any, level: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Every reading of exactly the cards ``(once, twice)`` as arrays."""
-    return _arrays(readings(*_hand(once, twice, level)))
+def classify(once: Any, twice: Any, level: Any) -> MoveArrays:
+    """Every reading of exactly the cards ``(once, twice)`` as :class:`~guandan_fast.kinds.MoveArrays`."""
+    return _moves(readings(*_hand(once, twice, level)))
 
 
 def reads_as(once: Any, twice: Any, level: Any, kind: Any, key: Any) -> bool:
