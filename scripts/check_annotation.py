@@ -49,7 +49,8 @@ def kernel_lines(source: str) -> dict[int, str]:
         line = lines[i]
         stripped = line.strip()
         indent = len(line) - len(line.lstrip())
-        if indent == 0 and stripped.startswith("cdef ") and "(" in stripped:
+        # a function header, not a module-level ``cdef dict NAME = dict(...)``
+        if indent == 0 and stripped.startswith("cdef ") and "(" in stripped and "=" not in stripped.split("(")[0]:
             # a (possibly multi-line) function header: up to the line ending with ':'
             j = i
             header = stripped

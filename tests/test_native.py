@@ -706,6 +706,16 @@ def test_the_annotation_check_catches_python_in_a_kernel(tmp_path: Path) -> None
     assert "_singles" in result.stdout and "print(m)" in result.stdout
 
 
+def test_the_annotation_check_tells_module_tables_from_kernels() -> None:
+    """A module-level ``cdef dict T = dict(...)`` before a nogil kernel is no kernel header:
+    the table is built with the GIL at import, only the kernel's own lines are checked."""
+    spec = importlib.util.spec_from_file_location("check_annotation", ROOT / "scripts" / "check_annotation.py")
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    source = "cdef dict T = dict(X)\n\n\ncdef inline bint k(int a) noexcept nogil:\n    return a == 1\n"
+    assert module.kernel_lines(source) == {4: "cdef k", 5: "cdef k"}
+
+
 # -- platform triples read in native code --------------------------------------------------
 
 

@@ -43,6 +43,9 @@ cnp.import_array()
 
 import numpy as np
 
+from guandan_fast.cards import CARD_NAMES
+from guandan_fast.kinds import _CODE_BY_PLATFORM_NAME, _POSITION_BY_CHAR, _RANK_BY_CHAR
+
 # --------------------------------------------------------------------------------------
 # Constants and read-only tables
 # --------------------------------------------------------------------------------------
@@ -1220,21 +1223,18 @@ def reads_as(once, twice, level, kind, key):
 
 
 # Platform triples: the fast path of guandan_fast.kinds.platform_row for well-formed triples in
-# canonical notation (anything else is left to the Python reader, which names the fault).
-cdef dict _TYPE_CODES = {
-    "Single": K_SINGLE, "Pair": K_PAIR, "Trips": K_TRIPS, "ThreeWithTwo": K_THREE_TWO,
-    "Straight": K_STRAIGHT, "ThreePair": K_THREE_PAIR, "TwoTrips": K_TWO_TRIPS,
-    "StraightFlush": K_STRAIGHT_FLUSH, "Bomb": K_BOMB,
-}
-cdef dict _CARD_INDEX = {(suit + rank): 4 * r + s for r, rank in enumerate("23456789TJQKA") for s, suit in enumerate("SHCD")}
-_CARD_INDEX["SB"] = 52
-_CARD_INDEX["HR"] = 53
-# rank fields: the natural rank 2..14 or a joker's power (singles, pairs, ...), and a
-# sequence's lowest position (A low is 1)
-cdef dict _RANK_KEYS = {rank: r + 2 for r, rank in enumerate("23456789TJQKA")}
-_RANK_KEYS["B"] = SB_POWER
-_RANK_KEYS["R"] = HR_POWER
-cdef dict _POSITION_KEYS = {rank: (1 if rank == "A" else r + 2) for r, rank in enumerate("23456789TJQKA")}
+# canonical notation (anything else is left to the Python reader, which names the fault). The
+# tables are the Python vocabulary's own (guandan_fast.cards, guandan_fast.kinds).
+cdef dict _TYPE_CODES = dict(_CODE_BY_PLATFORM_NAME)
+cdef dict _CARD_INDEX = {name: i for i, name in enumerate(CARD_NAMES)}
+# rank fields: a sequence's lowest position (A low is 1), else the natural rank 2..14 or a
+# joker's power (singles, pairs, ...)
+cdef dict _POSITION_KEYS = dict(_POSITION_BY_CHAR)
+cdef dict _RANK_KEYS = {**_RANK_BY_CHAR, "B": SB_POWER, "R": HR_POWER}
+
+
+cdef inline bint _is_sequence(int kind) noexcept nogil:
+    return kind == K_STRAIGHT or kind == K_THREE_PAIR or kind == K_TWO_TRIPS or kind == K_STRAIGHT_FLUSH
 
 
 cdef object _checked_row(object action, object level):
@@ -1267,12 +1267,11 @@ cdef object _checked_row(object action, object level):
         kind = K_FOUR_JOKERS
         key = 0
     else:
-        found = (_POSITION_KEYS if kind == K_STRAIGHT or kind == K_THREE_PAIR or kind == K_TWO_TRIPS
-                 or kind == K_STRAIGHT_FLUSH else _RANK_KEYS).get(rank)
+        found = (_POSITION_KEYS if _is_sequence(kind) else _RANK_KEYS).get(rank)
         if found is None:
             return None
         key = found
-        if key == lv and kind != K_STRAIGHT and kind != K_THREE_PAIR and kind != K_TWO_TRIPS and kind != K_STRAIGHT_FLUSH:
+        if key == lv and not _is_sequence(kind):
             key = LEVEL_POWER
     if _reads_as_c(once, twice, lv, kind, key) != 1:
         return None
