@@ -22,7 +22,11 @@ every deal is fresh and the cache never hits; checking it costs two comparisons 
 Playout ``i`` of a batch with seed ``s`` is the playout with seed ``s + i``.
 
 ``policy=1`` plays the greedy rules instead (see ``_greedy``), a cheap rollout for search
-(``PIMCAgent``): it draws nothing, so a batch repeats one game.
+(``PIMCAgent``): it draws nothing, so a batch plays the game once and repeats its result.
+
+``world_playouts`` runs a whole search step in one call: the same state with the hands
+replaced by each of several sampled worlds, each of several candidate moves played, then
+playouts to the end.
 """
 
 from libc.stdint cimport uint8_t, int8_t, uint32_t, uint64_t
@@ -46,6 +50,7 @@ cdef enum:
     ERR_MEMORY = -1
     ERR_GENERATOR = -2
     ERR_STUCK = -3
+    ERR_WORLD = -4          # a world's hands do not fit the state (see _check_world)
 
 
 cdef inline int _size(uint64_t once, uint64_t twice) noexcept nogil:
@@ -574,6 +579,11 @@ cdef int _play_many(const State* start, int deal_level, uint64_t first_seed, Py_
     if _cache_init(&cache) != 0:
         return ERR_MEMORY
     for i in range(count):
+        if start != NULL and policy != POLICY_RANDOM and i > 0:
+            # a deterministic policy replays one game: copy its finishing order
+            for k in range(4):
+                rows[4 * i + k] = rows[k]
+            continue
         rng = first_seed + <uint64_t>i
         if start == NULL:
             _deal_random(&s, &rng, deal_level)
@@ -605,14 +615,180 @@ def playouts(once, twice, level, to_act, last_kind, last_key, last_size, greater
     """``n`` playouts of one state; playout ``i`` is :func:`playout` with seed ``seed + i``
     (mod 2**64). Returns an ``int8`` array of shape ``(n, 4)``: the finishing orders.
 
-    ``policy``: 0 uniformly random play, 1 the greedy rules (deterministic: every row is
-    the same and the seed is not used)."""
+    ``policy``: 0 uniformly random play, 1 the greedy rules (deterministic: the game is
+    played once and its row repeated; the seed is not used)."""
     cdef State start = _state_from(once, twice, level, to_act, last_kind, last_key, last_size, greater,
                                    passes, finish)
     cdef uint64_t first_seed = _seed(seed)
     cdef Py_ssize_t count = _count(n, "the number of playouts")
     cdef int code = _small(policy, "policy", POLICY_RANDOM, POLICY_GREEDY)
     return _finishing_orders(&start, start.level, first_seed, count, code)
+
+
+cdef inline void _multiset(const uint64_t* planes, uint64_t* one, uint64_t* two, uint64_t* over) noexcept nogil:
+    """The cards of four hands (``planes``: once, twice per seat) counted as a multiset:
+    ``one`` the cards held at least once, ``two`` at least twice, ``over`` more often."""
+    cdef int k
+    cdef uint64_t plane
+    one[0] = 0
+    two[0] = 0
+    over[0] = 0
+    for k in range(8):
+        plane = planes[k]
+        over[0] |= two[0] & plane
+        two[0] |= one[0] & plane
+        one[0] |= plane
+
+
+cdef int _check_world(const State* base, const uint64_t* planes, uint64_t one, uint64_t two) noexcept nogil:
+    """0 when the hands ``planes`` (once, twice per seat) may replace ``base``'s: valid
+    planes, each seat the same number of cards, together the same cards (``one``, ``two``:
+    ``base``'s multiset). The state is then one a deal can be in, as ``base`` is."""
+    cdef int seat
+    cdef uint64_t o, t, w_one, w_two, w_over
+    for seat in range(4):
+        o = planes[2 * seat]
+        t = planes[2 * seat + 1]
+        if (o | t) & ~FULL_PLANE or t & ~o or _size(o, t) != _size(base.once[seat], base.twice[seat]):
+            return ERR_WORLD
+    _multiset(planes, &w_one, &w_two, &w_over)
+    if w_over or w_one != one or w_two != two:
+        return ERR_WORLD
+    return 0
+
+
+cdef int _world_playouts(const State* base, const uint64_t* worlds, Py_ssize_t nworlds,
+                         const uint8_t* kinds, const uint8_t* keys, const uint64_t* cards, Py_ssize_t nmoves,
+                         Py_ssize_t n, uint64_t first_seed, int policy, int8_t* rows,
+                         Py_ssize_t* bad) noexcept nogil:
+    """For world ``w`` (``worlds[8 w : 8 w + 8]``) and move ``m`` (kind 0: the pass), play
+    the move from ``base`` with the world's hands and then ``n`` playouts, playout ``r``
+    seeded ``first_seed + w n + r``; finishing orders into ``rows[((w nmoves + m) n + r) 4 :]``.
+    0 or an error; ERR_WORLD with ``bad[0]`` the world that does not fit and ``bad[1]``
+    the move whose cards its seat to act does not hold (-1: the hands do not fit)."""
+    cdef Cache cache
+    cdef State s, after, s_run
+    cdef Py_ssize_t w, m, r, at
+    cdef int seat, k, code = 0, played
+    cdef uint64_t one, two, over, mo, mt
+    cdef uint64_t base_planes[8]
+    for seat in range(4):
+        base_planes[2 * seat] = base.once[seat]
+        base_planes[2 * seat + 1] = base.twice[seat]
+    _multiset(base_planes, &one, &two, &over)
+    if _cache_init(&cache) != 0:
+        return ERR_MEMORY
+    for w in range(nworlds):
+        if _check_world(base, &worlds[8 * w], one, two) != 0:
+            bad[0] = w
+            bad[1] = -1
+            code = ERR_WORLD
+            break
+        s = base[0]
+        for seat in range(4):
+            s.once[seat] = worlds[8 * w + 2 * seat]
+            s.twice[seat] = worlds[8 * w + 2 * seat + 1]
+        for m in range(nmoves):
+            after = s
+            if kinds[m] == K_PASS:
+                _pass(&after)
+            else:
+                mo = cards[2 * m]
+                mt = cards[2 * m + 1]
+                if mo & ~s.once[s.to_act] or mt & ~s.twice[s.to_act]:
+                    bad[0] = w
+                    bad[1] = m
+                    code = ERR_WORLD
+                    break
+                _play(&after, kinds[m], keys[m], mo, mt)
+            played = 0
+            for r in range(n):
+                at = 4 * ((w * nmoves + m) * n + r)
+                if played and policy != POLICY_RANDOM:  # deterministic: the same game again
+                    for k in range(4):
+                        rows[at + k] = rows[at - 4 + k]
+                    continue
+                s_run = after
+                code = _run(&s_run, first_seed + <uint64_t>(w * n + r), &cache, NULL, policy)
+                if code != 0:
+                    break
+                played = 1
+                for k in range(4):
+                    rows[at + k] = <int8_t>s_run.finish[k]
+            if code != 0:
+                break
+        if code != 0:
+            break
+    _cache_free(&cache)
+    return code
+
+
+def world_playouts(once, twice, level, to_act, last_kind, last_key, last_size, greater, passes, finish, worlds,
+                   move_kinds, move_keys, move_cards, seed, n, policy=POLICY_RANDOM):
+    """Playouts of one state in several worlds after several candidate moves.
+
+    The state is :func:`playout`'s; ``worlds`` are hands that may replace its hands, as
+    hand planes ``uint64[w, 4, 2]`` (what ``infoset.sample_hands`` gives): each seat keeps
+    its number of cards and the four hands together hold the same cards. The moves are
+    rows of the seat to act's legal moves: ``move_kinds``, ``move_keys`` ``uint8[m]`` and
+    ``move_cards`` ``uint64[m, 2]`` (kind 0: the pass, when following); the seat must hold
+    each move's cards in every world. Returns ``int8[w, m, n, 4]``, the finishing orders:
+    world ``i``, move ``j`` played, then playout ``r`` seeded ``seed + i n + r`` whatever
+    the move (common random numbers). ``policy`` as in :func:`playouts`."""
+    cdef State start = _state_from(once, twice, level, to_act, last_kind, last_key, last_size, greater, passes,
+                                   finish)
+    cdef uint64_t first_seed = _seed(seed)
+    cdef Py_ssize_t count = _count(n, "the number of playouts")
+    cdef int rule = _small(policy, "policy", POLICY_RANDOM, POLICY_GREEDY)
+    cdef cnp.ndarray[uint64_t, ndim=3] planes = np.ascontiguousarray(worlds, dtype=np.uint64)
+    cdef cnp.ndarray[uint8_t, ndim=1] kinds = np.ascontiguousarray(move_kinds, dtype=np.uint8)
+    cdef cnp.ndarray[uint8_t, ndim=1] keys = np.ascontiguousarray(move_keys, dtype=np.uint8)
+    cdef cnp.ndarray[uint64_t, ndim=2] cards = np.ascontiguousarray(move_cards, dtype=np.uint64)
+    if planes.shape[1] != 4 or planes.shape[2] != 2:
+        raise ValueError(f"worlds must be hand planes of shape (w, 4, 2), not {tuple(np.shape(worlds))}")
+    cdef Py_ssize_t nworlds = planes.shape[0], nmoves = kinds.shape[0], m, i, nlegal
+    if keys.shape[0] != nmoves or cards.shape[0] != nmoves or cards.shape[1] != 2:
+        raise ValueError("the moves' kinds and keys (length m) and cards (shape (m, 2)) must describe the same moves")
+    cdef MoveBuffer legal
+    cdef bint found
+    if movebuf_init(&legal, 256) != 0:
+        raise MemoryError("out of memory in a native playout")
+    try:
+        nlegal = generate_into(start.once[start.to_act], start.twice[start.to_act], start.level, start.last_kind,
+                               start.last_key, start.last_size, False, &legal)
+        if nlegal < 0:
+            raise RuntimeError("the native move generator failed")
+        for m in range(nmoves):
+            if kinds[m] == K_PASS:
+                found = start.last_kind != K_PASS
+            else:
+                found = False
+                for i in range(nlegal):
+                    if (legal.kinds[i] == kinds[m] and legal.keys[i] == keys[m] and legal.cards[2 * i] == cards[m, 0]
+                            and legal.cards[2 * i + 1] == cards[m, 1]):
+                        found = True
+                        break
+            if not found:
+                raise ValueError(f"move {m} is no legal action of the seat to act (a pass only when following)")
+    finally:
+        movebuf_free(&legal)
+    cdef cnp.ndarray[int8_t, ndim=4] out = np.empty((nworlds, nmoves, count, 4), dtype=np.int8)
+    cdef Py_ssize_t bad[2]
+    cdef int code
+    with nogil:
+        code = _world_playouts(&start, <const uint64_t*>planes.data, nworlds, <const uint8_t*>kinds.data,
+                               <const uint8_t*>keys.data, <const uint64_t*>cards.data, nmoves, count, first_seed,
+                               rule, <int8_t*>out.data, bad)
+    if code == ERR_WORLD:
+        if bad[1] >= 0:
+            raise ValueError(f"world {bad[0]}: the seat to act does not hold the cards of move {bad[1]}")
+        raise ValueError(
+            f"world {bad[0]} does not fit the state: each seat keeps its number of cards and the four hands "
+            "together hold the same cards, in valid hand planes"
+        )
+    if code != 0:
+        _raise(code)
+    return out
 
 
 def random_deals(n, seed, level=2):

@@ -40,10 +40,12 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterator
+
+import numpy as np
 
 from ..cards import bounded
 from ..game import Deal
+from ..infoset import sample_hands
 from .base import check_turn
 from .minplays import MinPlaysAgent
 
@@ -52,16 +54,20 @@ OBJECTIVES = ("points", "first")
 _WORLDS_AT_ONCE = 8
 
 
-def team_result(finish: list[int], seat: int, objective: str = "points") -> int:
-    """A finishing order's deal result for ``seat``'s team: the levels won (+) or lost (-),
-    or with ``objective="first"`` +1 when the team finishes first, else -1."""
-    first = finish[0]
-    up = 1 if objective == "first" else 4 - finish.index(first ^ 2)
-    return up if (first ^ seat) & 1 == 0 else -up
+def team_results(finishes: np.ndarray, seat: int, objective: str = "points") -> np.ndarray:
+    """Finishing orders' deal results for ``seat``'s team (``finishes[..., 4]`` -> ``[...]``):
+    the levels won (+) or lost (-), or with ``objective="first"`` +1 when the team finishes
+    first, else -1."""
+    first = finishes[..., 0].astype(np.int64)
+    sign = np.where((first ^ seat) & 1 == 0, 1, -1)
+    if objective == "first":
+        return sign
+    partner_place = np.argmax(finishes == (first ^ 2)[..., None], axis=-1)
+    return sign * (4 - partner_place)
 
 
 def deal_result(deal: Deal, seat: int, objective: str = "points") -> int:
-    """The finished deal's result for ``seat``'s team (see :func:`team_result`)."""
+    """The finished deal's result for ``seat``'s team (see :func:`team_results`)."""
     team, up = deal.outcome  # type: ignore[misc]
     up = 1 if objective == "first" else up
     return up if team == seat % 2 else -up
@@ -132,34 +138,36 @@ class PIMCAgent:
 
     def evaluate(self, deal: Deal, seat: int, candidates: list[int], seed: int) -> list[float]:
         """The mean rollout result of each candidate action for ``seat``'s team."""
-        totals, rollouts = [0.0] * len(candidates), 0
-        per_world = 1 if self.rollout != "random" else max(1, self.playouts // self.worlds)
+        if self.rollout == "minplays":
+            return self._evaluate_in_python(deal, seat, candidates, seed)
+        totals, done = np.zeros(len(candidates)), 0
+        per_world = 1 if self.rollout == "greedy" else max(1, self.playouts // self.worlds)
         deadline = None if self.budget_ms is None else time.perf_counter() + self.budget_ms / 1000
-        for world_seed, world in enumerate(self._worlds(deal, seat, seed), seed):
-            world.legal_moves()  # cached once, shared by the clones below
-            for k, action in enumerate(candidates):
-                child = world.clone()
-                child.step(action)
-                totals[k] += self._rollouts(child, seat, per_world, world_seed)
-            rollouts += per_world
+        for start in range(0, self.worlds, _WORLDS_AT_ONCE):
+            count = min(_WORLDS_AT_ONCE, self.worlds - start)
+            worlds = sample_hands(deal, seat, count, seed + start)
+            finishes = deal.world_playouts(worlds, candidates, per_world, seed + start * per_world, policy=self.rollout)
+            totals += team_results(finishes, seat, self.objective).sum(axis=(0, 2))
+            done += count * per_world
             if deadline is not None and time.perf_counter() >= deadline:
                 break
-        return [total / rollouts for total in totals]
+        return (totals / done).tolist()
 
-    def _worlds(self, deal: Deal, seat: int, seed: int) -> Iterator[Deal]:
-        """World ``i`` is ``deal.sample_world(seat, seed + i)``, drawn a few at a time (a
-        time budget may stop early)."""
-        for start in range(0, self.worlds, _WORLDS_AT_ONCE):
-            yield from deal.sample_worlds(seat, min(_WORLDS_AT_ONCE, self.worlds - start), seed + start)
-
-    def _rollouts(self, deal: Deal, seat: int, n: int, seed: int) -> float:
-        """Sum of ``n`` rollout results for ``seat``'s team from ``deal``."""
-        if deal.done:
-            return float(n * deal_result(deal, seat, self.objective))
-        if self.rollout != "minplays":
-            finishes = deal.playouts(n, seed, policy=self.rollout).tolist()
-            return float(sum(team_result(finish, seat, self.objective) for finish in finishes))
+    def _evaluate_in_python(self, deal: Deal, seat: int, candidates: list[int], seed: int) -> list[float]:
+        """:meth:`evaluate` with the MinPlays rules playing every seat of every rollout."""
+        totals, done = [0.0] * len(candidates), 0
+        deadline = None if self.budget_ms is None else time.perf_counter() + self.budget_ms / 1000
         rules = self._rules
-        while not deal.done:
-            deal.step(rules.act(deal, deal.to_act))  # type: ignore[arg-type]
-        return float(deal_result(deal, seat, self.objective))
+        for start in range(0, self.worlds, _WORLDS_AT_ONCE):
+            for world in deal.sample_worlds(seat, min(_WORLDS_AT_ONCE, self.worlds - start), seed + start):
+                world.legal_moves()  # cached once, shared by the clones below
+                for k, action in enumerate(candidates):
+                    child = world.clone()
+                    child.step(action)
+                    while not child.done:
+                        child.step(rules.act(child, child.to_act))  # type: ignore[arg-type]
+                    totals[k] += deal_result(child, seat, self.objective)
+                done += 1
+                if deadline is not None and time.perf_counter() >= deadline:
+                    return [total / done for total in totals]
+        return [total / done for total in totals]
