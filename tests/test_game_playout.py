@@ -440,6 +440,63 @@ def test_greedy_policy_choices() -> None:
 
 
 # ---------------------------------------------------------------------------------------------
+# The solver rollout policy (MinPlaysAgent's rules on one decomposition per hand, native)
+# ---------------------------------------------------------------------------------------------
+@native
+def test_solver_playouts_are_legal_deterministic_and_lead_as_minplays() -> None:
+    """Every action replays through Deal.step, the seed changes nothing, and every lead is
+    MinPlaysAgent's (the same decomposition: min_plays with bombs kept, weakest plain play)."""
+    from guandan_fast.agents import MinPlaysAgent
+
+    rules, leads, follows_agreeing, follows = MinPlaysAgent(), 0, 0, 0
+    for number in range(30):
+        deal = mid_deal(number, [0, 3, 25, 60][number % 4], level=2 + number % 13)
+        if deal.phase != "play":
+            continue
+        finish, actions = deal.playout(number, record=True, policy="solver")
+        assert replay(deal, actions).finish_order == finish
+        assert deal.playout(number + 1, record=True, policy="solver") == (finish, actions)
+        assert deal.playouts(2, seed=number, policy="solver").tolist() == [finish] * 2
+        game = deal.clone()
+        for seat, action in actions:
+            expected = game.legal_actions()[rules.act(game, seat)]
+            if game.following:
+                follows += 1
+                follows_agreeing += expected == action
+            else:
+                leads += 1
+                assert expected == action
+            game.step(action)
+    assert leads > 200 and follows_agreeing > 0.9 * follows
+
+
+@native
+def test_solver_policy_choices() -> None:
+    first = lambda deal: deal.playout(0, record=True, policy="solver")[1][0][1]  # noqa: E731
+    # Following an opponent (seat 0 keeps 7 cards, no threat): a plain play of the decomposition,
+    # none breaking it: the pair of 6s and the straight stay whole, so seat 1 passes.
+    calm = ["S5 D5 S7 C7 H8 D3 CJ CQ", "S6 H6 S9 HT SJ SQ SK", "S7 S8 H7 H8", "C9 DT C9 CT"]
+    follow = Deal.start(calm, 2, leader=0)
+    follow.step(["Single", "5", ["S5"]])
+    assert first(follow) == ["PASS", "PASS", "PASS"]
+    follow = Deal.start([calm[0], "S6 H6 SA S9 HT SJ SQ SK", *calm[2:]], 2, leader=0)
+    follow.step(["Single", "5", ["S5"]])
+    assert first(follow) == ["Single", "A", ["SA"]]
+    # Under a threat (seat 0 holds one card): the greedy rules' cheapest plain move, else a bomb.
+    threat = Deal.start(["S5 D5", *calm[1:]], 2, leader=0)
+    threat.step(["Single", "5", ["S5"]])
+    assert first(threat) == ["Single", "9", ["S9"]]
+    bomb = Deal.start(["S5 D5", "S4 H4 C4 D4 S3", "SQ H7 H8 H9", "C9 CJ CQ CK"], 2, leader=0)
+    bomb.step(["Single", "5", ["S5"]])
+    assert first(bomb) == ["Bomb", "4", ["S4", "H4", "C4", "D4"]]
+    # A partner's play is passed unless the hand can go out.
+    partner = Deal.start(["S5 D5", "S3 H4", "SQ SK", "S9 ST"], 2, leader=0)
+    partner.step(["Single", "5", ["S5"]])
+    partner.step(["PASS", "PASS", "PASS"])
+    assert first(partner) == ["PASS", "PASS", "PASS"]
+
+
+# ---------------------------------------------------------------------------------------------
 # Playouts in sampled worlds after candidate actions (Deal.world_playouts, one native call)
 # ---------------------------------------------------------------------------------------------
 @native
@@ -456,7 +513,7 @@ def test_world_playouts_equal_cloned_deals_played_out() -> None:
             continue
         worlds = sample_hands(deal, deal.to_act, 3, number)
         actions = list(range(min(4, len(deal.legal_actions()))))
-        for policy in ("random", "greedy"):
+        for policy in ("random", "greedy", "solver"):
             out = deal.world_playouts(worlds, actions, 3, number, policy=policy)
             assert out.shape == (3, len(actions), 3, 4) and out.dtype == np.int8
             for i, world in enumerate(worlds.tolist()):
@@ -469,7 +526,7 @@ def test_world_playouts_equal_cloned_deals_played_out() -> None:
                         expected = np.array([child.finish_order] * 3)
                     assert out[i, j].tolist() == expected.tolist()
                     checked += 1
-            if policy == "greedy":
+            if policy != "random":
                 assert (out == out[:, :, :1]).all()
     assert checked > 200
 

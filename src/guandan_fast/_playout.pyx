@@ -30,6 +30,7 @@ playouts to the end.
 """
 
 from libc.stdint cimport uint8_t, int8_t, uint32_t, uint64_t
+from libc.stdlib cimport calloc, free
 
 import numpy as np
 cimport numpy as cnp
@@ -42,6 +43,7 @@ from guandan_fast._movegen cimport (
     FULL_PLANE, K_PASS, K_STRAIGHT_FLUSH, MoveBuffer, as_integer, bomb_tier, check_args, generate_into,
     movebuf_free, movebuf_init,
 )
+from guandan_fast._solver cimport Solver, solver_decompose, solver_free, solver_init
 
 cnp.import_array()
 
@@ -73,6 +75,33 @@ cdef struct State:
     int done
 
 
+cdef struct Plan:
+    # One optimal decomposition of a hand (the "solver" policy), valid while the seat's
+    # planes match.
+    uint64_t once
+    uint64_t twice
+    int valid
+    int count
+    uint8_t kinds[108]
+    uint8_t keys[108]
+    uint64_t cards[216]
+
+
+cdef enum:
+    MEMO_PLAYS = 16             # decompositions of at most this many plays are remembered
+    MEMO_BITS = 12              # 4096 slots, direct-mapped
+
+
+cdef struct Memo:
+    # A remembered decomposition (count 0: an empty slot)
+    uint64_t once
+    uint64_t twice
+    int count
+    uint8_t kinds[MEMO_PLAYS]
+    uint8_t keys[MEMO_PLAYS]
+    uint64_t cards[2 * MEMO_PLAYS]
+
+
 cdef struct Cache:
     # The leading move list of each seat, valid while the seat's planes match. A cache
     # serves one call, whose deals are all played at one level.
@@ -81,6 +110,10 @@ cdef struct Cache:
     uint64_t twice[4]
     int valid[4]
     MoveBuffer scratch      # the moves of the seat following now
+    int planning            # the solver and plans below are in use ("solver" policy)
+    Solver solver
+    Plan plans[4]
+    Memo* memo              # the hands decomposed in this call (one call: one level)
 
 
 cdef struct Log:
@@ -92,14 +125,25 @@ cdef struct Log:
     int n
 
 
-cdef int _cache_init(Cache* c) noexcept nogil:
+cdef int _cache_init(Cache* c, int policy) noexcept nogil:
     cdef int seat, failed = 0
+    c.planning = 0
     for seat in range(4):
         c.valid[seat] = 0
+        c.plans[seat].valid = 0
         if movebuf_init(&c.buf[seat], 512) != 0:
             failed = 1
     if movebuf_init(&c.scratch, 256) != 0:
         failed = 1
+    if policy == POLICY_SOLVER and not failed:
+        c.memo = <Memo*>calloc(1 << MEMO_BITS, sizeof(Memo))
+        if c.memo == NULL:
+            failed = 1
+        elif solver_init(&c.solver) != 0:
+            free(c.memo)
+            failed = 1
+        else:
+            c.planning = 1
     if failed:
         _cache_free(c)
         return ERR_MEMORY
@@ -111,6 +155,10 @@ cdef void _cache_free(Cache* c) noexcept nogil:
     for seat in range(4):
         movebuf_free(&c.buf[seat])
     movebuf_free(&c.scratch)
+    if c.planning:
+        solver_free(&c.solver)
+        free(c.memo)
+        c.planning = 0
 
 
 cdef inline MoveBuffer* _leading(Cache* c, State* s, int seat) noexcept nogil:
@@ -216,6 +264,7 @@ cdef inline void _pass(State* s) noexcept nogil:
 cdef enum:
     POLICY_RANDOM = 0
     POLICY_GREEDY = 1
+    POLICY_SOLVER = 2
     THREAT_LAST = 6             # the seat to beat holds at most this many cards ...
     THREAT_ANY = 3              # ... or any opponent at most this many: bombing is worth it
     COST_BREAKS = 1 << 15       # the move spends the wildcard or cuts a bomb
@@ -318,6 +367,150 @@ cdef Py_ssize_t _greedy(State* s, MoveBuffer* m, bint leading) noexcept nogil:
     return best if threat else -1
 
 
+# -- the solver policy ----------------------------------------------------------------------------
+# MinPlaysAgent's rules on one optimal decomposition of each hand (min_plays, bombs kept),
+# computed natively once per hand: lead the weakest play of the decomposition that is no
+# bomb (lowest key, then most cards); follow with a move that empties the hand, else not
+# a partner, else the weakest plain move that is a play of the decomposition; when an
+# opponent is about to finish, the greedy rules' cheapest plain move, else a bomb; a bomb
+# of the decomposition also when the rest then needs at most BOMB_TO_FINISH plays.
+# MinPlaysAgent also follows with moves that break no play count without being one of
+# the decomposition's plays; this policy does not look for them (it solves each hand
+# once, not once per move).
+cdef enum:
+    BOMB_TO_FINISH = 2
+    PREFER_BOMBS = 1            # solver.PREFER["bombs"]
+
+
+cdef Plan* _plan(Cache* c, State* s, int seat) noexcept nogil:
+    """One optimal decomposition of ``seat``'s hand (cached while the hand is unchanged);
+    NULL when out of memory."""
+    cdef Plan* plan = &c.plans[seat]
+    cdef Py_ssize_t rows[108]
+    cdef Py_ssize_t count, k, row
+    cdef uint64_t once = s.once[seat], twice = s.twice[seat]
+    cdef uint64_t h = (once * 0x9E3779B97F4A7C15ULL) ^ ((twice + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL)
+    cdef Memo* slot = &c.memo[(h ^ (h >> 31)) & ((1 << MEMO_BITS) - 1)]
+    if plan.valid and plan.once == once and plan.twice == twice:
+        return plan
+    plan.once = once
+    plan.twice = twice
+    if slot.count > 0 and slot.once == once and slot.twice == twice:
+        plan.count = slot.count
+        for k in range(slot.count):
+            plan.kinds[k] = slot.kinds[k]
+            plan.keys[k] = slot.keys[k]
+            plan.cards[2 * k] = slot.cards[2 * k]
+            plan.cards[2 * k + 1] = slot.cards[2 * k + 1]
+        plan.valid = 1
+        return plan
+    count = solver_decompose(&c.solver, once, twice, s.level, PREFER_BOMBS, rows)
+    if count < 0:
+        plan.valid = 0
+        return NULL
+    for k in range(count):
+        row = rows[k]
+        plan.kinds[k] = c.solver.buf.kinds[row]
+        plan.keys[k] = c.solver.buf.keys[row]
+        plan.cards[2 * k] = c.solver.buf.cards[2 * row]
+        plan.cards[2 * k + 1] = c.solver.buf.cards[2 * row + 1]
+    plan.count = <int>count
+    plan.valid = 1
+    if 0 < count <= MEMO_PLAYS:
+        slot.once = once
+        slot.twice = twice
+        slot.count = <int>count
+        for k in range(count):
+            slot.kinds[k] = plan.kinds[k]
+            slot.keys[k] = plan.keys[k]
+            slot.cards[2 * k] = plan.cards[2 * k]
+            slot.cards[2 * k + 1] = plan.cards[2 * k + 1]
+    return plan
+
+
+cdef inline bint _in_plan(Plan* plan, MoveBuffer* m, Py_ssize_t i) noexcept nogil:
+    """Whether move ``i`` takes exactly the cards of one play of the plan."""
+    cdef int k
+    for k in range(plan.count):
+        if plan.cards[2 * k] == m.cards[2 * i] and plan.cards[2 * k + 1] == m.cards[2 * i + 1]:
+            return True
+    return False
+
+
+cdef Py_ssize_t _planned(State* s, MoveBuffer* m, bint leading, Cache* c, int* failed) noexcept nogil:
+    """The solver policy's choice among the ``m.n`` moves of the seat to act; -1: pass.
+    ``failed[0]`` is set when the solver ran out of memory."""
+    cdef int seat = s.to_act, k, best_k = -1, other, size, hand_size, tier, best_tier = 0
+    cdef Py_ssize_t i, best = -1
+    cdef Plan* plan = _plan(c, s, seat)
+    cdef bint threat
+    if plan == NULL:
+        failed[0] = 1
+        return -1
+    if leading:
+        for k in range(plan.count):  # the weakest plain play: lowest key, then most cards
+            if best_k < 0 or ((plan.kinds[k] < K_STRAIGHT_FLUSH) > (plan.kinds[best_k] < K_STRAIGHT_FLUSH)) or (
+                    (plan.kinds[k] < K_STRAIGHT_FLUSH) == (plan.kinds[best_k] < K_STRAIGHT_FLUSH) and (
+                        plan.keys[k] < plan.keys[best_k] or (plan.keys[k] == plan.keys[best_k] and _size(
+                            plan.cards[2 * k], plan.cards[2 * k + 1]) > _size(plan.cards[2 * best_k],
+                                                                              plan.cards[2 * best_k + 1])))):
+                best_k = k
+        for i in range(m.n):
+            if (best_k >= 0 and m.kinds[i] == plan.kinds[best_k] and m.keys[i] == plan.keys[best_k]
+                    and m.cards[2 * i] == plan.cards[2 * best_k] and m.cards[2 * i + 1] == plan.cards[2 * best_k + 1]):
+                return i
+        return _greedy(s, m, True)  # not reached: the decomposition's plays are leading moves
+    hand_size = _size(s.once[seat], s.twice[seat])
+    for i in range(m.n):
+        if _size(m.cards[2 * i], m.cards[2 * i + 1]) == hand_size:
+            return i
+    if s.greater == (seat ^ 2):
+        return -1
+    for i in range(m.n):  # the weakest plain play of the decomposition
+        if m.kinds[i] < K_STRAIGHT_FLUSH and (best < 0 or m.keys[i] < m.keys[best]) and _in_plan(plan, m, i):
+            best = i
+    if best >= 0:
+        return best
+    threat = _size(s.once[s.greater], s.twice[s.greater]) <= THREAT_LAST
+    for other in range(1, 4, 2):  # the two opponents, seat + 1 and seat + 3
+        other = (seat + other) & 3
+        if s.once[other] and _size(s.once[other], s.twice[other]) <= THREAT_ANY:
+            threat = True
+    if threat:
+        best = _greedy_plain(s, m)
+        if best >= 0:
+            return best
+    best = -1
+    for i in range(m.n):  # bombs: of the decomposition first, then the lowest on the ladder
+        if m.kinds[i] < K_STRAIGHT_FLUSH:
+            continue
+        size = _size(m.cards[2 * i], m.cards[2 * i + 1])
+        tier = 64 * bomb_tier(m.kinds[i], size) + m.keys[i] + (0 if _in_plan(plan, m, i) else 1 << 12)
+        if not (threat or (tier < (1 << 12) and plan.count - 1 <= BOMB_TO_FINISH)):
+            continue
+        if best < 0 or tier < best_tier:
+            best = i
+            best_tier = tier
+    return best
+
+
+cdef Py_ssize_t _greedy_plain(State* s, MoveBuffer* m) noexcept nogil:
+    """The greedy rules' cheapest move that is no bomb (following); -1 when there is none."""
+    cdef int seat = s.to_act, cost, best_cost = 0
+    cdef Py_ssize_t i, best = -1
+    cdef uint64_t wild = 1ULL << (4 * (s.level - 2) + 1)
+    cdef uint64_t bombs = _bomb_ranks(s.once[seat], s.twice[seat])
+    cdef int hand_size = _size(s.once[seat], s.twice[seat])
+    for i in range(m.n):
+        if m.kinds[i] >= K_STRAIGHT_FLUSH:
+            continue
+        cost = _greedy_cost(s, seat, hand_size, m, i, bombs, wild, False)
+        if best < 0 or cost < best_cost:
+            best = i
+            best_cost = cost
+    return best
+
+
 cdef int _run(State* s, uint64_t seed, Cache* c, Log* log, int policy) noexcept nogil:
     """Play ``s`` to its end by ``policy``: uniformly random legal actions, or greedy; 0, or
     a negative error.
@@ -328,7 +521,7 @@ cdef int _run(State* s, uint64_t seed, Cache* c, Log* log, int policy) noexcept 
     cdef uint64_t rng = seed
     cdef MoveBuffer* moves
     cdef Py_ssize_t n, i
-    cdef int seat, steps = 0
+    cdef int seat, steps = 0, failed = 0
     while not s.done:
         steps += 1
         if steps > MAX_STEPS:
@@ -341,7 +534,12 @@ cdef int _run(State* s, uint64_t seed, Cache* c, Log* log, int policy) noexcept 
             n = moves.n
             if n == 0:
                 return ERR_STUCK
-            i = _greedy(s, moves, True) if policy == POLICY_GREEDY else rng_below(&rng, <uint32_t>n)
+            if policy == POLICY_GREEDY:
+                i = _greedy(s, moves, True)
+            elif policy == POLICY_SOLVER:
+                i = _planned(s, moves, True, c, &failed)
+            else:
+                i = rng_below(&rng, <uint32_t>n)
         else:
             moves = &c.scratch
             n = generate_into(s.once[seat], s.twice[seat], s.level, s.last_kind, s.last_key, s.last_size,
@@ -350,12 +548,18 @@ cdef int _run(State* s, uint64_t seed, Cache* c, Log* log, int policy) noexcept 
                 return ERR_GENERATOR
             if policy == POLICY_GREEDY:
                 i = _greedy(s, moves, False)
+            elif policy == POLICY_SOLVER:
+                i = _planned(s, moves, False, c, &failed)
             else:
                 i = <Py_ssize_t>rng_below(&rng, <uint32_t>(n + 1)) - 1
+            if failed:
+                return ERR_MEMORY
             if i < 0:
                 _log(log, seat, K_PASS, 0, 0, 0)
                 _pass(s)
                 continue
+        if failed:
+            return ERR_MEMORY
         _log(log, seat, moves.kinds[i], moves.keys[i], moves.cards[2 * i], moves.cards[2 * i + 1])
         _play(s, moves.kinds[i], moves.keys[i], moves.cards[2 * i], moves.cards[2 * i + 1])
     return 0
@@ -530,7 +734,7 @@ def playout(once, twice, level, to_act, last_kind, last_key, last_size, greater,
     cdef State s = _state_from(once, twice, level, to_act, last_kind, last_key, last_size, greater,
                                passes, finish)
     cdef uint64_t start_seed = _seed(seed)
-    cdef int rule = _small(policy, "policy", POLICY_RANDOM, POLICY_GREEDY)
+    cdef int rule = _small(policy, "policy", POLICY_RANDOM, POLICY_SOLVER)
     cdef int code
     cdef Cache cache
     cdef Log log
@@ -551,7 +755,7 @@ def playout(once, twice, level, to_act, last_kind, last_key, last_size, greater,
         log.kinds = <uint8_t*>kinds.data
         log.keys = <uint8_t*>keys.data
         log.cards = <uint64_t*>cards.data
-    if _cache_init(&cache) != 0:
+    if _cache_init(&cache, rule) != 0:
         raise MemoryError("out of memory in a native playout")
     with nogil:
         code = _run(&s, start_seed, &cache, &log if record else NULL, rule)
@@ -576,7 +780,7 @@ cdef int _play_many(const State* start, int deal_level, uint64_t first_seed, Py_
     cdef uint64_t rng
     cdef Py_ssize_t i
     cdef int code = 0, k
-    if _cache_init(&cache) != 0:
+    if _cache_init(&cache, policy) != 0:
         return ERR_MEMORY
     for i in range(count):
         if start != NULL and policy != POLICY_RANDOM and i > 0:
@@ -621,7 +825,7 @@ def playouts(once, twice, level, to_act, last_kind, last_key, last_size, greater
                                    passes, finish)
     cdef uint64_t first_seed = _seed(seed)
     cdef Py_ssize_t count = _count(n, "the number of playouts")
-    cdef int code = _small(policy, "policy", POLICY_RANDOM, POLICY_GREEDY)
+    cdef int code = _small(policy, "policy", POLICY_RANDOM, POLICY_SOLVER)
     return _finishing_orders(&start, start.level, first_seed, count, code)
 
 
@@ -676,7 +880,7 @@ cdef int _world_playouts(const State* base, const uint64_t* worlds, Py_ssize_t n
         base_planes[2 * seat] = base.once[seat]
         base_planes[2 * seat + 1] = base.twice[seat]
     _multiset(base_planes, &one, &two, &over)
-    if _cache_init(&cache) != 0:
+    if _cache_init(&cache, policy) != 0:
         return ERR_MEMORY
     for w in range(nworlds):
         if _check_world(base, &worlds[8 * w], one, two) != 0:
@@ -739,7 +943,7 @@ def world_playouts(once, twice, level, to_act, last_kind, last_key, last_size, g
                                    finish)
     cdef uint64_t first_seed = _seed(seed)
     cdef Py_ssize_t count = _count(n, "the number of playouts")
-    cdef int rule = _small(policy, "policy", POLICY_RANDOM, POLICY_GREEDY)
+    cdef int rule = _small(policy, "policy", POLICY_RANDOM, POLICY_SOLVER)
     cdef cnp.ndarray[uint64_t, ndim=3] planes = np.ascontiguousarray(worlds, dtype=np.uint64)
     cdef cnp.ndarray[uint8_t, ndim=1] kinds = np.ascontiguousarray(move_kinds, dtype=np.uint8)
     cdef cnp.ndarray[uint8_t, ndim=1] keys = np.ascontiguousarray(move_keys, dtype=np.uint8)

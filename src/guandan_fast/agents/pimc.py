@@ -49,7 +49,7 @@ from ..infoset import sample_hands
 from .base import check_turn
 from .minplays import MinPlaysAgent
 
-ROLLOUTS = ("random", "greedy", "minplays")
+ROLLOUTS = ("random", "greedy", "solver", "minplays")
 OBJECTIVES = ("points", "first")
 _WORLDS_AT_ONCE = 8
 
@@ -141,7 +141,7 @@ class PIMCAgent:
         if self.rollout == "minplays":
             return self._evaluate_in_python(deal, seat, candidates, seed)
         totals, done = np.zeros(len(candidates)), 0
-        per_world = 1 if self.rollout == "greedy" else max(1, self.playouts // self.worlds)
+        per_world = 1 if self.rollout != "random" else max(1, self.playouts // self.worlds)
         deadline = None if self.budget_ms is None else time.perf_counter() + self.budget_ms / 1000
         for start in range(0, self.worlds, _WORLDS_AT_ONCE):
             count = min(_WORLDS_AT_ONCE, self.worlds - start)
