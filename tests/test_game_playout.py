@@ -440,52 +440,50 @@ def test_greedy_policy_choices() -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# The solver rollout policy (MinPlaysAgent's rules on one decomposition per hand, native)
+# The minplays rollout policy (MinPlaysAgent's rules in native code)
 # ---------------------------------------------------------------------------------------------
 @native
-def test_solver_playouts_are_legal_deterministic_and_lead_as_minplays() -> None:
-    """Every action replays through Deal.step, the seed changes nothing, and every lead is
-    MinPlaysAgent's (the same decomposition: min_plays with bombs kept, weakest plain play)."""
+def test_minplays_playouts_are_legal_deterministic_and_play_as_minplays_agent() -> None:
+    """Every action replays through Deal.step, the seed changes nothing, and every action
+    is the one MinPlaysAgent (Python, on min_plays) takes in that position."""
     from guandan_fast.agents import MinPlaysAgent
 
-    rules, leads, follows_agreeing, follows = MinPlaysAgent(), 0, 0, 0
+    rules, checked, followed = MinPlaysAgent(), 0, 0
     for number in range(30):
         deal = mid_deal(number, [0, 3, 25, 60][number % 4], level=2 + number % 13)
         if deal.phase != "play":
             continue
-        finish, actions = deal.playout(number, record=True, policy="solver")
+        finish, actions = deal.playout(number, record=True, policy="minplays")
         assert replay(deal, actions).finish_order == finish
-        assert deal.playout(number + 1, record=True, policy="solver") == (finish, actions)
-        assert deal.playouts(2, seed=number, policy="solver").tolist() == [finish] * 2
+        assert deal.playout(number + 1, record=True, policy="minplays") == (finish, actions)
+        assert deal.playouts(2, seed=number, policy="minplays").tolist() == [finish] * 2
         game = deal.clone()
         for seat, action in actions:
-            expected = game.legal_actions()[rules.act(game, seat)]
-            if game.following:
-                follows += 1
-                follows_agreeing += expected == action
-            else:
-                leads += 1
-                assert expected == action
+            assert game.legal_actions()[rules.act(game, seat)] == action
+            followed += game.following and action[0] != "PASS"
             game.step(action)
-    assert leads > 200 and follows_agreeing > 0.9 * follows
+            checked += 1
+    assert checked > 1000 and followed > 100
 
 
 @native
-def test_solver_policy_choices() -> None:
-    first = lambda deal: deal.playout(0, record=True, policy="solver")[1][0][1]  # noqa: E731
+def test_minplays_policy_choices() -> None:
+    first = lambda deal: deal.playout(0, record=True, policy="minplays")[1][0][1]  # noqa: E731
     # Following an opponent (seat 0 keeps 7 cards, no threat): a plain play of the decomposition,
     # none breaking it: the pair of 6s and the straight stay whole, so seat 1 passes.
     calm = ["S5 D5 S7 C7 H8 D3 CJ CQ", "S6 H6 S9 HT SJ SQ SK", "S7 S8 H7 H8", "C9 DT C9 CT"]
     follow = Deal.start(calm, 2, leader=0)
     follow.step(["Single", "5", ["S5"]])
     assert first(follow) == ["PASS", "PASS", "PASS"]
+    # With an ace as well, the 9 keeps the count (T J Q K A is still a straight): the lowest key.
     follow = Deal.start([calm[0], "S6 H6 SA S9 HT SJ SQ SK", *calm[2:]], 2, leader=0)
     follow.step(["Single", "5", ["S5"]])
-    assert first(follow) == ["Single", "A", ["SA"]]
-    # Under a threat (seat 0 holds one card): the greedy rules' cheapest plain move, else a bomb.
+    assert first(follow) == ["Single", "9", ["S9"]]
+    # Under a threat (seat 0 holds one card): the plain move with the fewest plays left (a 6:
+    # the straight stays), else a bomb.
     threat = Deal.start(["S5 D5", *calm[1:]], 2, leader=0)
     threat.step(["Single", "5", ["S5"]])
-    assert first(threat) == ["Single", "9", ["S9"]]
+    assert first(threat) == ["Single", "6", ["S6"]]
     bomb = Deal.start(["S5 D5", "S4 H4 C4 D4 S3", "SQ H7 H8 H9", "C9 CJ CQ CK"], 2, leader=0)
     bomb.step(["Single", "5", ["S5"]])
     assert first(bomb) == ["Bomb", "4", ["S4", "H4", "C4", "D4"]]
@@ -513,7 +511,7 @@ def test_world_playouts_equal_cloned_deals_played_out() -> None:
             continue
         worlds = sample_hands(deal, deal.to_act, 3, number)
         actions = list(range(min(4, len(deal.legal_actions()))))
-        for policy in ("random", "greedy", "solver"):
+        for policy in ("random", "greedy", "minplays"):
             out = deal.world_playouts(worlds, actions, 3, number, policy=policy)
             assert out.shape == (3, len(actions), 3, 4) and out.dtype == np.int8
             for i, world in enumerate(worlds.tolist()):

@@ -22,7 +22,9 @@ every deal is fresh and the cache never hits; checking it costs two comparisons 
 Playout ``i`` of a batch with seed ``s`` is the playout with seed ``s + i``.
 
 ``policy=1`` plays the greedy rules instead (see ``_greedy``), a cheap rollout for search
-(``PIMCAgent``): it draws nothing, so a batch plays the game once and repeats its result.
+(``PIMCAgent``); ``policy=2`` plays MinPlaysAgent's rules exactly (see ``_planned``), on
+the exact solver of ``_solver`` (its C face, ``_solver.pxd``). Both draw nothing, so a
+batch plays the game once and repeats its result.
 
 ``world_playouts`` runs a whole search step in one call: the same state with the hands
 replaced by each of several sampled worlds, each of several candidate moves played, then
@@ -43,7 +45,9 @@ from guandan_fast._movegen cimport (
     FULL_PLANE, K_PASS, K_STRAIGHT_FLUSH, MoveBuffer, as_integer, bomb_tier, check_args, generate_into,
     movebuf_free, movebuf_init,
 )
-from guandan_fast._solver cimport Solver, solver_decompose, solver_free, solver_init
+from guandan_fast._solver cimport (
+    Solver, solver_count_within, solver_decompose, solver_free, solver_init, solver_prepare,
+)
 
 cnp.import_array()
 
@@ -76,7 +80,7 @@ cdef struct State:
 
 
 cdef struct Plan:
-    # One optimal decomposition of a hand (the "solver" policy), valid while the seat's
+    # One optimal decomposition of a hand (the "minplays" policy), valid while the seat's
     # planes match.
     uint64_t once
     uint64_t twice
@@ -110,7 +114,7 @@ cdef struct Cache:
     uint64_t twice[4]
     int valid[4]
     MoveBuffer scratch      # the moves of the seat following now
-    int planning            # the solver and plans below are in use ("solver" policy)
+    int planning            # the solver and plans below are in use ("minplays" policy)
     Solver solver
     Plan plans[4]
     Memo* memo              # the hands decomposed in this call (one call: one level)
@@ -135,7 +139,7 @@ cdef int _cache_init(Cache* c, int policy) noexcept nogil:
             failed = 1
     if movebuf_init(&c.scratch, 256) != 0:
         failed = 1
-    if policy == POLICY_SOLVER and not failed:
+    if policy == POLICY_MINPLAYS and not failed:
         c.memo = <Memo*>calloc(1 << MEMO_BITS, sizeof(Memo))
         if c.memo == NULL:
             failed = 1
@@ -264,7 +268,7 @@ cdef inline void _pass(State* s) noexcept nogil:
 cdef enum:
     POLICY_RANDOM = 0
     POLICY_GREEDY = 1
-    POLICY_SOLVER = 2
+    POLICY_MINPLAYS = 2
     THREAT_LAST = 6             # the seat to beat holds at most this many cards ...
     THREAT_ANY = 3              # ... or any opponent at most this many: bombing is worth it
     COST_BREAKS = 1 << 15       # the move spends the wildcard or cuts a bomb
@@ -367,32 +371,33 @@ cdef Py_ssize_t _greedy(State* s, MoveBuffer* m, bint leading) noexcept nogil:
     return best if threat else -1
 
 
-# -- the solver policy ----------------------------------------------------------------------------
-# MinPlaysAgent's rules on one optimal decomposition of each hand (min_plays, bombs kept),
-# computed natively once per hand: lead the weakest play of the decomposition that is no
-# bomb (lowest key, then most cards); follow with a move that empties the hand, else not
-# a partner, else the weakest plain move that is a play of the decomposition; when an
-# opponent is about to finish, the greedy rules' cheapest plain move, else a bomb; a bomb
-# of the decomposition also when the rest then needs at most BOMB_TO_FINISH plays.
-# MinPlaysAgent also follows with moves that break no play count without being one of
-# the decomposition's plays; this policy does not look for them (it solves each hand
-# once, not once per move).
+# -- the minplays policy --------------------------------------------------------------------------
+# MinPlaysAgent's rules (agents/minplays.py), natively: count(hand) is min_plays' count,
+# a decomposition is min_plays(prefer="bombs")'s, both remembered per call (Memo). Lead the
+# weakest play of the decomposition that is no bomb (lowest key, then most cards; a bomb
+# when nothing else is left). Follow: a move that empties the hand; else pass a partner;
+# else the weakest plain move that keeps the count (count(rest) <= n - 1; fewest plays
+# left, then lowest key); else, when an opponent is about to finish, the plain move with
+# the best rest; else a bomb when an opponent is about to finish or it leaves
+# count(rest) <= BOMB_TO_FINISH (best rest, then lowest tier and key); else pass. Ties go
+# to the first move listed, as in MinPlaysAgent.
 cdef enum:
     BOMB_TO_FINISH = 2
     PREFER_BOMBS = 1            # solver.PREFER["bombs"]
+    NO_BOUND = 1 << 28          # above any count
 
 
-cdef Plan* _plan(Cache* c, State* s, int seat) noexcept nogil:
-    """One optimal decomposition of ``seat``'s hand (cached while the hand is unchanged);
-    NULL when out of memory."""
-    cdef Plan* plan = &c.plans[seat]
+cdef inline Memo* _memo_slot(Cache* c, uint64_t once, uint64_t twice) noexcept nogil:
+    cdef uint64_t h = (once * 0x9E3779B97F4A7C15ULL) ^ ((twice + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL)
+    return &c.memo[(h ^ (h >> 31)) & ((1 << MEMO_BITS) - 1)]
+
+
+cdef int _decompose(Cache* c, uint64_t once, uint64_t twice, int level, Plan* plan) noexcept nogil:
+    """``plan`` := one optimal decomposition of a hand that is not empty (remembered); 0,
+    or -1 when out of memory."""
     cdef Py_ssize_t rows[108]
     cdef Py_ssize_t count, k, row
-    cdef uint64_t once = s.once[seat], twice = s.twice[seat]
-    cdef uint64_t h = (once * 0x9E3779B97F4A7C15ULL) ^ ((twice + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL)
-    cdef Memo* slot = &c.memo[(h ^ (h >> 31)) & ((1 << MEMO_BITS) - 1)]
-    if plan.valid and plan.once == once and plan.twice == twice:
-        return plan
+    cdef Memo* slot = _memo_slot(c, once, twice)
     plan.once = once
     plan.twice = twice
     if slot.count > 0 and slot.once == once and slot.twice == twice:
@@ -403,11 +408,11 @@ cdef Plan* _plan(Cache* c, State* s, int seat) noexcept nogil:
             plan.cards[2 * k] = slot.cards[2 * k]
             plan.cards[2 * k + 1] = slot.cards[2 * k + 1]
         plan.valid = 1
-        return plan
-    count = solver_decompose(&c.solver, once, twice, s.level, PREFER_BOMBS, rows)
+        return 0
+    count = solver_decompose(&c.solver, once, twice, level, PREFER_BOMBS, rows)
     if count < 0:
         plan.valid = 0
-        return NULL
+        return -1
     for k in range(count):
         row = rows[k]
         plan.kinds[k] = c.solver.buf.kinds[row]
@@ -425,28 +430,33 @@ cdef Plan* _plan(Cache* c, State* s, int seat) noexcept nogil:
             slot.keys[k] = plan.keys[k]
             slot.cards[2 * k] = plan.cards[2 * k]
             slot.cards[2 * k + 1] = plan.cards[2 * k + 1]
-    return plan
+    return 0
 
 
-cdef inline bint _in_plan(Plan* plan, MoveBuffer* m, Py_ssize_t i) noexcept nogil:
-    """Whether move ``i`` takes exactly the cards of one play of the plan."""
-    cdef int k
-    for k in range(plan.count):
-        if plan.cards[2 * k] == m.cards[2 * i] and plan.cards[2 * k + 1] == m.cards[2 * i + 1]:
-            return True
-    return False
+cdef inline int _rest_count(Cache* c, State* s, MoveBuffer* m, Py_ssize_t i, int bound) noexcept nogil:
+    """The fewest plays of the seat to act's hand without move ``i`` (the solver prepared
+    for the hand), when below ``bound``; else a lower bound >= ``bound``."""
+    cdef uint64_t once = s.once[s.to_act], twice = s.twice[s.to_act], mo = m.cards[2 * i], mt = m.cards[2 * i + 1]
+    cdef uint64_t rest_once = (once & ~mo) | (twice & ~mt), rest_twice = twice & ~mo
+    cdef Memo* slot = _memo_slot(c, rest_once, rest_twice)
+    if slot.count > 0 and slot.once == rest_once and slot.twice == rest_twice:
+        return slot.count
+    return solver_count_within(&c.solver, rest_once, rest_twice, bound)
 
 
 cdef Py_ssize_t _planned(State* s, MoveBuffer* m, bint leading, Cache* c, int* failed) noexcept nogil:
-    """The solver policy's choice among the ``m.n`` moves of the seat to act; -1: pass.
+    """The minplays policy's choice among the ``m.n`` moves of the seat to act; -1: pass.
     ``failed[0]`` is set when the solver ran out of memory."""
-    cdef int seat = s.to_act, k, best_k = -1, other, size, hand_size, tier, best_tier = 0
-    cdef Py_ssize_t i, best = -1
-    cdef Plan* plan = _plan(c, s, seat)
-    cdef bint threat
-    if plan == NULL:
-        failed[0] = 1
-        return -1
+    cdef int seat = s.to_act, k, best_k = -1, other, size, hand_size, rest, n, tier
+    cdef int keep_rest = 0, plain_rest = 0, bomb_rest = 0, bomb_tier_key = 0
+    cdef Py_ssize_t i, keep = -1, plain = -1, bomb = -1
+    cdef uint64_t once = s.once[seat], twice = s.twice[seat]
+    cdef Plan* plan = &c.plans[seat]
+    cdef bint threat, is_plain
+    if leading and not (plan.valid and plan.once == once and plan.twice == twice):
+        if _decompose(c, once, twice, s.level, plan) != 0:
+            failed[0] = 1
+            return -1
     if leading:
         for k in range(plan.count):  # the weakest plain play: lowest key, then most cards
             if best_k < 0 or ((plan.kinds[k] < K_STRAIGHT_FLUSH) > (plan.kinds[best_k] < K_STRAIGHT_FLUSH)) or (
@@ -460,55 +470,50 @@ cdef Py_ssize_t _planned(State* s, MoveBuffer* m, bint leading, Cache* c, int* f
                     and m.cards[2 * i] == plan.cards[2 * best_k] and m.cards[2 * i + 1] == plan.cards[2 * best_k + 1]):
                 return i
         return _greedy(s, m, True)  # not reached: the decomposition's plays are leading moves
-    hand_size = _size(s.once[seat], s.twice[seat])
+    hand_size = _size(once, twice)
     for i in range(m.n):
         if _size(m.cards[2 * i], m.cards[2 * i + 1]) == hand_size:
             return i
     if s.greater == (seat ^ 2):
         return -1
-    for i in range(m.n):  # the weakest plain play of the decomposition
-        if m.kinds[i] < K_STRAIGHT_FLUSH and (best < 0 or m.keys[i] < m.keys[best]) and _in_plan(plan, m, i):
-            best = i
-    if best >= 0:
-        return best
+    if solver_prepare(&c.solver, once, twice, s.level) != 0:
+        failed[0] = 1
+        return -1
+    n = solver_count_within(&c.solver, once, twice, NO_BOUND)
+    # count(rest) >= n - 1 always (the move and a decomposition of the rest empty the hand),
+    # so a keeping move leaves exactly n - 1 and only a lower key can beat the best found.
+    for i in range(m.n):
+        if m.kinds[i] >= K_STRAIGHT_FLUSH or (keep >= 0 and m.keys[i] >= m.keys[keep]):
+            continue
+        if _rest_count(c, s, m, i, n) < n:  # then exactly n - 1
+            keep = i
+    if keep >= 0:
+        return keep
     threat = _size(s.once[s.greater], s.twice[s.greater]) <= THREAT_LAST
     for other in range(1, 4, 2):  # the two opponents, seat + 1 and seat + 3
         other = (seat + other) & 3
         if s.once[other] and _size(s.once[other], s.twice[other]) <= THREAT_ANY:
             threat = True
-    if threat:
-        best = _greedy_plain(s, m)
-        if best >= 0:
-            return best
-    best = -1
-    for i in range(m.n):  # bombs: of the decomposition first, then the lowest on the ladder
-        if m.kinds[i] < K_STRAIGHT_FLUSH:
-            continue
-        size = _size(m.cards[2 * i], m.cards[2 * i + 1])
-        tier = 64 * bomb_tier(m.kinds[i], size) + m.keys[i] + (0 if _in_plan(plan, m, i) else 1 << 12)
-        if not (threat or (tier < (1 << 12) and plan.count - 1 <= BOMB_TO_FINISH)):
-            continue
-        if best < 0 or tier < best_tier:
-            best = i
-            best_tier = tier
-    return best
-
-
-cdef Py_ssize_t _greedy_plain(State* s, MoveBuffer* m) noexcept nogil:
-    """The greedy rules' cheapest move that is no bomb (following); -1 when there is none."""
-    cdef int seat = s.to_act, cost, best_cost = 0
-    cdef Py_ssize_t i, best = -1
-    cdef uint64_t wild = 1ULL << (4 * (s.level - 2) + 1)
-    cdef uint64_t bombs = _bomb_ranks(s.once[seat], s.twice[seat])
-    cdef int hand_size = _size(s.once[seat], s.twice[seat])
+    if not threat and n - 1 > BOMB_TO_FINISH:
+        return -1
     for i in range(m.n):
-        if m.kinds[i] >= K_STRAIGHT_FLUSH:
+        is_plain = m.kinds[i] < K_STRAIGHT_FLUSH
+        if is_plain and not threat:
             continue
-        cost = _greedy_cost(s, seat, hand_size, m, i, bombs, wild, False)
-        if best < 0 or cost < best_cost:
-            best = i
-            best_cost = cost
-    return best
+        rest = _rest_count(c, s, m, i, NO_BOUND)
+        if is_plain:
+            if plain < 0 or rest < plain_rest or (rest == plain_rest and m.keys[i] < m.keys[plain]):
+                plain = i
+                plain_rest = rest
+        elif threat or rest <= BOMB_TO_FINISH:
+            tier = 64 * bomb_tier(m.kinds[i], _size(m.cards[2 * i], m.cards[2 * i + 1])) + m.keys[i]
+            if bomb < 0 or rest < bomb_rest or (rest == bomb_rest and tier < bomb_tier_key):
+                bomb = i
+                bomb_rest = rest
+                bomb_tier_key = tier
+    if threat and plain >= 0:
+        return plain
+    return bomb
 
 
 cdef int _run(State* s, uint64_t seed, Cache* c, Log* log, int policy) noexcept nogil:
@@ -536,7 +541,7 @@ cdef int _run(State* s, uint64_t seed, Cache* c, Log* log, int policy) noexcept 
                 return ERR_STUCK
             if policy == POLICY_GREEDY:
                 i = _greedy(s, moves, True)
-            elif policy == POLICY_SOLVER:
+            elif policy == POLICY_MINPLAYS:
                 i = _planned(s, moves, True, c, &failed)
             else:
                 i = rng_below(&rng, <uint32_t>n)
@@ -548,7 +553,7 @@ cdef int _run(State* s, uint64_t seed, Cache* c, Log* log, int policy) noexcept 
                 return ERR_GENERATOR
             if policy == POLICY_GREEDY:
                 i = _greedy(s, moves, False)
-            elif policy == POLICY_SOLVER:
+            elif policy == POLICY_MINPLAYS:
                 i = _planned(s, moves, False, c, &failed)
             else:
                 i = <Py_ssize_t>rng_below(&rng, <uint32_t>(n + 1)) - 1
@@ -729,12 +734,12 @@ def playout(once, twice, level, to_act, last_kind, last_key, last_size, greater,
     Returns the finishing order (a tuple of the four seats, first to last) or, with
     ``record``, ``(finish, seats, kinds, keys, cards)``: one row per action in the order
     played (kind 0 is a pass), cards as uint64 ``(once, twice)`` rows. ``policy``: 0 random
-    play, 1 the greedy rules (see :func:`playouts`).
+    play, 1 the greedy rules, 2 MinPlaysAgent's rules (see :func:`playouts`).
     """
     cdef State s = _state_from(once, twice, level, to_act, last_kind, last_key, last_size, greater,
                                passes, finish)
     cdef uint64_t start_seed = _seed(seed)
-    cdef int rule = _small(policy, "policy", POLICY_RANDOM, POLICY_SOLVER)
+    cdef int rule = _small(policy, "policy", POLICY_RANDOM, POLICY_MINPLAYS)
     cdef int code
     cdef Cache cache
     cdef Log log
@@ -819,13 +824,14 @@ def playouts(once, twice, level, to_act, last_kind, last_key, last_size, greater
     """``n`` playouts of one state; playout ``i`` is :func:`playout` with seed ``seed + i``
     (mod 2**64). Returns an ``int8`` array of shape ``(n, 4)``: the finishing orders.
 
-    ``policy``: 0 uniformly random play, 1 the greedy rules (deterministic: the game is
-    played once and its row repeated; the seed is not used)."""
+    ``policy``: 0 uniformly random play, 1 the greedy rules, 2 MinPlaysAgent's rules (1 and
+    2 are deterministic: the game is played once and its row repeated; the seed is not
+    used)."""
     cdef State start = _state_from(once, twice, level, to_act, last_kind, last_key, last_size, greater,
                                    passes, finish)
     cdef uint64_t first_seed = _seed(seed)
     cdef Py_ssize_t count = _count(n, "the number of playouts")
-    cdef int code = _small(policy, "policy", POLICY_RANDOM, POLICY_SOLVER)
+    cdef int code = _small(policy, "policy", POLICY_RANDOM, POLICY_MINPLAYS)
     return _finishing_orders(&start, start.level, first_seed, count, code)
 
 
@@ -943,7 +949,7 @@ def world_playouts(once, twice, level, to_act, last_kind, last_key, last_size, g
                                    finish)
     cdef uint64_t first_seed = _seed(seed)
     cdef Py_ssize_t count = _count(n, "the number of playouts")
-    cdef int rule = _small(policy, "policy", POLICY_RANDOM, POLICY_SOLVER)
+    cdef int rule = _small(policy, "policy", POLICY_RANDOM, POLICY_MINPLAYS)
     cdef cnp.ndarray[uint64_t, ndim=3] planes = np.ascontiguousarray(worlds, dtype=np.uint64)
     cdef cnp.ndarray[uint8_t, ndim=1] kinds = np.ascontiguousarray(move_kinds, dtype=np.uint8)
     cdef cnp.ndarray[uint8_t, ndim=1] keys = np.ascontiguousarray(move_keys, dtype=np.uint8)

@@ -60,25 +60,6 @@ cdef uint64_t HIGH1 = 0x8080808080808080ULL
 cdef uint64_t GATHER = 0x0102040810204080ULL   # byte bits 0, 8, .. 56 -> bits 56..63
 
 
-cdef struct Play:
-    # A count pattern: how many cards of each lane the play takes.
-    uint64_t lo
-    uint64_t hi
-    int32_t cost
-    int32_t size
-
-
-cdef struct Search:
-    Play* plays
-    int* lists                # the plays touching lane c: lists[starts[c]:starts[c + 1]]
-    int starts[NUM_LANES + 1]
-    Entry* table
-    uint64_t table_mask
-    uint32_t stamp
-    int unit                  # the cost of a play without penalty
-    long nodes
-
-
 # -- lanes: a hand as 16 card counts, one byte each ----------------------------------------------
 # Every rule but the straight flush's is blind to suits, so the fewest plays depend only on
 # how many cards of each rank the hand holds: lanes 0..12 count the non-wild cards of ranks
@@ -381,6 +362,8 @@ cdef int solver_init(Solver* solver) noexcept nogil:
     solver.mask = (1ULL << TABLE_BITS) - 1
     solver.stamp = 0
     solver.nodes = 0
+    solver.search.plays = NULL
+    solver.search.lists = NULL
     solver.table = <Entry*>malloc(<size_t>(solver.mask + 1) * sizeof(Entry))
     if solver.table == NULL:
         return -1
@@ -394,6 +377,7 @@ cdef int solver_init(Solver* solver) noexcept nogil:
 
 
 cdef void solver_free(Solver* solver) noexcept nogil:
+    _release(solver)
     free(solver.table)
     free(solver.dedupe.stamps)
     free(solver.dedupe.rows)
@@ -401,6 +385,53 @@ cdef void solver_free(Solver* solver) noexcept nogil:
     solver.dedupe.stamps = NULL
     solver.dedupe.rows = NULL
     movebuf_free(&solver.buf)
+
+
+cdef inline void _release(Solver* solver) noexcept nogil:
+    free(solver.search.plays)
+    free(solver.search.lists)
+    solver.search.plays = NULL
+    solver.search.lists = NULL
+
+
+cdef inline void _new_stamp(Solver* solver) noexcept nogil:
+    cdef uint64_t k
+    if solver.stamp == STAMP_LIMIT:
+        for k in range(solver.mask + 1):
+            solver.table[k].stamp = 0
+        solver.stamp = 0
+    solver.stamp += 1
+
+
+cdef int solver_prepare(Solver* solver, uint64_t once, uint64_t twice, int level) noexcept nogil:
+    """Get ready to count the fewest plays of sub-hands of a valid hand (``check_args``
+    passes) with :func:`solver_count_within`; 0, or -1 when out of memory. A sub-hand's
+    plays are the hand's plays that fit in it, so one preparation and one memo serve
+    them all; :func:`solver_decompose` ends the preparation."""
+    cdef Search* s = &solver.search
+    cdef Py_ssize_t n
+    _release(solver)
+    _new_stamp(solver)
+    s.table = solver.table
+    s.table_mask = solver.mask
+    s.stamp = solver.stamp
+    s.nodes = 0
+    solver.wild = 1ULL << (4 * (level - 2) + 1)
+    n = generate_into(once, twice, level, 0, 0, 0, True, &solver.buf)
+    if n < 0 or _prepare(s, &solver.buf, n, level, PREFER_NONE, &solver.dedupe) != 0:
+        _release(solver)
+        return -1
+    return 0
+
+
+cdef int solver_count_within(Solver* solver, uint64_t once, uint64_t twice, int bound) noexcept nogil:
+    """The fewest plays that empty a sub-hand of the prepared hand when fewer than
+    ``bound``, else a lower bound >= ``bound``; -1 when nothing is prepared."""
+    cdef uint64_t lo, hi
+    if solver.search.plays == NULL:
+        return -1
+    _lanes(once, twice, solver.wild, &lo, &hi)
+    return _search(&solver.search, lo, hi, bound)
 
 
 cdef Py_ssize_t solver_decompose(Solver* solver, uint64_t once, uint64_t twice, int level, int prefer,
@@ -414,12 +445,8 @@ cdef Py_ssize_t solver_decompose(Solver* solver, uint64_t once, uint64_t twice, 
     cdef uint64_t wild = 1ULL << (4 * (level - 2) + 1)
     cdef Entry* e
     cdef Play* p
-    cdef int k
-    if solver.stamp == STAMP_LIMIT:
-        for k in range(<int>(solver.mask + 1)):
-            solver.table[k].stamp = 0
-        solver.stamp = 0
-    solver.stamp += 1
+    _release(solver)
+    _new_stamp(solver)
     s.table = solver.table
     s.table_mask = solver.mask
     s.stamp = solver.stamp

@@ -98,7 +98,7 @@ def native_playout(state: PlayState, seed: int, record: bool, policy: int = 0) -
 
 
 #: Rollout policies of :meth:`guandan_fast.game.Deal.playouts`, by name: their native codes.
-POLICIES = {"random": 0, "greedy": 1, "solver": 2}
+POLICIES = {"random": 0, "greedy": 1, "minplays": 2}
 
 
 def policy_code(policy: object) -> int:

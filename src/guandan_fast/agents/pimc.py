@@ -2,9 +2,10 @@
 :class:`~guandan_fast.agents.MinPlaysAgent` rules.
 
 For a play decision of ``seat``: draw worlds — the other three hands redrawn uniformly
-among those consistent with what the seat knows (``deal.sample_worlds``) — and in each
-world try every candidate action and finish the deal with a rollout policy. A candidate
-scores the mean deal result for the seat's team over its rollouts.
+among those consistent with what the seat knows (``infoset.sample_hands``) — and in each
+world try every candidate action and finish the deal with a rollout policy, all rollouts
+of a few worlds in one native call (``Deal.world_playouts``). A candidate scores the mean
+deal result for the seat's team over its rollouts.
 
 Objective
     ``"first"`` (default): +1 when the team finishes first (wins the deal), -1 when the
@@ -18,8 +19,9 @@ Rollouts
     world and candidate;
     ``"random"``: uniformly random play in native code, ``playouts // worlds`` per world
     and candidate (at least one);
-    ``"minplays"``: the MinPlays rules for all four seats, in Python — deterministic,
-    one per world and candidate, and much slower.
+    ``"minplays"``: the MinPlays rules for all four seats, in native code (the same
+    choices as :class:`MinPlaysAgent`) — deterministic, one per world and candidate,
+    several times slower than greedy.
 Candidates
     the rules' own choice and the actions they consider sensible
     (:meth:`MinPlaysAgent.sensible`: the plays of the decomposition when leading; the
@@ -49,7 +51,7 @@ from ..infoset import sample_hands
 from .base import check_turn
 from .minplays import MinPlaysAgent
 
-ROLLOUTS = ("random", "greedy", "solver", "minplays")
+ROLLOUTS = ("random", "greedy", "minplays")
 OBJECTIVES = ("points", "first")
 _WORLDS_AT_ONCE = 8
 
@@ -64,13 +66,6 @@ def team_results(finishes: np.ndarray, seat: int, objective: str = "points") -> 
         return sign
     partner_place = np.argmax(finishes == (first ^ 2)[..., None], axis=-1)
     return sign * (4 - partner_place)
-
-
-def deal_result(deal: Deal, seat: int, objective: str = "points") -> int:
-    """The finished deal's result for ``seat``'s team (see :func:`team_results`)."""
-    team, up = deal.outcome  # type: ignore[misc]
-    up = 1 if objective == "first" else up
-    return up if team == seat % 2 else -up
 
 
 def _count(value: object, name: str) -> int:
@@ -138,8 +133,6 @@ class PIMCAgent:
 
     def evaluate(self, deal: Deal, seat: int, candidates: list[int], seed: int) -> list[float]:
         """The mean rollout result of each candidate action for ``seat``'s team."""
-        if self.rollout == "minplays":
-            return self._evaluate_in_python(deal, seat, candidates, seed)
         totals, done = np.zeros(len(candidates)), 0
         per_world = 1 if self.rollout != "random" else max(1, self.playouts // self.worlds)
         deadline = None if self.budget_ms is None else time.perf_counter() + self.budget_ms / 1000
@@ -152,22 +145,3 @@ class PIMCAgent:
             if deadline is not None and time.perf_counter() >= deadline:
                 break
         return (totals / done).tolist()
-
-    def _evaluate_in_python(self, deal: Deal, seat: int, candidates: list[int], seed: int) -> list[float]:
-        """:meth:`evaluate` with the MinPlays rules playing every seat of every rollout."""
-        totals, done = [0.0] * len(candidates), 0
-        deadline = None if self.budget_ms is None else time.perf_counter() + self.budget_ms / 1000
-        rules = self._rules
-        for start in range(0, self.worlds, _WORLDS_AT_ONCE):
-            for world in deal.sample_worlds(seat, min(_WORLDS_AT_ONCE, self.worlds - start), seed + start):
-                world.legal_moves()  # cached once, shared by the clones below
-                for k, action in enumerate(candidates):
-                    child = world.clone()
-                    child.step(action)
-                    while not child.done:
-                        child.step(rules.act(child, child.to_act))  # type: ignore[arg-type]
-                    totals[k] += deal_result(child, seat, self.objective)
-                done += 1
-                if deadline is not None and time.perf_counter() >= deadline:
-                    return [total / done for total in totals]
-        return [total / done for total in totals]
