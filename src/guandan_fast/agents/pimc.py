@@ -133,15 +133,21 @@ class PIMCAgent:
 
     def evaluate(self, deal: Deal, seat: int, candidates: list[int], seed: int) -> list[float]:
         """The mean rollout result of each candidate action for ``seat``'s team."""
-        totals, done = np.zeros(len(candidates)), 0
+        totals, done, start = np.zeros(len(candidates)), 0, 0
         per_world = 1 if self.rollout != "random" else max(1, self.playouts // self.worlds)
         deadline = None if self.budget_ms is None else time.perf_counter() + self.budget_ms / 1000
-        for start in range(0, self.worlds, _WORLDS_AT_ONCE):
-            count = min(_WORLDS_AT_ONCE, self.worlds - start)
+        chunk = _WORLDS_AT_ONCE if deadline is None else 1  # with a budget: as many as the time left allows
+        while start < self.worlds:
+            count = min(chunk, self.worlds - start)
+            began = time.perf_counter()
             worlds = sample_hands(deal, seat, count, seed + start)
             finishes = deal.world_playouts(worlds, candidates, per_world, seed + start * per_world, policy=self.rollout)
             totals += team_results(finishes, seat, self.objective).sum(axis=(0, 2))
             done += count * per_world
-            if deadline is not None and time.perf_counter() >= deadline:
-                break
+            start += count
+            if deadline is not None:
+                now = time.perf_counter()
+                if now >= deadline:
+                    break
+                chunk = max(1, min(_WORLDS_AT_ONCE, int((deadline - now) * count / max(now - began, 1e-9))))
         return (totals / done).tolist()
