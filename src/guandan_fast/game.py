@@ -823,7 +823,8 @@ class Deal:
         Returns the finishing order as a list of the four seats, first to last; with
         ``record=True``, ``(finish_order, actions)`` where ``actions`` lists every action
         taken as ``(seat, platform triple)``, which can be replayed through :meth:`step`.
-        ``policy="greedy"``: the greedy rules of :meth:`playouts` (from the play phase on).
+        ``policy="greedy"`` or ``"minplays"``: the rules of :meth:`playouts` (from the play
+        phase on).
         """
         seed = check_seed(seed)
         code = self._policy_code(policy)
@@ -848,8 +849,10 @@ class Deal:
         ``policy="greedy"`` plays the greedy rules instead (native, play phase only, see
         ``_playout.pyx``): lead the lowest cards in the largest combination, follow an
         opponent with the cheapest move that keeps bombs, wildcards and ranks whole, pass
-        on a partner, bomb only when an opponent is about to finish. It draws nothing, so
-        every row is the same."""
+        on a partner, bomb only when an opponent is about to finish. ``policy="minplays"``
+        plays :class:`~guandan_fast.agents.MinPlaysAgent`'s rules, the same choices, on the
+        native solver (a few times slower than greedy). Neither draws anything: the game
+        is played once and every row is the same."""
         n = bounded(n, "the number of playouts", 0, sys.maxsize)
         seed = check_seed(seed)
         code = self._policy_code(policy)
@@ -872,7 +875,7 @@ class Deal:
         in every world. Returns ``int8[w, len(actions), n, 4]``: row ``[i, j, r]`` is
         ``d.playouts(n, seed + i * n, policy=policy)[r]`` for ``d`` this deal with the hands
         of world ``i`` after action ``j`` — the same random streams for every action. With
-        the deterministic ``"greedy"`` policy each game is played once and repeated."""
+        a deterministic policy (``"greedy"``, ``"minplays"``) each game is played once and repeated."""
         if self._phase != "play" or not NATIVE_PLAYOUT:
             raise ValueError("world playouts run in native code in the play phase")
         n = bounded(n, "the number of playouts", 0, sys.maxsize)
