@@ -93,7 +93,7 @@ cdef struct Plan:
 
 cdef enum:
     MEMO_PLAYS = 16             # decompositions of at most this many plays are remembered
-    MEMO_BITS = 12              # 4096 slots, direct-mapped
+    MEMO_BITS = 11              # 2048 slots, direct-mapped
 
 
 cdef struct Memo:

@@ -354,7 +354,6 @@ cdef Py_ssize_t _realize(Play* p, uint64_t* once, uint64_t* twice, uint64_t wild
 
 cdef int solver_init(Solver* solver) noexcept nogil:
     """An empty solver (its table cleared); -1 when out of memory (nothing to free then)."""
-    cdef uint64_t i
     solver.dedupe.stamps = NULL
     solver.dedupe.rows = NULL
     solver.dedupe.mask = DEDUPE_SIZE - 1
@@ -364,15 +363,13 @@ cdef int solver_init(Solver* solver) noexcept nogil:
     solver.nodes = 0
     solver.search.plays = NULL
     solver.search.lists = NULL
-    solver.table = <Entry*>malloc(<size_t>(solver.mask + 1) * sizeof(Entry))
+    solver.table = <Entry*>calloc(<size_t>(solver.mask + 1), sizeof(Entry))  # stamp 0: every slot empty
     if solver.table == NULL:
         return -1
     if movebuf_init(&solver.buf, 1024) != 0:
         free(solver.table)
         solver.table = NULL
         return -1
-    for i in range(solver.mask + 1):
-        solver.table[i].stamp = 0
     return 0
 
 

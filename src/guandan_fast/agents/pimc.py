@@ -136,12 +136,14 @@ class PIMCAgent:
         totals, done, start = np.zeros(len(candidates)), 0, 0
         per_world = 1 if self.rollout != "random" else max(1, self.playouts // self.worlds)
         deadline = None if self.budget_ms is None else time.perf_counter() + self.budget_ms / 1000
-        chunk = _WORLDS_AT_ONCE if deadline is None else 1  # with a budget: as many as the time left allows
+        chunk = self.worlds if deadline is None else 1  # with a budget: as many as the time left allows
+        worlds = sample_hands(deal, seat, self.worlds, seed)  # world i from the stream seed + i
         while start < self.worlds:
             count = min(chunk, self.worlds - start)
             began = time.perf_counter()
-            worlds = sample_hands(deal, seat, count, seed + start)
-            finishes = deal.world_playouts(worlds, candidates, per_world, seed + start * per_world, policy=self.rollout)
+            finishes = deal.world_playouts(
+                worlds[start : start + count], candidates, per_world, seed + start * per_world, policy=self.rollout
+            )
             totals += team_results(finishes, seat, self.objective).sum(axis=(0, 2))
             done += count * per_world
             start += count
