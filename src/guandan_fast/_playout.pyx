@@ -117,6 +117,9 @@ cdef struct Cache:
     int planning            # the solver and plans below are in use ("minplays" policy)
     Solver solver
     Plan plans[4]
+    int ready               # the solver is prepared for the hand (ready_once, ready_twice)
+    uint64_t ready_once
+    uint64_t ready_twice
     Memo* memo              # the hands decomposed in this call (one call: one level)
 
 
@@ -132,6 +135,7 @@ cdef struct Log:
 cdef int _cache_init(Cache* c, int policy) noexcept nogil:
     cdef int seat, failed = 0
     c.planning = 0
+    c.ready = 0
     for seat in range(4):
         c.valid[seat] = 0
         c.plans[seat].valid = 0
@@ -409,6 +413,7 @@ cdef int _decompose(Cache* c, uint64_t once, uint64_t twice, int level, Plan* pl
             plan.cards[2 * k + 1] = slot.cards[2 * k + 1]
         plan.valid = 1
         return 0
+    c.ready = 0  # a decomposition ends the solver's preparation
     count = solver_decompose(&c.solver, once, twice, level, PREFER_BOMBS, rows)
     if count < 0:
         plan.valid = 0
@@ -433,6 +438,29 @@ cdef int _decompose(Cache* c, uint64_t once, uint64_t twice, int level, Plan* pl
     return 0
 
 
+cdef inline bint _in_plan(Plan* plan, MoveBuffer* m, Py_ssize_t i) noexcept nogil:
+    """Whether move ``i`` takes exactly the cards of one play of the plan."""
+    cdef int k
+    for k in range(plan.count):
+        if plan.cards[2 * k] == m.cards[2 * i] and plan.cards[2 * k + 1] == m.cards[2 * i + 1]:
+            return True
+    return False
+
+
+cdef inline int _ready(Cache* c, uint64_t once, uint64_t twice, int level) noexcept nogil:
+    """The solver prepared to count sub-hands of this hand (kept until another hand or a
+    decomposition); 0, or -1 when out of memory."""
+    if c.ready and c.ready_once == once and c.ready_twice == twice:
+        return 0
+    c.ready = 0
+    if solver_prepare(&c.solver, once, twice, level) != 0:
+        return -1
+    c.ready = 1
+    c.ready_once = once
+    c.ready_twice = twice
+    return 0
+
+
 cdef inline int _rest_count(Cache* c, State* s, MoveBuffer* m, Py_ssize_t i, int bound) noexcept nogil:
     """The fewest plays of the seat to act's hand without move ``i`` (the solver prepared
     for the hand), when below ``bound``; else a lower bound >= ``bound``."""
@@ -453,7 +481,7 @@ cdef Py_ssize_t _planned(State* s, MoveBuffer* m, bint leading, Cache* c, int* f
     cdef uint64_t once = s.once[seat], twice = s.twice[seat]
     cdef Plan* plan = &c.plans[seat]
     cdef bint threat, is_plain
-    if leading and not (plan.valid and plan.once == once and plan.twice == twice):
+    if not (plan.valid and plan.once == once and plan.twice == twice):
         if _decompose(c, once, twice, s.level, plan) != 0:
             failed[0] = 1
             return -1
@@ -476,16 +504,22 @@ cdef Py_ssize_t _planned(State* s, MoveBuffer* m, bint leading, Cache* c, int* f
             return i
     if s.greater == (seat ^ 2):
         return -1
-    if solver_prepare(&c.solver, once, twice, s.level) != 0:
-        failed[0] = 1
-        return -1
-    n = solver_count_within(&c.solver, once, twice, NO_BOUND)
     # count(rest) >= n - 1 always (the move and a decomposition of the rest empty the hand),
-    # so a keeping move leaves exactly n - 1 and only a lower key can beat the best found.
+    # so the move to follow with is the first of the lowest key among those leaving n - 1.
+    # A play of the plan leaves n - 1 without a solve; only moves before the best such play
+    # (lower key, or the same key listed earlier) need one.
+    n = plan.count
     for i in range(m.n):
-        if m.kinds[i] >= K_STRAIGHT_FLUSH or (keep >= 0 and m.keys[i] >= m.keys[keep]):
+        if m.kinds[i] < K_STRAIGHT_FLUSH and (keep < 0 or m.keys[i] < m.keys[keep]) and _in_plan(plan, m, i):
+            keep = i
+    for i in range(m.n):
+        if m.kinds[i] >= K_STRAIGHT_FLUSH or (keep >= 0 and (m.keys[i] > m.keys[keep] or (
+                m.keys[i] == m.keys[keep] and i >= keep))):
             continue
-        if _rest_count(c, s, m, i, n) < n:  # then exactly n - 1
+        if _ready(c, once, twice, s.level) != 0:
+            failed[0] = 1
+            return -1
+        if _rest_count(c, s, m, i, n) < n:
             keep = i
     if keep >= 0:
         return keep
@@ -495,6 +529,9 @@ cdef Py_ssize_t _planned(State* s, MoveBuffer* m, bint leading, Cache* c, int* f
         if s.once[other] and _size(s.once[other], s.twice[other]) <= THREAT_ANY:
             threat = True
     if not threat and n - 1 > BOMB_TO_FINISH:
+        return -1
+    if _ready(c, once, twice, s.level) != 0:
+        failed[0] = 1
         return -1
     for i in range(m.n):
         is_plain = m.kinds[i] < K_STRAIGHT_FLUSH
