@@ -222,6 +222,8 @@ def test_agents_see_only_what_their_seat_may_know(name: str, options: dict) -> N
         ({"worlds": 1.5}, "worlds must be an integer"),
         ({"endgame": 0}, "endgame must be an integer >= 1, not"),
         ({"margin": -1}, "margin must be a number"),
+        ({"confidence": -0.5}, "confidence must be a number"),
+        ({"confidence": "high"}, "confidence must be a number"),
     ],
 )
 def test_pimc_bad_options(options: dict, words: str) -> None:

@@ -31,7 +31,8 @@ When to search
     rollouts judge a position well only near its end, so the agent searches once some
     seat still in play holds at most ``endgame`` cards (``None``: always) and plays the
     rules' choice before that; it keeps the rules' choice unless another candidate scores
-    more than ``margin`` better (in the objective's units).
+    more than ``margin`` better (in the objective's units) plus ``confidence`` standard
+    errors of that gain (paired over the worlds played: few worlds, a wider bar).
 
 Tribute and return choices are the rules'. Deterministic per ``seed`` unless
 ``budget_ms`` is set: then worlds are drawn until the time is spent (at least one) or all
@@ -90,6 +91,7 @@ class PIMCAgent:
         margin: float = 0.15,
         max_candidates: int = 16,
         objective: str = "first",
+        confidence: float = 0.0,
     ) -> None:
         self.playouts, self.max_candidates = _count(playouts, "playouts"), _count(max_candidates, "max_candidates")
         self.worlds = min(_count(worlds, "worlds"), playouts)
@@ -101,8 +103,10 @@ class PIMCAgent:
             raise ValueError(f"unknown objective {objective!r}: use one of {', '.join(OBJECTIVES)}")
         if endgame is not None:
             _count(endgame, "endgame")
-        if isinstance(margin, bool) or not isinstance(margin, (int, float)) or not margin >= 0:
-            raise ValueError(f"PIMCAgent margin must be a number >= 0, not {margin!r}")
+        for name, value in (("margin", margin), ("confidence", confidence)):
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
+                raise ValueError(f"PIMCAgent {name} must be a number >= 0, not {value!r}")
+        self.confidence = confidence
         self.budget_ms, self.seed, self.rollout, self.endgame, self.margin = budget_ms, seed, rollout, endgame, margin
         self.objective = objective
         self._rng = random.Random(seed)
@@ -112,7 +116,8 @@ class PIMCAgent:
         budget = "" if self.budget_ms is None else f", budget_ms={self.budget_ms}"
         return (
             f"PIMCAgent(playouts={self.playouts}{budget}, seed={self.seed!r}, rollout={self.rollout!r}, "
-            f"worlds={self.worlds}, endgame={self.endgame}, margin={self.margin}, objective={self.objective!r})"
+            f"worlds={self.worlds}, endgame={self.endgame}, margin={self.margin}, objective={self.objective!r}, "
+            f"confidence={self.confidence})"
         )
 
     def act(self, deal: Deal, seat: int) -> int:
@@ -127,13 +132,21 @@ class PIMCAgent:
         candidates = [pick, *others[: self.max_candidates - 1]]
         if len(candidates) == 1:
             return pick
-        means = self.evaluate(deal, seat, candidates, seed)
+        results = self.world_results(deal, seat, candidates, seed)
+        means = results.mean(axis=0).tolist()
         best = max(range(len(candidates)), key=lambda k: (means[k], -candidates[k]))
-        return candidates[best] if means[best] > means[0] + self.margin else pick
+        gain = results[:, best] - results[:, 0]  # paired: the same worlds
+        noise = self.confidence * float(gain.std(ddof=1)) / len(gain) ** 0.5 if len(gain) > 1 else 0.0
+        return candidates[best] if means[best] - means[0] > self.margin + noise else pick
 
     def evaluate(self, deal: Deal, seat: int, candidates: list[int], seed: int) -> list[float]:
         """The mean rollout result of each candidate action for ``seat``'s team."""
-        totals, done, start = np.zeros(len(candidates)), 0, 0
+        return self.world_results(deal, seat, candidates, seed).mean(axis=0).tolist()  # type: ignore[no-any-return]
+
+    def world_results(self, deal: Deal, seat: int, candidates: list[int], seed: int) -> np.ndarray:
+        """The mean rollout result for ``seat``'s team of each candidate in each world
+        played: ``float[worlds, candidates]``."""
+        rows, start = [], 0
         per_world = 1 if self.rollout != "random" else max(1, self.playouts // self.worlds)
         deadline = None if self.budget_ms is None else time.perf_counter() + self.budget_ms / 1000
         chunk = self.worlds if deadline is None else 1  # with a budget: as many as the time left allows
@@ -144,12 +157,11 @@ class PIMCAgent:
             finishes = deal.world_playouts(
                 worlds[start : start + count], candidates, per_world, seed + start * per_world, policy=self.rollout
             )
-            totals += team_results(finishes, seat, self.objective).sum(axis=(0, 2))
-            done += count * per_world
+            rows.append(team_results(finishes, seat, self.objective).mean(axis=2))
             start += count
             if deadline is not None:
                 now = time.perf_counter()
                 if now >= deadline:
                     break
                 chunk = max(1, min(_WORLDS_AT_ONCE, int((deadline - now) * count / max(now - began, 1e-9))))
-        return (totals / done).tolist()
+        return np.concatenate(rows).astype(np.float64)
