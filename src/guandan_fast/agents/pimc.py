@@ -12,16 +12,16 @@ Objective
     other team does — what a one-deal match or a win rate counts, and less noisy;
     ``"points"``: +n when the team goes up n levels, -n when the other team does.
 Rollouts
-    ``"greedy"`` (default): the greedy rules in native code (``Deal.playouts(policy=
-    "greedy")``: lead the lowest cards in the largest combination, follow an opponent
-    with the cheapest move that keeps ranks, bombs and the wildcard whole, pass on a
-    partner, bomb only when an opponent is about to finish) — deterministic, so one per
-    world and candidate;
+    ``"minplays"`` (default): the MinPlays rules for all four seats, in native code (the
+    same choices as :class:`MinPlaysAgent`, ``Deal.playouts(policy="minplays")``) — so a
+    search step is a policy-improvement step over the rules; deterministic, one per world
+    and candidate;
+    ``"greedy"``: cheaper native rules (lead the lowest cards in the largest combination,
+    follow an opponent with the cheapest move that keeps ranks, bombs and the wildcard
+    whole, pass on a partner, bomb only when an opponent is about to finish) —
+    deterministic, one per world and candidate;
     ``"random"``: uniformly random play in native code, ``playouts // worlds`` per world
-    and candidate (at least one);
-    ``"minplays"``: the MinPlays rules for all four seats, in native code (the same
-    choices as :class:`MinPlaysAgent`) — deterministic, one per world and candidate,
-    several times slower than greedy.
+    and candidate (at least one).
 Candidates
     the rules' own choice and the actions they consider sensible
     (:meth:`MinPlaysAgent.sensible`: the plays of the decomposition when leading; the
@@ -85,9 +85,9 @@ class PIMCAgent:
         playouts: int = 64,
         budget_ms: float | None = None,
         seed: int | str | None = 0,
-        rollout: str = "greedy",
+        rollout: str = "minplays",
         worlds: int = 48,
-        endgame: int | None = 8,
+        endgame: int | None = 12,
         margin: float = 0.15,
         max_candidates: int = 16,
         objective: str = "first",
