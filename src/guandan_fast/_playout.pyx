@@ -346,9 +346,22 @@ cdef inline int _greedy_cost(State* s, int seat, int hand_size, MoveBuffer* m, P
     return cost + COST_SPLITS * _splits(s.once[seat], s.twice[seat], mo, mt, wild) + 64 * key + _lowest_power(mo, s.level)
 
 
+cdef inline bint _threatened(State* s, int seat) noexcept nogil:
+    """Whether an opponent of ``seat`` is about to finish: the seat to beat holds at most
+    THREAT_LAST cards, or an opponent in play at most THREAT_ANY."""
+    cdef int other
+    if _size(s.once[s.greater], s.twice[s.greater]) <= THREAT_LAST:
+        return True
+    for other in range(1, 4, 2):  # the two opponents, seat + 1 and seat + 3
+        other = (seat + other) & 3
+        if s.once[other] and _size(s.once[other], s.twice[other]) <= THREAT_ANY:
+            return True
+    return False
+
+
 cdef Py_ssize_t _greedy(State* s, MoveBuffer* m, bint leading) noexcept nogil:
     """The greedy policy's choice among the ``m.n`` moves of the seat to act; -1: pass."""
-    cdef int seat = s.to_act, cost, best_cost = -1, other
+    cdef int seat = s.to_act, cost, best_cost = -1
     cdef Py_ssize_t i, best = -1
     cdef uint64_t wild = 1ULL << (4 * (s.level - 2) + 1)
     cdef uint64_t bombs = _bomb_ranks(s.once[seat], s.twice[seat])
@@ -367,11 +380,7 @@ cdef Py_ssize_t _greedy(State* s, MoveBuffer* m, bint leading) noexcept nogil:
         return -1
     if best_cost < COST_SPLITS:
         return best
-    threat = _size(s.once[s.greater], s.twice[s.greater]) <= THREAT_LAST
-    for other in range(1, 4, 2):  # the two opponents, seat + 1 and seat + 3
-        other = (seat + other) & 3
-        if s.once[other] and _size(s.once[other], s.twice[other]) <= THREAT_ANY:
-            threat = True
+    threat = _threatened(s, seat)
     return best if threat else -1
 
 
@@ -475,7 +484,7 @@ cdef inline int _rest_count(Cache* c, State* s, MoveBuffer* m, Py_ssize_t i, int
 cdef Py_ssize_t _planned(State* s, MoveBuffer* m, bint leading, Cache* c, int* failed) noexcept nogil:
     """The minplays policy's choice among the ``m.n`` moves of the seat to act; -1: pass.
     ``failed[0]`` is set when the solver ran out of memory."""
-    cdef int seat = s.to_act, k, best_k = -1, other, size, hand_size, rest, n, tier
+    cdef int seat = s.to_act, k, best_k = -1, hand_size, rest, n, tier
     cdef int keep_rest = 0, plain_rest = 0, bomb_rest = 0, bomb_tier_key = 0
     cdef Py_ssize_t i, keep = -1, plain = -1, bomb = -1
     cdef uint64_t once = s.once[seat], twice = s.twice[seat]
@@ -523,11 +532,7 @@ cdef Py_ssize_t _planned(State* s, MoveBuffer* m, bint leading, Cache* c, int* f
             keep = i
     if keep >= 0:
         return keep
-    threat = _size(s.once[s.greater], s.twice[s.greater]) <= THREAT_LAST
-    for other in range(1, 4, 2):  # the two opponents, seat + 1 and seat + 3
-        other = (seat + other) & 3
-        if s.once[other] and _size(s.once[other], s.twice[other]) <= THREAT_ANY:
-            threat = True
+    threat = _threatened(s, seat)
     if not threat and n - 1 > BOMB_TO_FINISH:
         return -1
     if _ready(c, once, twice, s.level) != 0:

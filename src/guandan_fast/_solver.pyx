@@ -400,6 +400,18 @@ cdef inline void _new_stamp(Solver* solver) noexcept nogil:
     solver.stamp += 1
 
 
+cdef inline void _begin(Solver* solver, Search* s) noexcept nogil:
+    """A new search on the solver's table (the previous preparation released)."""
+    _release(solver)
+    _new_stamp(solver)
+    s.table = solver.table
+    s.table_mask = solver.mask
+    s.stamp = solver.stamp
+    s.nodes = 0
+    s.plays = NULL
+    s.lists = NULL
+
+
 cdef int solver_prepare(Solver* solver, uint64_t once, uint64_t twice, int level) noexcept nogil:
     """Get ready to count the fewest plays of sub-hands of a valid hand (``check_args``
     passes) with :func:`solver_count_within`; 0, or -1 when out of memory. A sub-hand's
@@ -407,12 +419,7 @@ cdef int solver_prepare(Solver* solver, uint64_t once, uint64_t twice, int level
     them all; :func:`solver_decompose` ends the preparation."""
     cdef Search* s = &solver.search
     cdef Py_ssize_t n
-    _release(solver)
-    _new_stamp(solver)
-    s.table = solver.table
-    s.table_mask = solver.mask
-    s.stamp = solver.stamp
-    s.nodes = 0
+    _begin(solver, s)
     solver.wild = 1ULL << (4 * (level - 2) + 1)
     n = generate_into(once, twice, level, 0, 0, 0, True, &solver.buf)
     if n < 0 or _prepare(s, &solver.buf, n, level, PREFER_NONE, &solver.dedupe) != 0:
@@ -442,14 +449,7 @@ cdef Py_ssize_t solver_decompose(Solver* solver, uint64_t once, uint64_t twice, 
     cdef uint64_t wild = 1ULL << (4 * (level - 2) + 1)
     cdef Entry* e
     cdef Play* p
-    _release(solver)
-    _new_stamp(solver)
-    s.table = solver.table
-    s.table_mask = solver.mask
-    s.stamp = solver.stamp
-    s.nodes = 0
-    s.plays = NULL
-    s.lists = NULL
+    _begin(solver, &s)
     n = generate_into(once, twice, level, 0, 0, 0, True, &solver.buf)
     if n >= 0 and _prepare(&s, &solver.buf, n, level, prefer, &solver.dedupe) != 0:
         n = -1
