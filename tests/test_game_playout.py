@@ -601,8 +601,11 @@ def test_bad_playout_policy() -> None:
     args = native_args(mid_deal(2, 30))
     from guandan_fast import _playout
 
-    for policy, error in ((2, ValueError), (-1, ValueError), (True, TypeError), (1.0, TypeError)):
+    for policy, error in ((3, ValueError), (-1, ValueError), (True, TypeError), (1.0, TypeError)):
         with pytest.raises(error, match="policy"):
             _playout.playouts(**args, seed=0, n=1, policy=policy)
         with pytest.raises(error, match="policy"):
             _playout.playout(**args, seed=0, policy=policy)
+        with pytest.raises(error, match="policy"):
+            _playout.world_playouts(**args, worlds=np.zeros((0, 4, 2), dtype=np.uint64), move_kinds=[], move_keys=[],
+                                    move_cards=np.zeros((0, 2), dtype=np.uint64), seed=0, n=1, policy=policy)
