@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 import guandan_fast as gf
-from guandan_fast.agents import Agent, FunctionAgent, RandomAgent, as_agent, make_agent, parse_agent_spec
+from guandan_fast.agents import (
+    Agent,
+    FunctionAgent,
+    MinPlaysAgent,
+    PIMCAgent,
+    RandomAgent,
+    as_agent,
+    make_agent,
+    parse_agent_spec,
+)
 from guandan_fast.agents.base import checked_choice
 
 
@@ -146,6 +157,36 @@ def test_pimc_is_deterministic_per_seed_and_goes_out_when_it_can() -> None:
         assert chosen(endgame, agent) == ["Pair", "3", ["S3", "H3"]]
 
 
+@pytest.mark.parametrize("objective", ["first", "points"])
+def test_pimc_minplays_rollouts_equal_the_rules_played_in_python(objective: str) -> None:
+    """PIMCAgent.evaluate with native minplays rollouts: the mean over the sampled worlds
+    of each candidate played, then MinPlaysAgent for every seat to the end, in Python."""
+    rules, checked = MinPlaysAgent(), 0
+    for number in range(6):
+        deal = gf.Deal.random(number, level=2 + number)
+        rng = random.Random(number)
+        while deal.phase != "done" and min(n for n in deal.cards_left() if n) > 6:
+            deal.step(rules.act(deal, deal.to_act) if rng.random() < 0.8 else rng.randrange(len(deal.legal_actions())))
+        if deal.phase != "play":
+            continue
+        seat = deal.to_act
+        candidates = list(range(min(4, len(deal.legal_actions()))))
+        agent = PIMCAgent(worlds=12, playouts=12, rollout="minplays", objective=objective)
+        expected = []
+        for action in candidates:
+            total = 0
+            for world in deal.sample_worlds(seat, 12, 100 + number):
+                world.step(action)
+                while world.phase != "done":
+                    world.step(rules.act(world, world.to_act))
+                team, up = world.outcome
+                total += (1 if objective == "first" else up) * (1 if team == seat % 2 else -1)
+            expected.append(total / 12)
+        assert agent.evaluate(deal, seat, candidates, 100 + number) == pytest.approx(expected)
+        checked += len(set(expected)) > 1  # the candidates differ: the test can tell them apart
+    assert checked >= 2
+
+
 def test_pimc_keeps_control_where_the_rules_would_lose_it() -> None:
     # Every card seat 0 cannot see beats its 3 and none beats its ace: leading the 3 (the
     # rules' weakest play) lets seat 1 out first, leading the ace wins the deal.
@@ -181,6 +222,8 @@ def test_agents_see_only_what_their_seat_may_know(name: str, options: dict) -> N
         ({"worlds": 1.5}, "worlds must be an integer"),
         ({"endgame": 0}, "endgame must be an integer >= 1, not"),
         ({"margin": -1}, "margin must be a number"),
+        ({"confidence": -0.5}, "confidence must be a number"),
+        ({"confidence": "high"}, "confidence must be a number"),
     ],
 )
 def test_pimc_bad_options(options: dict, words: str) -> None:

@@ -36,6 +36,9 @@ def test_the_same_seed_gives_the_same_matches_for_any_worker_count() -> None:
     summary = one.summary()
     assert summary["wins"] + summary["draws"] + summary["losses"] == 4 == summary["matches"]
     assert summary["deals"] == sum(m.deals for m in one.matches)
+    for side in (0, 1):  # the slowest decision: at least the mean, at most a match's total time
+        assert summary["ms_per_decision"][side] <= summary["max_ms_per_decision"][side]
+        assert summary["max_ms_per_decision"][side] <= 1000 * max(m.seconds[side] for m in one.matches)
 
 
 def test_mirrored_matches_deal_the_same_cards() -> None:

@@ -439,6 +439,154 @@ def test_greedy_policy_choices() -> None:
     assert first(threat) == ["Bomb", "4", ["S4", "H4", "C4", "D4"]]
 
 
+# ---------------------------------------------------------------------------------------------
+# The minplays rollout policy (MinPlaysAgent's rules in native code)
+# ---------------------------------------------------------------------------------------------
+@native
+def test_minplays_playouts_are_legal_deterministic_and_play_as_minplays_agent() -> None:
+    """Every action replays through Deal.step, the seed changes nothing, and every action
+    is the one MinPlaysAgent (Python, on min_plays) takes in that position."""
+    from guandan_fast.agents import MinPlaysAgent
+
+    rules, checked, followed = MinPlaysAgent(), 0, 0
+    for number in range(30):
+        deal = mid_deal(number, [0, 3, 25, 60][number % 4], level=2 + number % 13)
+        if deal.phase != "play":
+            continue
+        finish, actions = deal.playout(number, record=True, policy="minplays")
+        assert replay(deal, actions).finish_order == finish
+        assert deal.playout(number + 1, record=True, policy="minplays") == (finish, actions)
+        assert deal.playouts(2, seed=number, policy="minplays").tolist() == [finish] * 2
+        game = deal.clone()
+        for seat, action in actions:
+            assert game.legal_actions()[rules.act(game, seat)] == action
+            followed += game.following and action[0] != "PASS"
+            game.step(action)
+            checked += 1
+    assert checked > 1000 and followed > 100
+
+
+@native
+def test_minplays_policy_choices() -> None:
+    first = lambda deal: deal.playout(0, record=True, policy="minplays")[1][0][1]  # noqa: E731
+    # Following an opponent (seat 0 keeps 7 cards, no threat): a plain play of the decomposition,
+    # none breaking it: the pair of 6s and the straight stay whole, so seat 1 passes.
+    calm = ["S5 D5 S7 C7 H8 D3 CJ CQ", "S6 H6 S9 HT SJ SQ SK", "S7 S8 H7 H8", "C9 DT C9 CT"]
+    follow = Deal.start(calm, 2, leader=0)
+    follow.step(["Single", "5", ["S5"]])
+    assert first(follow) == ["PASS", "PASS", "PASS"]
+    # With an ace as well, the 9 keeps the count (T J Q K A is still a straight): the lowest key.
+    follow = Deal.start([calm[0], "S6 H6 SA S9 HT SJ SQ SK", *calm[2:]], 2, leader=0)
+    follow.step(["Single", "5", ["S5"]])
+    assert first(follow) == ["Single", "9", ["S9"]]
+    # Under a threat (seat 0 holds one card): the plain move with the fewest plays left (a 6:
+    # the straight stays), else a bomb.
+    threat = Deal.start(["S5 D5", *calm[1:]], 2, leader=0)
+    threat.step(["Single", "5", ["S5"]])
+    assert first(threat) == ["Single", "6", ["S6"]]
+    bomb = Deal.start(["S5 D5", "S4 H4 C4 D4 S3", "SQ H7 H8 H9", "C9 CJ CQ CK"], 2, leader=0)
+    bomb.step(["Single", "5", ["S5"]])
+    assert first(bomb) == ["Bomb", "4", ["S4", "H4", "C4", "D4"]]
+    # A partner's play is passed unless the hand can go out.
+    partner = Deal.start(["S5 D5", "S3 H4", "SQ SK", "S9 ST"], 2, leader=0)
+    partner.step(["Single", "5", ["S5"]])
+    partner.step(["PASS", "PASS", "PASS"])
+    assert first(partner) == ["PASS", "PASS", "PASS"]
+
+
+# ---------------------------------------------------------------------------------------------
+# Playouts in sampled worlds after candidate actions (Deal.world_playouts, one native call)
+# ---------------------------------------------------------------------------------------------
+@native
+def test_world_playouts_equal_cloned_deals_played_out() -> None:
+    """Row [i, j, r] is the deal with world i's hands, action j played, then playout
+    seed + i n + r: the Python path of with_hands, step and playouts, both policies; a
+    deterministic policy's rows repeat (the game is played once)."""
+    from guandan_fast.infoset import sample_hands
+
+    checked = 0
+    for number in range(24):
+        deal = mid_deal(number, [3, 30, 70][number % 3], level=2 + number % 13)
+        if deal.phase != "play":
+            continue
+        worlds = sample_hands(deal, deal.to_act, 3, number)
+        actions = list(range(min(4, len(deal.legal_actions()))))
+        for policy in ("random", "greedy", "minplays"):
+            out = deal.world_playouts(worlds, actions, 3, number, policy=policy)
+            assert out.shape == (3, len(actions), 3, 4) and out.dtype == np.int8
+            for i, world in enumerate(worlds.tolist()):
+                other = deal.with_hands([Hand._trusted(once, twice) for once, twice in world])
+                for j, action in enumerate(actions):
+                    child = other.clone()
+                    child.step(action)
+                    expected = child.playouts(3, number + 3 * i, policy=policy)
+                    if child.phase == "done":
+                        expected = np.array([child.finish_order] * 3)
+                    assert out[i, j].tolist() == expected.tolist()
+                    checked += 1
+            if policy != "random":
+                assert (out == out[:, :, :1]).all()
+    assert checked > 200
+
+
+@native
+def test_world_playouts_refuse_what_does_not_fit() -> None:
+    from guandan_fast import _playout
+    from guandan_fast.infoset import sample_hands
+
+    deal = mid_deal(4, 12)
+    seat = deal.to_act
+    worlds = sample_hands(deal, seat, 2, 0)
+    args = native_args(deal)
+    moves = ([0], [0], np.zeros((1, 2), dtype=np.uint64))  # the pass
+    other = (seat + 1) % 4
+    emptied, beyond = worlds.copy(), worlds.copy()
+    emptied[1, other] = 0  # seat ``other`` loses its cards in world 1
+    beyond[0, other, 0] |= 1 << 60  # a bit beyond the 54 cards
+    for planes, message in ((emptied, "world 1 does not fit"), (beyond, "world 0 does not fit"),
+                            (worlds[:, :3], "shape")):
+        with pytest.raises(ValueError, match=message):
+            _playout.world_playouts(**args, worlds=planes, move_kinds=[], move_keys=[],
+                                    move_cards=np.zeros((0, 2), dtype=np.uint64), seed=0, n=1)
+    leading = deal.legal_moves().rows()[0] if not deal.following else None
+    if leading is None:
+        with pytest.raises(ValueError, match="no legal action"):
+            _playout.world_playouts(**args, worlds=worlds, move_kinds=[1], move_keys=[99], move_cards=[[1, 0]],
+                                    seed=0, n=1)
+    else:
+        with pytest.raises(ValueError, match="move 0 is no legal action"):
+            _playout.world_playouts(**args, worlds=worlds, move_kinds=moves[0], move_keys=moves[1],
+                                    move_cards=moves[2], seed=0, n=1)
+    with pytest.raises(ValueError, match="the same moves"):
+        _playout.world_playouts(**args, worlds=worlds, move_kinds=[0, 0], move_keys=[0], move_cards=[[0, 0]],
+                                seed=0, n=1)
+    with pytest.raises(ValueError, match="out of range"):
+        deal.world_playouts(worlds, [10_000])
+    with pytest.raises(TypeError, match="sequence of action indices"):
+        deal.world_playouts(worlds, 0)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="unknown playout policy"):
+        deal.world_playouts(worlds, [0], policy="smart")
+    with pytest.raises(ValueError, match="play phase"):
+        Deal.random(seed=3, previous_finish=[0, 1, 2, 3]).world_playouts(worlds, [0])
+
+
+@native
+def test_world_playouts_refuse_a_move_a_world_does_not_hold() -> None:
+    """A world where the seat to act holds other cards than the move's is refused."""
+    from guandan_fast.infoset import sample_hands
+
+    deal = Deal.start(["S5 D5 S6", "S7 S8 S9", "ST SJ SQ", "SK SA H9"], 2, leader=0)
+    worlds = sample_hands(deal, 1, 8, 0)  # seat 1's view: seat 0's hand is redrawn
+    s5 = Hand("S5")
+    lacking = [i for i, (once, twice) in enumerate(worlds[:, 0].tolist()) if not Hand._trusted(once, twice).contains(s5)]
+    assert 0 < len(lacking) < 8
+    five = deal.legal_actions().index(["Single", "5", ["S5"]])
+    held = [i for i in range(8) if i not in lacking]
+    assert deal.world_playouts(worlds[held], [five]).shape == (len(held), 1, 1, 4)
+    with pytest.raises(ValueError, match=f"world {lacking[0]}: the seat to act does not hold the cards of move 0"):
+        deal.world_playouts(worlds, [five])
+
+
 @native
 def test_bad_playout_policy() -> None:
     deal = mid_deal(1, 5)
@@ -453,8 +601,11 @@ def test_bad_playout_policy() -> None:
     args = native_args(mid_deal(2, 30))
     from guandan_fast import _playout
 
-    for policy, error in ((2, ValueError), (-1, ValueError), (True, TypeError), (1.0, TypeError)):
+    for policy, error in ((3, ValueError), (-1, ValueError), (True, TypeError), (1.0, TypeError)):
         with pytest.raises(error, match="policy"):
             _playout.playouts(**args, seed=0, n=1, policy=policy)
         with pytest.raises(error, match="policy"):
             _playout.playout(**args, seed=0, policy=policy)
+        with pytest.raises(error, match="policy"):
+            _playout.world_playouts(**args, worlds=np.zeros((0, 4, 2), dtype=np.uint64), move_kinds=[], move_keys=[],
+                                    move_cards=np.zeros((0, 2), dtype=np.uint64), seed=0, n=1, policy=policy)

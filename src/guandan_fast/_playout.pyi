@@ -40,5 +40,24 @@ def playouts(
     n: int,
     policy: int = 0,
 ) -> np.ndarray: ...
+def world_playouts(
+    once: Sequence[int],
+    twice: Sequence[int],
+    level: int,
+    to_act: int,
+    last_kind: int,
+    last_key: int,
+    last_size: int,
+    greater: int,
+    passes: int,
+    finish: Sequence[int],
+    worlds: np.ndarray,
+    move_kinds: Sequence[int] | np.ndarray,
+    move_keys: Sequence[int] | np.ndarray,
+    move_cards: Sequence[Sequence[int]] | np.ndarray,
+    seed: int,
+    n: int,
+    policy: int = 0,
+) -> np.ndarray: ...
 def random_deals(n: int, seed: int, level: int = 2) -> np.ndarray: ...
 def read_only(kinds: np.ndarray, keys: np.ndarray, cards: np.ndarray) -> None: ...

@@ -22,10 +22,17 @@ every deal is fresh and the cache never hits; checking it costs two comparisons 
 Playout ``i`` of a batch with seed ``s`` is the playout with seed ``s + i``.
 
 ``policy=1`` plays the greedy rules instead (see ``_greedy``), a cheap rollout for search
-(``PIMCAgent``): it draws nothing, so a batch repeats one game.
+(``PIMCAgent``); ``policy=2`` plays MinPlaysAgent's rules exactly (see ``_planned``), on
+the exact solver of ``_solver`` (its C face, ``_solver.pxd``). Both draw nothing, so a
+batch plays the game once and repeats its result.
+
+``world_playouts`` runs a whole search step in one call: the same state with the hands
+replaced by each of several sampled worlds, each of several candidate moves played, then
+playouts to the end.
 """
 
 from libc.stdint cimport uint8_t, int8_t, uint32_t, uint64_t
+from libc.stdlib cimport calloc, free
 
 import numpy as np
 cimport numpy as cnp
@@ -38,6 +45,9 @@ from guandan_fast._movegen cimport (
     FULL_PLANE, K_PASS, K_STRAIGHT_FLUSH, MoveBuffer, as_integer, bomb_tier, check_args, generate_into,
     movebuf_free, movebuf_init,
 )
+from guandan_fast._solver cimport (
+    Solver, solver_count_within, solver_decompose, solver_free, solver_init, solver_prepare,
+)
 
 cnp.import_array()
 
@@ -46,6 +56,7 @@ cdef enum:
     ERR_MEMORY = -1
     ERR_GENERATOR = -2
     ERR_STUCK = -3
+    ERR_WORLD = -4          # a world's hands do not fit the state (see _check_world)
 
 
 cdef inline int _size(uint64_t once, uint64_t twice) noexcept nogil:
@@ -68,6 +79,33 @@ cdef struct State:
     int done
 
 
+cdef struct Plan:
+    # One optimal decomposition of a hand (the "minplays" policy), valid while the seat's
+    # planes match.
+    uint64_t once
+    uint64_t twice
+    int valid
+    int count
+    uint8_t kinds[108]
+    uint8_t keys[108]
+    uint64_t cards[216]
+
+
+cdef enum:
+    MEMO_PLAYS = 16             # decompositions of at most this many plays are remembered
+    MEMO_BITS = 11              # 2048 slots, direct-mapped
+
+
+cdef struct Memo:
+    # A remembered decomposition (count 0: an empty slot)
+    uint64_t once
+    uint64_t twice
+    int count
+    uint8_t kinds[MEMO_PLAYS]
+    uint8_t keys[MEMO_PLAYS]
+    uint64_t cards[2 * MEMO_PLAYS]
+
+
 cdef struct Cache:
     # The leading move list of each seat, valid while the seat's planes match. A cache
     # serves one call, whose deals are all played at one level.
@@ -76,6 +114,13 @@ cdef struct Cache:
     uint64_t twice[4]
     int valid[4]
     MoveBuffer scratch      # the moves of the seat following now
+    int planning            # the solver and plans below are in use ("minplays" policy)
+    Solver solver
+    Plan plans[4]
+    int ready               # the solver is prepared for the hand (ready_once, ready_twice)
+    uint64_t ready_once
+    uint64_t ready_twice
+    Memo* memo              # the hands decomposed in this call (one call: one level)
 
 
 cdef struct Log:
@@ -87,14 +132,26 @@ cdef struct Log:
     int n
 
 
-cdef int _cache_init(Cache* c) noexcept nogil:
+cdef int _cache_init(Cache* c, int policy) noexcept nogil:
     cdef int seat, failed = 0
+    c.planning = 0
+    c.ready = 0
     for seat in range(4):
         c.valid[seat] = 0
+        c.plans[seat].valid = 0
         if movebuf_init(&c.buf[seat], 512) != 0:
             failed = 1
     if movebuf_init(&c.scratch, 256) != 0:
         failed = 1
+    if policy == POLICY_MINPLAYS and not failed:
+        c.memo = <Memo*>calloc(1 << MEMO_BITS, sizeof(Memo))
+        if c.memo == NULL:
+            failed = 1
+        elif solver_init(&c.solver) != 0:
+            free(c.memo)
+            failed = 1
+        else:
+            c.planning = 1
     if failed:
         _cache_free(c)
         return ERR_MEMORY
@@ -106,6 +163,10 @@ cdef void _cache_free(Cache* c) noexcept nogil:
     for seat in range(4):
         movebuf_free(&c.buf[seat])
     movebuf_free(&c.scratch)
+    if c.planning:
+        solver_free(&c.solver)
+        free(c.memo)
+        c.planning = 0
 
 
 cdef inline MoveBuffer* _leading(Cache* c, State* s, int seat) noexcept nogil:
@@ -211,6 +272,7 @@ cdef inline void _pass(State* s) noexcept nogil:
 cdef enum:
     POLICY_RANDOM = 0
     POLICY_GREEDY = 1
+    POLICY_MINPLAYS = 2
     THREAT_LAST = 6             # the seat to beat holds at most this many cards ...
     THREAT_ANY = 3              # ... or any opponent at most this many: bombing is worth it
     COST_BREAKS = 1 << 15       # the move spends the wildcard or cuts a bomb
@@ -284,9 +346,22 @@ cdef inline int _greedy_cost(State* s, int seat, int hand_size, MoveBuffer* m, P
     return cost + COST_SPLITS * _splits(s.once[seat], s.twice[seat], mo, mt, wild) + 64 * key + _lowest_power(mo, s.level)
 
 
+cdef inline bint _threatened(State* s, int seat) noexcept nogil:
+    """Whether an opponent of ``seat`` is about to finish: the seat to beat holds at most
+    THREAT_LAST cards, or an opponent in play at most THREAT_ANY."""
+    cdef int other
+    if _size(s.once[s.greater], s.twice[s.greater]) <= THREAT_LAST:
+        return True
+    for other in range(1, 4, 2):  # the two opponents, seat + 1 and seat + 3
+        other = (seat + other) & 3
+        if s.once[other] and _size(s.once[other], s.twice[other]) <= THREAT_ANY:
+            return True
+    return False
+
+
 cdef Py_ssize_t _greedy(State* s, MoveBuffer* m, bint leading) noexcept nogil:
     """The greedy policy's choice among the ``m.n`` moves of the seat to act; -1: pass."""
-    cdef int seat = s.to_act, cost, best_cost = -1, other
+    cdef int seat = s.to_act, cost, best_cost = -1
     cdef Py_ssize_t i, best = -1
     cdef uint64_t wild = 1ULL << (4 * (s.level - 2) + 1)
     cdef uint64_t bombs = _bomb_ranks(s.once[seat], s.twice[seat])
@@ -305,12 +380,182 @@ cdef Py_ssize_t _greedy(State* s, MoveBuffer* m, bint leading) noexcept nogil:
         return -1
     if best_cost < COST_SPLITS:
         return best
-    threat = _size(s.once[s.greater], s.twice[s.greater]) <= THREAT_LAST
-    for other in range(1, 4, 2):  # the two opponents, seat + 1 and seat + 3
-        other = (seat + other) & 3
-        if s.once[other] and _size(s.once[other], s.twice[other]) <= THREAT_ANY:
-            threat = True
+    threat = _threatened(s, seat)
     return best if threat else -1
+
+
+# -- the minplays policy --------------------------------------------------------------------------
+# MinPlaysAgent's rules (agents/minplays.py), natively: count(hand) is min_plays' count,
+# a decomposition is min_plays(prefer="bombs")'s, both remembered per call (Memo). Lead the
+# weakest play of the decomposition that is no bomb (lowest key, then most cards; a bomb
+# when nothing else is left). Follow: a move that empties the hand; else pass a partner;
+# else the weakest plain move that keeps the count (count(rest) <= n - 1; fewest plays
+# left, then lowest key); else, when an opponent is about to finish, the plain move with
+# the best rest; else a bomb when an opponent is about to finish or it leaves
+# count(rest) <= BOMB_TO_FINISH (best rest, then lowest tier and key); else pass. Ties go
+# to the first move listed, as in MinPlaysAgent.
+cdef enum:
+    BOMB_TO_FINISH = 2
+    PREFER_BOMBS = 1            # solver.PREFER["bombs"]
+    NO_BOUND = 1 << 28          # above any count
+
+
+cdef inline Memo* _memo_slot(Cache* c, uint64_t once, uint64_t twice) noexcept nogil:
+    cdef uint64_t h = (once * 0x9E3779B97F4A7C15ULL) ^ ((twice + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL)
+    return &c.memo[(h ^ (h >> 31)) & ((1 << MEMO_BITS) - 1)]
+
+
+cdef int _decompose(Cache* c, uint64_t once, uint64_t twice, int level, Plan* plan) noexcept nogil:
+    """``plan`` := one optimal decomposition of a hand that is not empty (remembered); 0,
+    or -1 when out of memory."""
+    cdef Py_ssize_t rows[108]
+    cdef Py_ssize_t count, k, row
+    cdef Memo* slot = _memo_slot(c, once, twice)
+    plan.once = once
+    plan.twice = twice
+    if slot.count > 0 and slot.once == once and slot.twice == twice:
+        plan.count = slot.count
+        for k in range(slot.count):
+            plan.kinds[k] = slot.kinds[k]
+            plan.keys[k] = slot.keys[k]
+            plan.cards[2 * k] = slot.cards[2 * k]
+            plan.cards[2 * k + 1] = slot.cards[2 * k + 1]
+        plan.valid = 1
+        return 0
+    c.ready = 0  # a decomposition ends the solver's preparation
+    count = solver_decompose(&c.solver, once, twice, level, PREFER_BOMBS, rows)
+    if count < 0:
+        plan.valid = 0
+        return -1
+    for k in range(count):
+        row = rows[k]
+        plan.kinds[k] = c.solver.buf.kinds[row]
+        plan.keys[k] = c.solver.buf.keys[row]
+        plan.cards[2 * k] = c.solver.buf.cards[2 * row]
+        plan.cards[2 * k + 1] = c.solver.buf.cards[2 * row + 1]
+    plan.count = <int>count
+    plan.valid = 1
+    if 0 < count <= MEMO_PLAYS:
+        slot.once = once
+        slot.twice = twice
+        slot.count = <int>count
+        for k in range(count):
+            slot.kinds[k] = plan.kinds[k]
+            slot.keys[k] = plan.keys[k]
+            slot.cards[2 * k] = plan.cards[2 * k]
+            slot.cards[2 * k + 1] = plan.cards[2 * k + 1]
+    return 0
+
+
+cdef inline bint _in_plan(Plan* plan, MoveBuffer* m, Py_ssize_t i) noexcept nogil:
+    """Whether move ``i`` takes exactly the cards of one play of the plan."""
+    cdef int k
+    for k in range(plan.count):
+        if plan.cards[2 * k] == m.cards[2 * i] and plan.cards[2 * k + 1] == m.cards[2 * i + 1]:
+            return True
+    return False
+
+
+cdef inline int _ready(Cache* c, uint64_t once, uint64_t twice, int level) noexcept nogil:
+    """The solver prepared to count sub-hands of this hand (kept until another hand or a
+    decomposition); 0, or -1 when out of memory."""
+    if c.ready and c.ready_once == once and c.ready_twice == twice:
+        return 0
+    c.ready = 0
+    if solver_prepare(&c.solver, once, twice, level) != 0:
+        return -1
+    c.ready = 1
+    c.ready_once = once
+    c.ready_twice = twice
+    return 0
+
+
+cdef inline int _rest_count(Cache* c, State* s, MoveBuffer* m, Py_ssize_t i, int bound) noexcept nogil:
+    """The fewest plays of the seat to act's hand without move ``i`` (the solver prepared
+    for the hand), when below ``bound``; else a lower bound >= ``bound``."""
+    cdef uint64_t once = s.once[s.to_act], twice = s.twice[s.to_act], mo = m.cards[2 * i], mt = m.cards[2 * i + 1]
+    cdef uint64_t rest_once = (once & ~mo) | (twice & ~mt), rest_twice = twice & ~mo
+    cdef Memo* slot = _memo_slot(c, rest_once, rest_twice)
+    if slot.count > 0 and slot.once == rest_once and slot.twice == rest_twice:
+        return slot.count
+    return solver_count_within(&c.solver, rest_once, rest_twice, bound)
+
+
+cdef Py_ssize_t _planned(State* s, MoveBuffer* m, bint leading, Cache* c, int* failed) noexcept nogil:
+    """The minplays policy's choice among the ``m.n`` moves of the seat to act; -1: pass.
+    ``failed[0]`` is set when the solver ran out of memory."""
+    cdef int seat = s.to_act, k, best_k = -1, hand_size, rest, n, tier
+    cdef int keep_rest = 0, plain_rest = 0, bomb_rest = 0, bomb_tier_key = 0
+    cdef Py_ssize_t i, keep = -1, plain = -1, bomb = -1
+    cdef uint64_t once = s.once[seat], twice = s.twice[seat]
+    cdef Plan* plan = &c.plans[seat]
+    cdef bint threat, is_plain
+    if not (plan.valid and plan.once == once and plan.twice == twice):
+        if _decompose(c, once, twice, s.level, plan) != 0:
+            failed[0] = 1
+            return -1
+    if leading:
+        for k in range(plan.count):  # the weakest plain play: lowest key, then most cards
+            if best_k < 0 or ((plan.kinds[k] < K_STRAIGHT_FLUSH) > (plan.kinds[best_k] < K_STRAIGHT_FLUSH)) or (
+                    (plan.kinds[k] < K_STRAIGHT_FLUSH) == (plan.kinds[best_k] < K_STRAIGHT_FLUSH) and (
+                        plan.keys[k] < plan.keys[best_k] or (plan.keys[k] == plan.keys[best_k] and _size(
+                            plan.cards[2 * k], plan.cards[2 * k + 1]) > _size(plan.cards[2 * best_k],
+                                                                              plan.cards[2 * best_k + 1])))):
+                best_k = k
+        for i in range(m.n):
+            if (best_k >= 0 and m.kinds[i] == plan.kinds[best_k] and m.keys[i] == plan.keys[best_k]
+                    and m.cards[2 * i] == plan.cards[2 * best_k] and m.cards[2 * i + 1] == plan.cards[2 * best_k + 1]):
+                return i
+        return _greedy(s, m, True)  # not reached: the decomposition's plays are leading moves
+    hand_size = _size(once, twice)
+    for i in range(m.n):
+        if _size(m.cards[2 * i], m.cards[2 * i + 1]) == hand_size:
+            return i
+    if s.greater == (seat ^ 2):
+        return -1
+    # count(rest) >= n - 1 always (the move and a decomposition of the rest empty the hand),
+    # so the move to follow with is the first of the lowest key among those leaving n - 1.
+    # A play of the plan leaves n - 1 without a solve; only moves before the best such play
+    # (lower key, or the same key listed earlier) need one.
+    n = plan.count
+    for i in range(m.n):
+        if m.kinds[i] < K_STRAIGHT_FLUSH and (keep < 0 or m.keys[i] < m.keys[keep]) and _in_plan(plan, m, i):
+            keep = i
+    for i in range(m.n):
+        if m.kinds[i] >= K_STRAIGHT_FLUSH or (keep >= 0 and (m.keys[i] > m.keys[keep] or (
+                m.keys[i] == m.keys[keep] and i >= keep))):
+            continue
+        if _ready(c, once, twice, s.level) != 0:
+            failed[0] = 1
+            return -1
+        if _rest_count(c, s, m, i, n) < n:
+            keep = i
+    if keep >= 0:
+        return keep
+    threat = _threatened(s, seat)
+    if not threat and n - 1 > BOMB_TO_FINISH:
+        return -1
+    if _ready(c, once, twice, s.level) != 0:
+        failed[0] = 1
+        return -1
+    for i in range(m.n):
+        is_plain = m.kinds[i] < K_STRAIGHT_FLUSH
+        if is_plain and not threat:
+            continue
+        rest = _rest_count(c, s, m, i, NO_BOUND)
+        if is_plain:
+            if plain < 0 or rest < plain_rest or (rest == plain_rest and m.keys[i] < m.keys[plain]):
+                plain = i
+                plain_rest = rest
+        elif threat or rest <= BOMB_TO_FINISH:
+            tier = 64 * bomb_tier(m.kinds[i], _size(m.cards[2 * i], m.cards[2 * i + 1])) + m.keys[i]
+            if bomb < 0 or rest < bomb_rest or (rest == bomb_rest and tier < bomb_tier_key):
+                bomb = i
+                bomb_rest = rest
+                bomb_tier_key = tier
+    if threat and plain >= 0:
+        return plain
+    return bomb
 
 
 cdef int _run(State* s, uint64_t seed, Cache* c, Log* log, int policy) noexcept nogil:
@@ -323,7 +568,7 @@ cdef int _run(State* s, uint64_t seed, Cache* c, Log* log, int policy) noexcept 
     cdef uint64_t rng = seed
     cdef MoveBuffer* moves
     cdef Py_ssize_t n, i
-    cdef int seat, steps = 0
+    cdef int seat, steps = 0, failed = 0
     while not s.done:
         steps += 1
         if steps > MAX_STEPS:
@@ -336,7 +581,12 @@ cdef int _run(State* s, uint64_t seed, Cache* c, Log* log, int policy) noexcept 
             n = moves.n
             if n == 0:
                 return ERR_STUCK
-            i = _greedy(s, moves, True) if policy == POLICY_GREEDY else rng_below(&rng, <uint32_t>n)
+            if policy == POLICY_GREEDY:
+                i = _greedy(s, moves, True)
+            elif policy == POLICY_MINPLAYS:
+                i = _planned(s, moves, True, c, &failed)
+            else:
+                i = rng_below(&rng, <uint32_t>n)
         else:
             moves = &c.scratch
             n = generate_into(s.once[seat], s.twice[seat], s.level, s.last_kind, s.last_key, s.last_size,
@@ -345,12 +595,18 @@ cdef int _run(State* s, uint64_t seed, Cache* c, Log* log, int policy) noexcept 
                 return ERR_GENERATOR
             if policy == POLICY_GREEDY:
                 i = _greedy(s, moves, False)
+            elif policy == POLICY_MINPLAYS:
+                i = _planned(s, moves, False, c, &failed)
             else:
                 i = <Py_ssize_t>rng_below(&rng, <uint32_t>(n + 1)) - 1
+            if failed:
+                return ERR_MEMORY
             if i < 0:
                 _log(log, seat, K_PASS, 0, 0, 0)
                 _pass(s)
                 continue
+        if failed:
+            return ERR_MEMORY
         _log(log, seat, moves.kinds[i], moves.keys[i], moves.cards[2 * i], moves.cards[2 * i + 1])
         _play(s, moves.kinds[i], moves.keys[i], moves.cards[2 * i], moves.cards[2 * i + 1])
     return 0
@@ -520,12 +776,12 @@ def playout(once, twice, level, to_act, last_kind, last_key, last_size, greater,
     Returns the finishing order (a tuple of the four seats, first to last) or, with
     ``record``, ``(finish, seats, kinds, keys, cards)``: one row per action in the order
     played (kind 0 is a pass), cards as uint64 ``(once, twice)`` rows. ``policy``: 0 random
-    play, 1 the greedy rules (see :func:`playouts`).
+    play, 1 the greedy rules, 2 MinPlaysAgent's rules (see :func:`playouts`).
     """
     cdef State s = _state_from(once, twice, level, to_act, last_kind, last_key, last_size, greater,
                                passes, finish)
     cdef uint64_t start_seed = _seed(seed)
-    cdef int rule = _small(policy, "policy", POLICY_RANDOM, POLICY_GREEDY)
+    cdef int rule = _small(policy, "policy", POLICY_RANDOM, POLICY_MINPLAYS)
     cdef int code
     cdef Cache cache
     cdef Log log
@@ -546,7 +802,7 @@ def playout(once, twice, level, to_act, last_kind, last_key, last_size, greater,
         log.kinds = <uint8_t*>kinds.data
         log.keys = <uint8_t*>keys.data
         log.cards = <uint64_t*>cards.data
-    if _cache_init(&cache) != 0:
+    if _cache_init(&cache, rule) != 0:
         raise MemoryError("out of memory in a native playout")
     with nogil:
         code = _run(&s, start_seed, &cache, &log if record else NULL, rule)
@@ -571,9 +827,14 @@ cdef int _play_many(const State* start, int deal_level, uint64_t first_seed, Py_
     cdef uint64_t rng
     cdef Py_ssize_t i
     cdef int code = 0, k
-    if _cache_init(&cache) != 0:
+    if _cache_init(&cache, policy) != 0:
         return ERR_MEMORY
     for i in range(count):
+        if start != NULL and policy != POLICY_RANDOM and i > 0:
+            # a deterministic policy replays one game: copy its finishing order
+            for k in range(4):
+                rows[4 * i + k] = rows[k]
+            continue
         rng = first_seed + <uint64_t>i
         if start == NULL:
             _deal_random(&s, &rng, deal_level)
@@ -605,14 +866,181 @@ def playouts(once, twice, level, to_act, last_kind, last_key, last_size, greater
     """``n`` playouts of one state; playout ``i`` is :func:`playout` with seed ``seed + i``
     (mod 2**64). Returns an ``int8`` array of shape ``(n, 4)``: the finishing orders.
 
-    ``policy``: 0 uniformly random play, 1 the greedy rules (deterministic: every row is
-    the same and the seed is not used)."""
+    ``policy``: 0 uniformly random play, 1 the greedy rules, 2 MinPlaysAgent's rules (1 and
+    2 are deterministic: the game is played once and its row repeated; the seed is not
+    used)."""
     cdef State start = _state_from(once, twice, level, to_act, last_kind, last_key, last_size, greater,
                                    passes, finish)
     cdef uint64_t first_seed = _seed(seed)
     cdef Py_ssize_t count = _count(n, "the number of playouts")
-    cdef int code = _small(policy, "policy", POLICY_RANDOM, POLICY_GREEDY)
+    cdef int code = _small(policy, "policy", POLICY_RANDOM, POLICY_MINPLAYS)
     return _finishing_orders(&start, start.level, first_seed, count, code)
+
+
+cdef inline void _multiset(const uint64_t* planes, uint64_t* one, uint64_t* two, uint64_t* over) noexcept nogil:
+    """The cards of four hands (``planes``: once, twice per seat) counted as a multiset:
+    ``one`` the cards held at least once, ``two`` at least twice, ``over`` more often."""
+    cdef int k
+    cdef uint64_t plane
+    one[0] = 0
+    two[0] = 0
+    over[0] = 0
+    for k in range(8):
+        plane = planes[k]
+        over[0] |= two[0] & plane
+        two[0] |= one[0] & plane
+        one[0] |= plane
+
+
+cdef int _check_world(const State* base, const uint64_t* planes, uint64_t one, uint64_t two) noexcept nogil:
+    """0 when the hands ``planes`` (once, twice per seat) may replace ``base``'s: valid
+    planes, each seat the same number of cards, together the same cards (``one``, ``two``:
+    ``base``'s multiset). The state is then one a deal can be in, as ``base`` is."""
+    cdef int seat
+    cdef uint64_t o, t, w_one, w_two, w_over
+    for seat in range(4):
+        o = planes[2 * seat]
+        t = planes[2 * seat + 1]
+        if (o | t) & ~FULL_PLANE or t & ~o or _size(o, t) != _size(base.once[seat], base.twice[seat]):
+            return ERR_WORLD
+    _multiset(planes, &w_one, &w_two, &w_over)
+    if w_over or w_one != one or w_two != two:
+        return ERR_WORLD
+    return 0
+
+
+cdef int _world_playouts(const State* base, const uint64_t* worlds, Py_ssize_t nworlds,
+                         const uint8_t* kinds, const uint8_t* keys, const uint64_t* cards, Py_ssize_t nmoves,
+                         Py_ssize_t n, uint64_t first_seed, int policy, int8_t* rows,
+                         Py_ssize_t* bad) noexcept nogil:
+    """For world ``w`` (``worlds[8 w : 8 w + 8]``) and move ``m`` (kind 0: the pass), play
+    the move from ``base`` with the world's hands and then ``n`` playouts, playout ``r``
+    seeded ``first_seed + w n + r``; finishing orders into ``rows[((w nmoves + m) n + r) 4 :]``.
+    0 or an error; ERR_WORLD with ``bad[0]`` the world that does not fit and ``bad[1]``
+    the move whose cards its seat to act does not hold (-1: the hands do not fit)."""
+    cdef Cache cache
+    cdef State s, after, s_run
+    cdef Py_ssize_t w, m, r, at
+    cdef int seat, k, code = 0, played
+    cdef uint64_t one, two, over, mo, mt
+    cdef uint64_t base_planes[8]
+    for seat in range(4):
+        base_planes[2 * seat] = base.once[seat]
+        base_planes[2 * seat + 1] = base.twice[seat]
+    _multiset(base_planes, &one, &two, &over)
+    if _cache_init(&cache, policy) != 0:
+        return ERR_MEMORY
+    for w in range(nworlds):
+        if _check_world(base, &worlds[8 * w], one, two) != 0:
+            bad[0] = w
+            bad[1] = -1
+            code = ERR_WORLD
+            break
+        s = base[0]
+        for seat in range(4):
+            s.once[seat] = worlds[8 * w + 2 * seat]
+            s.twice[seat] = worlds[8 * w + 2 * seat + 1]
+        for m in range(nmoves):
+            after = s
+            if kinds[m] == K_PASS:
+                _pass(&after)
+            else:
+                mo = cards[2 * m]
+                mt = cards[2 * m + 1]
+                if mo & ~s.once[s.to_act] or mt & ~s.twice[s.to_act]:
+                    bad[0] = w
+                    bad[1] = m
+                    code = ERR_WORLD
+                    break
+                _play(&after, kinds[m], keys[m], mo, mt)
+            played = 0
+            for r in range(n):
+                at = 4 * ((w * nmoves + m) * n + r)
+                if played and policy != POLICY_RANDOM:  # deterministic: the same game again
+                    for k in range(4):
+                        rows[at + k] = rows[at - 4 + k]
+                    continue
+                s_run = after
+                code = _run(&s_run, first_seed + <uint64_t>(w * n + r), &cache, NULL, policy)
+                if code != 0:
+                    break
+                played = 1
+                for k in range(4):
+                    rows[at + k] = <int8_t>s_run.finish[k]
+            if code != 0:
+                break
+        if code != 0:
+            break
+    _cache_free(&cache)
+    return code
+
+
+def world_playouts(once, twice, level, to_act, last_kind, last_key, last_size, greater, passes, finish, worlds,
+                   move_kinds, move_keys, move_cards, seed, n, policy=POLICY_RANDOM):
+    """Playouts of one state in several worlds after several candidate moves.
+
+    The state is :func:`playout`'s; ``worlds`` are hands that may replace its hands, as
+    hand planes ``uint64[w, 4, 2]`` (what ``infoset.sample_hands`` gives): each seat keeps
+    its number of cards and the four hands together hold the same cards. The moves are
+    rows of the seat to act's legal moves: ``move_kinds``, ``move_keys`` ``uint8[m]`` and
+    ``move_cards`` ``uint64[m, 2]`` (kind 0: the pass, when following); the seat must hold
+    each move's cards in every world. Returns ``int8[w, m, n, 4]``, the finishing orders:
+    world ``i``, move ``j`` played, then playout ``r`` seeded ``seed + i n + r`` whatever
+    the move (common random numbers). ``policy`` as in :func:`playouts`."""
+    cdef State start = _state_from(once, twice, level, to_act, last_kind, last_key, last_size, greater, passes,
+                                   finish)
+    cdef uint64_t first_seed = _seed(seed)
+    cdef Py_ssize_t count = _count(n, "the number of playouts")
+    cdef int rule = _small(policy, "policy", POLICY_RANDOM, POLICY_MINPLAYS)
+    cdef cnp.ndarray[uint64_t, ndim=3] planes = np.ascontiguousarray(worlds, dtype=np.uint64)
+    cdef cnp.ndarray[uint8_t, ndim=1] kinds = np.ascontiguousarray(move_kinds, dtype=np.uint8)
+    cdef cnp.ndarray[uint8_t, ndim=1] keys = np.ascontiguousarray(move_keys, dtype=np.uint8)
+    cdef cnp.ndarray[uint64_t, ndim=2] cards = np.ascontiguousarray(move_cards, dtype=np.uint64)
+    if planes.shape[1] != 4 or planes.shape[2] != 2:
+        raise ValueError(f"worlds must be hand planes of shape (w, 4, 2), not {tuple(np.shape(worlds))}")
+    cdef Py_ssize_t nworlds = planes.shape[0], nmoves = kinds.shape[0], m, i, nlegal
+    if keys.shape[0] != nmoves or cards.shape[0] != nmoves or cards.shape[1] != 2:
+        raise ValueError("the moves' kinds and keys (length m) and cards (shape (m, 2)) must describe the same moves")
+    cdef MoveBuffer legal
+    cdef bint found
+    if movebuf_init(&legal, 256) != 0:
+        raise MemoryError("out of memory in a native playout")
+    try:
+        nlegal = generate_into(start.once[start.to_act], start.twice[start.to_act], start.level, start.last_kind,
+                               start.last_key, start.last_size, False, &legal)
+        if nlegal < 0:
+            raise RuntimeError("the native move generator failed")
+        for m in range(nmoves):
+            if kinds[m] == K_PASS:
+                found = start.last_kind != K_PASS
+            else:
+                found = False
+                for i in range(nlegal):
+                    if (legal.kinds[i] == kinds[m] and legal.keys[i] == keys[m] and legal.cards[2 * i] == cards[m, 0]
+                            and legal.cards[2 * i + 1] == cards[m, 1]):
+                        found = True
+                        break
+            if not found:
+                raise ValueError(f"move {m} is no legal action of the seat to act (a pass only when following)")
+    finally:
+        movebuf_free(&legal)
+    cdef cnp.ndarray[int8_t, ndim=4] out = np.empty((nworlds, nmoves, count, 4), dtype=np.int8)
+    cdef Py_ssize_t bad[2]
+    cdef int code
+    with nogil:
+        code = _world_playouts(&start, <const uint64_t*>planes.data, nworlds, <const uint8_t*>kinds.data,
+                               <const uint8_t*>keys.data, <const uint64_t*>cards.data, nmoves, count, first_seed,
+                               rule, <int8_t*>out.data, bad)
+    if code == ERR_WORLD:
+        if bad[1] >= 0:
+            raise ValueError(f"world {bad[0]}: the seat to act does not hold the cards of move {bad[1]}")
+        raise ValueError(
+            f"world {bad[0]} does not fit the state: each seat keeps its number of cards and the four hands "
+            "together hold the same cards, in valid hand planes"
+        )
+    if code != 0:
+        _raise(code)
+    return out
 
 
 def random_deals(n, seed, level=2):

@@ -60,34 +60,6 @@ cdef uint64_t HIGH1 = 0x8080808080808080ULL
 cdef uint64_t GATHER = 0x0102040810204080ULL   # byte bits 0, 8, .. 56 -> bits 56..63
 
 
-cdef struct Play:
-    # A count pattern: how many cards of each lane the play takes.
-    uint64_t lo
-    uint64_t hi
-    int32_t cost
-    int32_t size
-
-
-cdef struct Entry:
-    uint64_t lo
-    uint64_t hi
-    uint32_t stamp            # the search that wrote it (older stamps are empty slots)
-    int32_t value             # exact cost, or a proven lower bound
-    int32_t exact
-    int32_t best              # exact entries: index of the first play of an optimal decomposition
-
-
-cdef struct Search:
-    Play* plays
-    int* lists                # the plays touching lane c: lists[starts[c]:starts[c + 1]]
-    int starts[NUM_LANES + 1]
-    Entry* table
-    uint64_t table_mask
-    uint32_t stamp
-    int unit                  # the cost of a play without penalty
-    long nodes
-
-
 # -- lanes: a hand as 16 card counts, one byte each ----------------------------------------------
 # Every rule but the straight flush's is blind to suits, so the fewest plays depend only on
 # how many cards of each rank the hand holds: lanes 0..12 count the non-wild cards of ranks
@@ -223,15 +195,6 @@ cdef inline int _play_cost(int kind, int prefer) noexcept nogil:
     if prefer == PREFER_SINGLES:
         return UNIT_TIED + (PENALTY_MAJOR if kind == K_SINGLE else 0) + (kind == K_PAIR)
     return 1
-
-
-cdef struct Dedupe:
-    # A hash set of patterns (open addressing; slots of older stamps are empty), owned by
-    # the MinPlays object and grown as needed.
-    uint32_t* stamps
-    int32_t* rows
-    uint64_t mask
-    uint32_t stamp
 
 
 cdef int _dedupe_reserve(Dedupe* d, Py_ssize_t n) noexcept nogil:
@@ -389,35 +352,151 @@ cdef Py_ssize_t _realize(Play* p, uint64_t* once, uint64_t* twice, uint64_t wild
     return found
 
 
+cdef int solver_init(Solver* solver) noexcept nogil:
+    """An empty solver (its table cleared); -1 when out of memory (nothing to free then)."""
+    solver.dedupe.stamps = NULL
+    solver.dedupe.rows = NULL
+    solver.dedupe.mask = DEDUPE_SIZE - 1
+    solver.dedupe.stamp = 0
+    solver.mask = (1ULL << TABLE_BITS) - 1
+    solver.stamp = 0
+    solver.nodes = 0
+    solver.search.plays = NULL
+    solver.search.lists = NULL
+    solver.table = <Entry*>calloc(<size_t>(solver.mask + 1), sizeof(Entry))  # stamp 0: every slot empty
+    if solver.table == NULL:
+        return -1
+    if movebuf_init(&solver.buf, 1024) != 0:
+        free(solver.table)
+        solver.table = NULL
+        return -1
+    return 0
+
+
+cdef void solver_free(Solver* solver) noexcept nogil:
+    _release(solver)
+    free(solver.table)
+    free(solver.dedupe.stamps)
+    free(solver.dedupe.rows)
+    solver.table = NULL
+    solver.dedupe.stamps = NULL
+    solver.dedupe.rows = NULL
+    movebuf_free(&solver.buf)
+
+
+cdef inline void _release(Solver* solver) noexcept nogil:
+    free(solver.search.plays)
+    free(solver.search.lists)
+    solver.search.plays = NULL
+    solver.search.lists = NULL
+
+
+cdef inline void _new_stamp(Solver* solver) noexcept nogil:
+    cdef uint64_t k
+    if solver.stamp == STAMP_LIMIT:
+        for k in range(solver.mask + 1):
+            solver.table[k].stamp = 0
+        solver.stamp = 0
+    solver.stamp += 1
+
+
+cdef inline void _begin(Solver* solver, Search* s) noexcept nogil:
+    """A new search on the solver's table (the previous preparation released)."""
+    _release(solver)
+    _new_stamp(solver)
+    s.table = solver.table
+    s.table_mask = solver.mask
+    s.stamp = solver.stamp
+    s.nodes = 0
+    s.plays = NULL
+    s.lists = NULL
+
+
+cdef int solver_prepare(Solver* solver, uint64_t once, uint64_t twice, int level) noexcept nogil:
+    """Get ready to count the fewest plays of sub-hands of a valid hand (``check_args``
+    passes) with :func:`solver_count_within`; 0, or -1 when out of memory. A sub-hand's
+    plays are the hand's plays that fit in it, so one preparation and one memo serve
+    them all; :func:`solver_decompose` ends the preparation."""
+    cdef Search* s = &solver.search
+    cdef Py_ssize_t n
+    _begin(solver, s)
+    solver.wild = 1ULL << (4 * (level - 2) + 1)
+    n = generate_into(once, twice, level, 0, 0, 0, True, &solver.buf)
+    if n < 0 or _prepare(s, &solver.buf, n, level, PREFER_NONE, &solver.dedupe) != 0:
+        _release(solver)
+        return -1
+    return 0
+
+
+cdef int solver_count_within(Solver* solver, uint64_t once, uint64_t twice, int bound) noexcept nogil:
+    """The fewest plays that empty a sub-hand of the prepared hand when fewer than
+    ``bound``, else a lower bound >= ``bound``; -1 when nothing is prepared."""
+    cdef uint64_t lo, hi
+    if solver.search.plays == NULL:
+        return -1
+    _lanes(once, twice, solver.wild, &lo, &hi)
+    return _search(&solver.search, lo, hi, bound)
+
+
+cdef Py_ssize_t solver_decompose(Solver* solver, uint64_t once, uint64_t twice, int level, int prefer,
+                                 Py_ssize_t* rows) noexcept nogil:
+    """The fewest plays that empty a valid hand (``check_args`` passes) and one optimal
+    decomposition: play ``k`` is row ``rows[k]`` of ``solver.buf`` (``rows`` holds 108).
+    -1 when out of memory, -2 when a decomposition cannot be given cards (a bug)."""
+    cdef Search s
+    cdef Py_ssize_t n, row, count = 0
+    cdef uint64_t lo, hi, o = once, t = twice
+    cdef uint64_t wild = 1ULL << (4 * (level - 2) + 1)
+    cdef Entry* e
+    cdef Play* p
+    _begin(solver, &s)
+    n = generate_into(once, twice, level, 0, 0, 0, True, &solver.buf)
+    if n >= 0 and _prepare(&s, &solver.buf, n, level, prefer, &solver.dedupe) != 0:
+        n = -1
+    if n >= 0:
+        _lanes(once, twice, wild, &lo, &hi)
+        _search(&s, lo, hi, INFINITE)
+        # Walk one optimal decomposition (a slot overwritten on the way is solved again)
+        # and give each pattern cards of the hand.
+        while (lo != 0 or hi != 0) and count < 108:
+            e = &s.table[_slot(lo, hi, s.table_mask)]
+            if not (e.stamp == s.stamp and e.lo == lo and e.hi == hi and e.exact):
+                _search(&s, lo, hi, INFINITE)
+                e = &s.table[_slot(lo, hi, s.table_mask)]
+            p = &s.plays[e.best]
+            row = _realize(p, &o, &t, wild, &solver.buf, n)
+            if row < 0:
+                break
+            rows[count] = row
+            count += 1
+            lo -= p.lo
+            hi -= p.hi
+    free(s.plays)
+    free(s.lists)
+    solver.nodes = s.nodes
+    if n < 0:
+        return -1
+    if o != 0:
+        return -2
+    return count
+
+
 cdef class MinPlays:
     """A reusable solver: owns the memo table (one solver per thread; not thread-safe)."""
 
-    cdef Entry* table
-    cdef uint64_t mask
-    cdef uint32_t stamp
-    cdef MoveBuffer buf
-    cdef Dedupe dedupe
-    cdef readonly long nodes
+    cdef Solver solver
 
     def __cinit__(self):
-        self.dedupe.stamps = NULL
-        self.dedupe.rows = NULL
-        self.dedupe.mask = DEDUPE_SIZE - 1
-        self.dedupe.stamp = 0
-        self.mask = (1ULL << TABLE_BITS) - 1
-        self.table = <Entry*>malloc(<size_t>(self.mask + 1) * sizeof(Entry))
-        if self.table == NULL or movebuf_init(&self.buf, 1024) != 0:
+        if solver_init(&self.solver) != 0:
             raise MemoryError()
-        cdef uint64_t i
-        for i in range(self.mask + 1):
-            self.table[i].stamp = 0
-        self.stamp = 0
 
     def __dealloc__(self):
-        free(self.table)
-        free(self.dedupe.stamps)
-        free(self.dedupe.rows)
-        movebuf_free(&self.buf)
+        solver_free(&self.solver)
+
+    @property
+    def nodes(self):
+        """Search nodes of the last :meth:`solve`."""
+        return self.solver.nodes
 
     def solve(self, uint64_t once, uint64_t twice, int level, int prefer):
         """solve(once, twice, level, prefer) -> (count, kinds, keys, cards)
@@ -429,63 +508,21 @@ cdef class MinPlays:
             raise ValueError("bad hand planes or level")
         if not 0 <= prefer <= 2:
             raise ValueError(f"bad prefer code {prefer}")
-        cdef Search s
-        cdef Py_ssize_t n, row
-        cdef int count = 0, k, failed = 0
-        cdef uint64_t lo, hi, o = once, t = twice
-        cdef uint64_t wild = 1ULL << (4 * (level - 2) + 1)
-        cdef Entry* e
-        cdef Play* p
         cdef Py_ssize_t rows[108]
-        if self.stamp == STAMP_LIMIT:
-            for k in range(<int>(self.mask + 1)):
-                self.table[k].stamp = 0
-            self.stamp = 0
-        self.stamp += 1
-        s.table = self.table
-        s.table_mask = self.mask
-        s.stamp = self.stamp
-        s.nodes = 0
-        s.plays = NULL
-        s.lists = NULL
-        try:
-            with nogil:
-                n = generate_into(once, twice, level, 0, 0, 0, True, &self.buf)
-                if n >= 0 and _prepare(&s, &self.buf, n, level, prefer, &self.dedupe) != 0:
-                    n = -1
-                if n >= 0:
-                    _lanes(once, twice, wild, &lo, &hi)
-                    _search(&s, lo, hi, INFINITE)
-                    # Walk one optimal decomposition (a slot overwritten on the way is
-                    # solved again) and give each pattern cards of the hand.
-                    while (lo != 0 or hi != 0) and count < 108:
-                        e = &s.table[_slot(lo, hi, s.table_mask)]
-                        if not (e.stamp == s.stamp and e.lo == lo and e.hi == hi and e.exact):
-                            _search(&s, lo, hi, INFINITE)
-                            e = &s.table[_slot(lo, hi, s.table_mask)]
-                        p = &s.plays[e.best]
-                        row = _realize(p, &o, &t, wild, &self.buf, n)
-                        if row < 0:
-                            failed = 1
-                            break
-                        rows[count] = row
-                        count += 1
-                        lo -= p.lo
-                        hi -= p.hi
-            if n < 0:
-                raise MemoryError()
-            if failed or o != 0:
-                raise RuntimeError("min_plays: a decomposition could not be given cards (a bug)")
-            self.nodes = s.nodes
-            kinds = np.empty(count, dtype=np.uint8)
-            keys = np.empty(count, dtype=np.uint8)
-            cards = np.empty((count, 2), dtype=np.uint64)
-            for k in range(count):
-                kinds[k] = self.buf.kinds[rows[k]]
-                keys[k] = self.buf.keys[rows[k]]
-                cards[k, 0] = self.buf.cards[2 * rows[k]]
-                cards[k, 1] = self.buf.cards[2 * rows[k] + 1]
-            return count, kinds, keys, cards
-        finally:
-            free(s.plays)
-            free(s.lists)
+        cdef Py_ssize_t count, k
+        with nogil:
+            count = solver_decompose(&self.solver, once, twice, level, prefer, rows)
+        if count == -1:
+            raise MemoryError()
+        if count < 0:
+            raise RuntimeError("min_plays: a decomposition could not be given cards (a bug)")
+        cdef MoveBuffer* buf = &self.solver.buf
+        kinds = np.empty(count, dtype=np.uint8)
+        keys = np.empty(count, dtype=np.uint8)
+        cards = np.empty((count, 2), dtype=np.uint64)
+        for k in range(count):
+            kinds[k] = buf.kinds[rows[k]]
+            keys[k] = buf.keys[rows[k]]
+            cards[k, 0] = buf.cards[2 * rows[k]]
+            cards[k, 1] = buf.cards[2 * rows[k] + 1]
+        return count, kinds, keys, cards

@@ -70,6 +70,7 @@ from .playout import (
     check_seed,
     native_playout,
     native_playouts,
+    native_world_playouts,
     plays_natively,
     policy_code,
     python_playout,
@@ -833,7 +834,8 @@ class Deal:
         Returns the finishing order as a list of the four seats, first to last; with
         ``record=True``, ``(finish_order, actions)`` where ``actions`` lists every action
         taken as ``(seat, platform triple)``, which can be replayed through :meth:`step`.
-        ``policy="greedy"``: the greedy rules of :meth:`playouts` (from the play phase on).
+        ``policy="greedy"`` or ``"minplays"``: the rules of :meth:`playouts` (from the play
+        phase on).
         """
         seed = check_seed(seed)
         code = self._policy_code(policy)
@@ -858,8 +860,10 @@ class Deal:
         ``policy="greedy"`` plays the greedy rules instead (native, play phase only, see
         ``_playout.pyx``): lead the lowest cards in the largest combination, follow an
         opponent with the cheapest move that keeps bombs, wildcards and ranks whole, pass
-        on a partner, bomb only when an opponent is about to finish. It draws nothing, so
-        every row is the same."""
+        on a partner, bomb only when an opponent is about to finish. ``policy="minplays"``
+        plays :class:`~guandan_fast.agents.MinPlaysAgent`'s rules, the same choices, on the
+        native solver (a few times slower than greedy). Neither draws anything: the game
+        is played once and every row is the same."""
         n = bounded(n, "the number of playouts", 0, sys.maxsize)
         seed = check_seed(seed)
         code = self._policy_code(policy)
@@ -869,6 +873,32 @@ class Deal:
         for i in range(n):
             out[i] = self.playout((seed + i) & SEED_MASK)
         return out
+
+    def world_playouts(
+        self, worlds: np.ndarray, actions: Sequence[int], n: int = 1, seed: int = 0, *, policy: str = "random"
+    ) -> np.ndarray:
+        """Playouts of this deal (in its play phase) in other worlds after each of several
+        actions, all in one native call without the GIL: what a PIMC search step needs.
+
+        ``worlds``: hands that may replace this deal's (see :meth:`with_hands`) as planes
+        ``uint64[w, 4, 2]``, e.g. ``infoset.sample_hands(deal, seat, w, seed)``;
+        ``actions``: indices into :meth:`legal_actions`, whose cards the seat to act holds
+        in every world. Returns ``int8[w, len(actions), n, 4]``: row ``[i, j, r]`` is
+        ``d.playouts(n, seed + i * n, policy=policy)[r]`` for ``d`` this deal with the hands
+        of world ``i`` after action ``j`` — the same random streams for every action. With
+        a deterministic policy (``"greedy"``, ``"minplays"``) each game is played once and repeated."""
+        if self._phase != "play" or not NATIVE_PLAYOUT:
+            raise ValueError("world playouts run in native code in the play phase")
+        n = bounded(n, "the number of playouts", 0, sys.maxsize)
+        if isinstance(actions, (str, bytes)) or not isinstance(actions, Sequence):
+            raise TypeError(f"actions must be a sequence of action indices, not {type(actions).__name__}")
+        rows = [self._row_at(bounded(action, "an action index", 0, sys.maxsize)) for action in actions]
+        moves = (
+            [row[0] for row in rows],
+            [row[1] for row in rows],
+            np.array([row[2:4] for row in rows], dtype=np.uint64).reshape(len(rows), 2),
+        )
+        return native_world_playouts(self._play_state(), worlds, moves, check_seed(seed), n, policy_code(policy))
 
     def _policy_code(self, policy: str) -> int:
         """A playout policy's native code; only random playouts leave the native path."""

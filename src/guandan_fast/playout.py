@@ -35,6 +35,7 @@ __all__ = [
     "check_seed",
     "native_playout",
     "native_playouts",
+    "native_world_playouts",
     "plays_natively",
     "policy_code",
     "python_playout",
@@ -97,7 +98,7 @@ def native_playout(state: PlayState, seed: int, record: bool, policy: int = 0) -
 
 
 #: Rollout policies of :meth:`guandan_fast.game.Deal.playouts`, by name: their native codes.
-POLICIES = {"random": 0, "greedy": 1}
+POLICIES = {"random": 0, "greedy": 1, "minplays": 2}
 
 
 def policy_code(policy: object) -> int:
@@ -112,6 +113,14 @@ def native_playouts(state: PlayState, seed: int, n: int, policy: int = 0) -> np.
     """``n`` native playouts from ``state`` by the policy of code ``policy``: the finishing
     orders, ``int8[n, 4]``."""
     return np.asarray(_native.playouts(*state, seed, n, policy), dtype=np.int8)  # type: ignore[union-attr]
+
+
+def native_world_playouts(state: PlayState, worlds: np.ndarray, moves: tuple[Any, Any, Any], seed: int, n: int,
+                          policy: int = 0) -> np.ndarray:
+    """``n`` native playouts from ``state`` with its hands replaced by each world
+    (``uint64[w, 4, 2]``) after each move (``(kinds, keys, cards)`` rows, kind 0 the
+    pass): the finishing orders, ``int8[w, m, n, 4]`` (see ``_playout.world_playouts``)."""
+    return _native.world_playouts(*state, worlds, *moves, seed, n, policy)  # type: ignore[union-attr]
 
 
 def python_playout(deal: Any, seed: int, record: bool) -> tuple[list[int], list[tuple[int, list[Any]]]]:

@@ -2,24 +2,26 @@
 :class:`~guandan_fast.agents.MinPlaysAgent` rules.
 
 For a play decision of ``seat``: draw worlds — the other three hands redrawn uniformly
-among those consistent with what the seat knows (``deal.sample_worlds``) — and in each
-world try every candidate action and finish the deal with a rollout policy. A candidate
-scores the mean deal result for the seat's team over its rollouts.
+among those consistent with what the seat knows (``infoset.sample_hands``) — and in each
+world try every candidate action and finish the deal with a rollout policy, all rollouts
+of a few worlds in one native call (``Deal.world_playouts``). A candidate scores the mean
+deal result for the seat's team over its rollouts.
 
 Objective
     ``"first"`` (default): +1 when the team finishes first (wins the deal), -1 when the
     other team does — what a one-deal match or a win rate counts, and less noisy;
     ``"points"``: +n when the team goes up n levels, -n when the other team does.
 Rollouts
-    ``"greedy"`` (default): the greedy rules in native code (``Deal.playouts(policy=
-    "greedy")``: lead the lowest cards in the largest combination, follow an opponent
-    with the cheapest move that keeps ranks, bombs and the wildcard whole, pass on a
-    partner, bomb only when an opponent is about to finish) — deterministic, so one per
-    world and candidate;
+    ``"minplays"`` (default): the MinPlays rules for all four seats, in native code (the
+    same choices as :class:`MinPlaysAgent`, ``Deal.playouts(policy="minplays")``) — so a
+    search step is a policy-improvement step over the rules; deterministic, one per world
+    and candidate;
+    ``"greedy"``: cheaper native rules (lead the lowest cards in the largest combination,
+    follow an opponent with the cheapest move that keeps ranks, bombs and the wildcard
+    whole, pass on a partner, bomb only when an opponent is about to finish) —
+    deterministic, one per world and candidate;
     ``"random"``: uniformly random play in native code, ``playouts // worlds`` per world
-    and candidate (at least one);
-    ``"minplays"``: the MinPlays rules for all four seats, in Python — deterministic,
-    one per world and candidate, and much slower.
+    and candidate (at least one).
 Candidates
     the rules' own choice and the actions they consider sensible
     (:meth:`MinPlaysAgent.sensible`: the plays of the decomposition when leading; the
@@ -29,7 +31,8 @@ When to search
     rollouts judge a position well only near its end, so the agent searches once some
     seat still in play holds at most ``endgame`` cards (``None``: always) and plays the
     rules' choice before that; it keeps the rules' choice unless another candidate scores
-    more than ``margin`` better (in the objective's units).
+    more than ``margin`` better (in the objective's units) plus ``confidence`` standard
+    errors of that gain (paired over the worlds played: few worlds, a wider bar).
 
 Tribute and return choices are the rules'. Deterministic per ``seed`` unless
 ``budget_ms`` is set: then worlds are drawn until the time is spent (at least one) or all
@@ -40,10 +43,12 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterator
+
+import numpy as np
 
 from ..cards import bounded
 from ..game import Deal
+from ..infoset import sample_hands
 from .base import check_turn
 from .minplays import MinPlaysAgent
 
@@ -52,19 +57,16 @@ OBJECTIVES = ("points", "first")
 _WORLDS_AT_ONCE = 8
 
 
-def team_result(finish: list[int], seat: int, objective: str = "points") -> int:
-    """A finishing order's deal result for ``seat``'s team: the levels won (+) or lost (-),
-    or with ``objective="first"`` +1 when the team finishes first, else -1."""
-    first = finish[0]
-    up = 1 if objective == "first" else 4 - finish.index(first ^ 2)
-    return up if (first ^ seat) & 1 == 0 else -up
-
-
-def deal_result(deal: Deal, seat: int, objective: str = "points") -> int:
-    """The finished deal's result for ``seat``'s team (see :func:`team_result`)."""
-    team, up = deal.outcome  # type: ignore[misc]
-    up = 1 if objective == "first" else up
-    return up if team == seat % 2 else -up
+def team_results(finishes: np.ndarray, seat: int, objective: str = "points") -> np.ndarray:
+    """Finishing orders' deal results for ``seat``'s team (``finishes[..., 4]`` -> ``[...]``):
+    the levels won (+) or lost (-), or with ``objective="first"`` +1 when the team finishes
+    first, else -1."""
+    first = finishes[..., 0].astype(np.int64)
+    sign = np.where((first ^ seat) & 1 == 0, 1, -1)
+    if objective == "first":
+        return sign
+    partner_place = np.argmax(finishes == (first ^ 2)[..., None], axis=-1)
+    return sign * (4 - partner_place)
 
 
 def _count(value: object, name: str) -> int:
@@ -83,12 +85,13 @@ class PIMCAgent:
         playouts: int = 64,
         budget_ms: float | None = None,
         seed: int | str | None = 0,
-        rollout: str = "greedy",
+        rollout: str = "minplays",
         worlds: int = 48,
-        endgame: int | None = 8,
+        endgame: int | None = 12,
         margin: float = 0.15,
         max_candidates: int = 16,
         objective: str = "first",
+        confidence: float = 0.0,
     ) -> None:
         self.playouts, self.max_candidates = _count(playouts, "playouts"), _count(max_candidates, "max_candidates")
         self.worlds = min(_count(worlds, "worlds"), playouts)
@@ -100,8 +103,10 @@ class PIMCAgent:
             raise ValueError(f"unknown objective {objective!r}: use one of {', '.join(OBJECTIVES)}")
         if endgame is not None:
             _count(endgame, "endgame")
-        if isinstance(margin, bool) or not isinstance(margin, (int, float)) or not margin >= 0:
-            raise ValueError(f"PIMCAgent margin must be a number >= 0, not {margin!r}")
+        for name, value in (("margin", margin), ("confidence", confidence)):
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
+                raise ValueError(f"PIMCAgent {name} must be a number >= 0, not {value!r}")
+        self.confidence = confidence
         self.budget_ms, self.seed, self.rollout, self.endgame, self.margin = budget_ms, seed, rollout, endgame, margin
         self.objective = objective
         self._rng = random.Random(seed)
@@ -111,7 +116,8 @@ class PIMCAgent:
         budget = "" if self.budget_ms is None else f", budget_ms={self.budget_ms}"
         return (
             f"PIMCAgent(playouts={self.playouts}{budget}, seed={self.seed!r}, rollout={self.rollout!r}, "
-            f"worlds={self.worlds}, endgame={self.endgame}, margin={self.margin}, objective={self.objective!r})"
+            f"worlds={self.worlds}, endgame={self.endgame}, margin={self.margin}, objective={self.objective!r}, "
+            f"confidence={self.confidence})"
         )
 
     def act(self, deal: Deal, seat: int) -> int:
@@ -126,40 +132,36 @@ class PIMCAgent:
         candidates = [pick, *others[: self.max_candidates - 1]]
         if len(candidates) == 1:
             return pick
-        means = self.evaluate(deal, seat, candidates, seed)
+        results = self.world_results(deal, seat, candidates, seed)
+        means = results.mean(axis=0).tolist()
         best = max(range(len(candidates)), key=lambda k: (means[k], -candidates[k]))
-        return candidates[best] if means[best] > means[0] + self.margin else pick
+        gain = results[:, best] - results[:, 0]  # paired: the same worlds
+        noise = self.confidence * float(gain.std(ddof=1)) / len(gain) ** 0.5 if len(gain) > 1 else 0.0
+        return candidates[best] if means[best] - means[0] > self.margin + noise else pick
 
     def evaluate(self, deal: Deal, seat: int, candidates: list[int], seed: int) -> list[float]:
         """The mean rollout result of each candidate action for ``seat``'s team."""
-        totals, rollouts = [0.0] * len(candidates), 0
+        return self.world_results(deal, seat, candidates, seed).mean(axis=0).tolist()  # type: ignore[no-any-return]
+
+    def world_results(self, deal: Deal, seat: int, candidates: list[int], seed: int) -> np.ndarray:
+        """The mean rollout result for ``seat``'s team of each candidate in each world
+        played: ``float[worlds, candidates]``."""
+        rows, start = [], 0
         per_world = 1 if self.rollout != "random" else max(1, self.playouts // self.worlds)
         deadline = None if self.budget_ms is None else time.perf_counter() + self.budget_ms / 1000
-        for world_seed, world in enumerate(self._worlds(deal, seat, seed), seed):
-            world.legal_moves()  # cached once, shared by the clones below
-            for k, action in enumerate(candidates):
-                child = world.clone()
-                child.step(action)
-                totals[k] += self._rollouts(child, seat, per_world, world_seed)
-            rollouts += per_world
-            if deadline is not None and time.perf_counter() >= deadline:
-                break
-        return [total / rollouts for total in totals]
-
-    def _worlds(self, deal: Deal, seat: int, seed: int) -> Iterator[Deal]:
-        """World ``i`` is ``deal.sample_world(seat, seed + i)``, drawn a few at a time (a
-        time budget may stop early)."""
-        for start in range(0, self.worlds, _WORLDS_AT_ONCE):
-            yield from deal.sample_worlds(seat, min(_WORLDS_AT_ONCE, self.worlds - start), seed + start)
-
-    def _rollouts(self, deal: Deal, seat: int, n: int, seed: int) -> float:
-        """Sum of ``n`` rollout results for ``seat``'s team from ``deal``."""
-        if deal.done:
-            return float(n * deal_result(deal, seat, self.objective))
-        if self.rollout != "minplays":
-            finishes = deal.playouts(n, seed, policy=self.rollout).tolist()
-            return float(sum(team_result(finish, seat, self.objective) for finish in finishes))
-        rules = self._rules
-        while not deal.done:
-            deal.step(rules.act(deal, deal.to_act))  # type: ignore[arg-type]
-        return float(deal_result(deal, seat, self.objective))
+        chunk = self.worlds if deadline is None else 1  # with a budget: as many as the time left allows
+        worlds = sample_hands(deal, seat, self.worlds, seed)  # world i from the stream seed + i
+        while start < self.worlds:
+            count = min(chunk, self.worlds - start)
+            began = time.perf_counter()
+            finishes = deal.world_playouts(
+                worlds[start : start + count], candidates, per_world, seed + start * per_world, policy=self.rollout
+            )
+            rows.append(team_results(finishes, seat, self.objective).mean(axis=2))
+            start += count
+            if deadline is not None:
+                now = time.perf_counter()
+                if now >= deadline:
+                    break
+                chunk = max(1, min(_WORLDS_AT_ONCE, int((deadline - now) * count / max(now - began, 1e-9))))
+        return np.concatenate(rows).astype(np.float64)

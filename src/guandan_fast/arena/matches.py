@@ -75,6 +75,7 @@ class MatchResult:
     points: int
     decisions: tuple[int, int]
     seconds: tuple[float, float] = field(compare=False)
+    slowest: tuple[float, float] = field(compare=False, default=(0.0, 0.0))
 
 
 def play_match(spec_a: AgentSpec, spec_b: AgentSpec, seed: int, index: int, rules: Rules | None) -> MatchResult:
@@ -85,14 +86,16 @@ def play_match(spec_a: AgentSpec, spec_b: AgentSpec, seed: int, index: int, rule
         build_agent(spec_a if seat % 2 == a_team else spec_b, derive_seed("agent", seed, index, seat))
         for seat in range(4)
     ]
-    decisions, seconds = [0, 0], [0.0, 0.0]
+    decisions, seconds, slowest = [0, 0], [0.0, 0.0], [0.0, 0.0]
     while not match.over:
         deal = match.deal
         seat = deal.to_act
         side = 0 if seat % 2 == a_team else 1
         start = time.perf_counter()
         choice = checked_choice(agents[seat], deal, seat)
-        seconds[side] += time.perf_counter() - start
+        took = time.perf_counter() - start
+        seconds[side] += took
+        slowest[side] = max(slowest[side], took)
         decisions[side] += 1
         match.step(choice)
     points = 0
@@ -101,7 +104,10 @@ def play_match(spec_a: AgentSpec, spec_b: AgentSpec, seed: int, index: int, rule
         up = 4 - record.finish_order.index(first ^ 2)
         points += up if first % 2 == a_team else -up
     score = 0.5 if match.winner is None else float(match.winner == a_team)
-    return MatchResult(index, a_team, score, match.deals_played, points, (decisions[0], decisions[1]), (seconds[0], seconds[1]))
+    return MatchResult(
+        index, a_team, score, match.deals_played, points, (decisions[0], decisions[1]), (seconds[0], seconds[1]),
+        (slowest[0], slowest[1]),
+    )
 
 
 @dataclass
@@ -124,7 +130,8 @@ class ArenaResult:
 
     def summary(self) -> dict[str, Any]:
         """Win rate of A with its 95% CI, level points per deal (mean over deals, CI over
-        pairs), draws, deals, and each side's seconds per decision."""
+        pairs), draws, deals, and each side's milliseconds per decision: the mean and the
+        slowest decision."""
         pairs = self.pairs
         played = [m for pair in pairs for m in pair]
         scores = [(a.score + b.score) / 2 for a, b in pairs]
@@ -148,6 +155,7 @@ class ArenaResult:
             "points_per_deal": sum(m.points for m in played) / deals if deals else math.nan,
             "points_per_deal_ci95": paired_interval(per_pair_points, bounded=False),
             "ms_per_decision": [1000 * s / d if d else math.nan for s, d in zip(seconds, decisions)],
+            "max_ms_per_decision": [1000 * max((m.slowest[side] for m in played), default=math.nan) for side in (0, 1)],
         }
 
     def format(self) -> str:
@@ -161,7 +169,8 @@ class ArenaResult:
             f"  A wins {s['wins']}, draws {s['draws']}, loses {s['losses']}",
             f"  win rate of A: {s['win_rate']:.3f}  95% CI [{low:.3f}, {high:.3f}]",
             f"  level points per deal (A): {s['points_per_deal']:+.3f}  95% CI [{plow:+.3f}, {phigh:+.3f}]",
-            f"  ms per decision: A {s['ms_per_decision'][0]:.3f}, B {s['ms_per_decision'][1]:.3f}",
+            f"  ms per decision: A {s['ms_per_decision'][0]:.3f}, B {s['ms_per_decision'][1]:.3f}"
+            f" (slowest: A {s['max_ms_per_decision'][0]:.1f}, B {s['max_ms_per_decision'][1]:.1f})",
         ]
         return "\n".join(lines)
 
