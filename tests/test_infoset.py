@@ -201,3 +201,14 @@ def test_unseen_cards_are_the_complement_of_what_the_seat_sees() -> None:
         everything = everything.add(Hand.from_bits(once, twice))
     assert len(everything) == 108 and all(everything.count(name) == 2 for name in CARD_NAMES)
     assert parse_card("HR") == 53
+
+
+def test_native_sampler_refuses_slot_counts_that_would_overflow() -> None:
+    """Slot counts summing past a C int used to wrap to a matching total and read past the
+    card buffer (a crash); any count above 108 is a ValueError now."""
+    native = pytest.importorskip("guandan_fast._infoset")
+    huge = (1 << 31) - 1
+    with pytest.raises(ValueError, match="0 to 108 free slots"):
+        native.sample_hands([(0, 0)] * 4, 0, 0, [huge, huge, 2, 0], 0, 0, 0, 1, 0)
+    with pytest.raises(ValueError, match="0 to 108 free slots"):
+        native.sample_hands([(0, 0)] * 4, 0, 0, [-1, 0, 0, 0], 0, 0, 0, 1, 0)

@@ -292,6 +292,12 @@ def test_moves_result_holds_its_arrays_in_memory_that_outlives_it(cards: str, le
         assert sorted(expected) == sorted(rows_of(reference.generate(hand.once, hand.twice, level, 0, 0, 0, False)))
     with pytest.raises(ValueError, match="bad pickled moves"):
         native()._unpickle_moves(2, b"")
+    # a count whose byte size wraps around to the data's length is refused, not trusted
+    wrapping = (1 << 64) // 18 + 1  # 18 bytes a move: count * 18 wraps to 16 in 64 bits
+    with pytest.raises((ValueError, OverflowError), match="bad pickled moves|too large|convert"):
+        native()._unpickle_moves(wrapping, b"\0" * 16)
+    with pytest.raises(ValueError, match="bad pickled moves"):
+        native()._unpickle_moves((1 << 63) // 18 + 1, b"\0" * 18)
 
 
 @pytest.mark.parametrize("level", LEVELS)

@@ -105,8 +105,8 @@ def sample_hands(base, unseen_once, unseen_twice, free, pooled_card, pooled_coun
             o, w = base[seat]
             t.base_once[seat], t.base_twice[seat] = o, w
             t.free[seat] = free[seat]
-            if t.free[seat] < 0:
-                raise ValueError("a seat cannot have fewer than 0 free slots")
+            if not 0 <= t.free[seat] <= 108:  # 108 bounds every sum below: no int overflow
+                raise ValueError(f"a seat has 0 to 108 free slots, not {free[seat]}")
             slots += t.free[seat]
             if t.pooled_mask >> seat & 1:
                 pooled_slots += t.free[seat]

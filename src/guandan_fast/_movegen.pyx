@@ -1088,7 +1088,8 @@ def _unpickle_moves(n, data):
     """A :class:`Moves` from its pickled form: the number of moves and their bytes."""
     cdef Py_ssize_t count = n
     cdef const unsigned char[::1] raw = data
-    if count < 0 or raw.shape[0] != count * MOVE_BYTES:
+    # the count comes from the data: check it before multiplying (no overflow)
+    if count < 0 or count > raw.shape[0] // MOVE_BYTES or raw.shape[0] != count * MOVE_BYTES:
         raise ValueError(f"bad pickled moves: {raw.shape[0]} bytes for {count} moves")
     cdef Moves moves = _new_moves(count)
     if count > 0:
