@@ -28,12 +28,13 @@ usual entry points; this module holds the work (and takes any object with the pu
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any
 
 import numpy as np
 
 from .cards import BIG_JOKER, bounded, check_seat
 from .hand import Hand
+from .playout import SEED_MASK
 
 try:
     from . import _infoset as _native
@@ -42,7 +43,6 @@ except ImportError:  # pragma: no cover - exercised only where the extension is 
 
 __all__ = ["Unseen", "sample_hands", "sample_worlds", "unseen"]
 
-_SEED_MASK: Final = (1 << 64) - 1
 
 
 @dataclass(frozen=True)
@@ -110,7 +110,7 @@ def unseen(deal: Any, seat: int) -> Unseen:
 
 
 def _check_count_and_seed(n: object, seed: object) -> tuple[int, int]:
-    return bounded(n, "the number of worlds", 0), bounded(seed, "a seed", 0, _SEED_MASK)
+    return bounded(n, "the number of worlds", 0), bounded(seed, "a seed", 0, SEED_MASK)
 
 
 def sample_hands(deal: Any, seat: int, n: int, seed: int = 0) -> np.ndarray:

@@ -21,13 +21,12 @@ from libc.stdlib cimport malloc, free
 from cpython cimport array as cparray
 from cpython.object cimport Py_SIZE
 
-import operator
 
 import numpy as np
 cimport numpy as cnp
 
 from guandan_fast._bitops cimport gf_ctz64, gf_popcount64
-from guandan_fast._movegen cimport FULL_PLANE, K_STRAIGHT_FLUSH, NUM_CARDS, NUM_KEYS, NUM_KINDS  # kinds 8..10 are bombs
+from guandan_fast._movegen cimport as_integer, FULL_PLANE, K_STRAIGHT_FLUSH, NUM_CARDS, NUM_KEYS, NUM_KINDS  # kinds 8..10 are bombs
 from guandan_fast.game import Deal
 from guandan_fast.cards import parse_card
 
@@ -181,12 +180,7 @@ cdef inline int _is_full(object layout) except -1:
 cdef int _check_seat(object seat) except -1:
     if type(seat) is int and 0 <= seat <= 3:  # the common case, without a Python call
         return <int>seat
-    if isinstance(seat, bool):
-        raise TypeError("seat must be an integer 0..3, not a bool")
-    try:
-        value = operator.index(seat)
-    except TypeError:
-        raise TypeError(f"seat must be an integer 0..3, not {type(seat).__name__}") from None
+    value = as_integer(seat, "seat")
     if not 0 <= value <= 3:
         raise ValueError(f"seat {value} is out of range: seats are 0..3")
     return value

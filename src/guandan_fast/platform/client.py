@@ -26,7 +26,6 @@ from typing import IO, Any
 
 from ..cards import bounded, check_seat
 from ..game import Rules
-from ..moves import MoveType
 from .legacy import PROTOCOLS, LegacyProtocol, OpenGuanDanProtocol, Protocol
 from .mirror import Mirror, ProtocolError, move_key
 
@@ -102,7 +101,7 @@ def answer_index(mirror: Mirror, agent: Any, msg: Mapping[str, Any]) -> tuple[in
 
 def _find_move(actions: Sequence[Any], move: Any, level: int) -> int | None:
     """The index of the server's entry holding ``move`` (any card order)."""
-    kind = "Bomb" if move.kind is MoveType.FOUR_JOKERS else move.kind.platform_name
+    kind = move.kind.platform_name  # "Bomb" for four jokers too
     rank, size = move.rank, len(move.cards)
     target = (int(move.kind), move.key, move.cards.once, move.cards.twice)
     for i, entry in enumerate(actions):
