@@ -27,7 +27,11 @@ from guandan_fast.envs import GuandanGymEnv, gymnasium_env, pettingzoo_env
 @pytest.mark.parametrize("options", [{}, {"mode": "match", "max_deals": 3}, {"observation": "danzero"}])
 def test_pettingzoo_api_test(options: dict) -> None:
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # api_test's advice about dict observations
+        # any warning fails the test (api_test reports some faults only as warnings), except
+        # its advice for dict observations ({"observation", "action_mask"} is the AEC convention)
+        warnings.simplefilter("error")
+        warnings.filterwarnings("ignore", message="Observation is not a NumPy array")
+        warnings.filterwarnings("ignore", message="Observation space for each agent probably should be")
         api_test(pettingzoo_env(**options), num_cycles=1000)
 
 
@@ -39,7 +43,12 @@ def test_pettingzoo_seed_test(options: dict) -> None:
 @pytest.mark.parametrize("options", [{}, {"mode": "match", "max_deals": 2}])
 def test_gymnasium_check_env(options: dict) -> None:
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # unbounded Box, no spec for other render modes
+        # any warning fails the test (check_env reports bad step results only as warnings),
+        # except the unbounded Box (the danzero/full-v1 features need no bound) and the
+        # render-mode check that needs a registered spec
+        warnings.simplefilter("error")
+        warnings.filterwarnings("ignore", message=r".*A Box observation space (maximum|minimum) value is")
+        warnings.filterwarnings("ignore", message=r".*Not able to test alternative render modes")
         check_env(gymnasium_env(**options))
 
 
