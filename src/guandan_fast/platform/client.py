@@ -26,8 +26,9 @@ from typing import IO, Any
 
 from ..cards import bounded, check_seat
 from ..game import Rules
+from ..kinds import platform_row
 from .legacy import PROTOCOLS, LegacyProtocol, OpenGuanDanProtocol, Protocol
-from .mirror import Mirror, ProtocolError, move_key
+from .mirror import Mirror, ProtocolError
 
 __all__ = ["ClientResult", "PlatformError", "answer_index", "play", "play_sync"]
 
@@ -106,7 +107,7 @@ def _find_move(actions: Sequence[Any], move: Any, level: int) -> int | None:
     target = (int(move.kind), move.key, move.cards.once, move.cards.twice)
     for i, entry in enumerate(actions):
         if entry[1] == rank and len(entry[2]) == size and (entry[0] == kind or entry[0] == "FourKings"):
-            if move_key(entry, level) == target:
+            if platform_row(entry, level) == target:
                 return i
     return None
 

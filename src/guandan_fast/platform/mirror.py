@@ -31,10 +31,11 @@ from ..cards import BIG_JOKER, CARD_NAMES, NUM_CARDS, card_power, level_char, pa
 from ..game import Deal, DealScore, Rules, score_deal
 from ..hand import Hand
 from ..infoset import Unseen
-from ..moves import MoveType, read_platform
+from ..kinds import platform_row
+from ..moves import MoveType
 from ..tribute import natural_order, who_pays
 
-__all__ = ["DEPARTURES", "MOVE_LIST_CLASSES", "Mirror", "ProtocolError", "move_key"]
+__all__ = ["DEPARTURES", "MOVE_LIST_CLASSES", "Mirror", "ProtocolError"]
 
 log = logging.getLogger("guandan_fast.platform")
 
@@ -68,34 +69,6 @@ _PASS_KEY = (0, 0, 0, 0)
 
 class ProtocolError(ValueError):
     """A server message the mirror cannot read (not JSON-like, missing or malformed fields)."""
-
-
-_BITS = {name: 1 << index for index, name in enumerate(CARD_NAMES)}
-#: ``(type, rank, level) -> (kind, key)`` of the platform triples met so far (a few thousand at most).
-_READINGS: dict[tuple[str, str, int], tuple[int, int]] = {}
-
-
-def move_key(action: Sequence[Any], level: int) -> tuple[int, int, int, int]:
-    """A move's identity regardless of card order: ``(kind, key, once, twice)`` (the rows of
-    :meth:`~guandan_fast.MoveList.rows`); the pass is ``(0, 0, 0, 0)``. Server triples are
-    read fast (a cached reading of type and rank, card bits by name); anything unusual goes
-    through :func:`~guandan_fast.moves.read_platform`, which names the fault."""
-    reading = _READINGS.get((action[0], action[1], level)) if len(action) == 3 else None
-    if reading is not None and action[2].__class__ is list:
-        once = twice = 0
-        for name in action[2]:
-            bit = _BITS.get(name, 0)
-            if not bit or twice & bit:
-                break
-            if once & bit:
-                twice |= bit
-            else:
-                once |= bit
-        else:
-            return reading[0], reading[1], once, twice
-    kind, key, hand = read_platform(action, level)
-    _READINGS[(action[0], action[1], level)] = (int(kind), key)
-    return int(kind), key, hand.once, hand.twice
 
 
 @contextmanager
@@ -688,7 +661,7 @@ def _common(a: Hand, b: Hand) -> Hand:
 def _action_key(action: Sequence[Any], level: int) -> tuple[Any, ...]:
     if action[0] in ("tribute", "back"):
         return (action[0], 0, parse_card(action[2][0]), 0)
-    return move_key(action, level)
+    return platform_row(action, level)
 
 
 def _show(keys: Any) -> str:
