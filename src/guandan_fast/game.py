@@ -106,6 +106,13 @@ def _team(seat: int) -> int:
     return seat & 1
 
 
+def finish_outcome(finish: Sequence[int]) -> tuple[int, int]:
+    """``(winning team, levels up)`` of a finishing order: the first's team goes up 3, 2
+    or 1 as its partner was second, third or last (RULES.md §8)."""
+    first = finish[0]
+    return _team(first), 4 - finish.index(_partner(first))
+
+
 def _double_down(first: int) -> list[int]:
     """The finishing order of a 1-2 finish: both losers count as last and are listed in
     turn order after the second finisher (the one order for deals, previous finishes and
@@ -390,8 +397,7 @@ class Deal:
         first goes up 3, 2 or 1 as its partner was second, third or last (RULES.md §8)."""
         if self._phase != "done":
             return None
-        first = self._finish[0]
-        return _team(first), 4 - self._finish.index(_partner(first))
+        return finish_outcome(self._finish)
 
     def result(self, seat: int) -> int | None:
         """The finished deal for ``seat``'s team: +n when it goes up n levels, -n when the
@@ -1254,6 +1260,11 @@ class _DealRecord:
     finish_order: list[int]
     levels_after: tuple[int, int]
     tribute: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def outcome(self) -> tuple[int, int]:
+        """``(winning team, levels up)``, as :attr:`Deal.outcome`."""
+        return finish_outcome(self.finish_order)
 
 
 class Match:

@@ -100,9 +100,8 @@ def play_match(spec_a: AgentSpec, spec_b: AgentSpec, seed: int, index: int, rule
         match.step(choice)
     points = 0
     for record in match.records:
-        first = record.finish_order[0]
-        up = 4 - record.finish_order.index(first ^ 2)
-        points += up if first % 2 == a_team else -up
+        team, up = record.outcome
+        points += up if team == a_team else -up
     score = 0.5 if match.winner is None else float(match.winner == a_team)
     return MatchResult(
         index, a_team, score, match.deals_played, points, (decisions[0], decisions[1]), (seconds[0], seconds[1]),
