@@ -85,6 +85,11 @@ cdef extern from *:
     const uint64_t HR_BIT "GF_HR_BIT"
 
 
+cdef inline uint64_t wild_bit(int level) noexcept nogil:
+    """The plane bit of the wildcard at ``level`` (2..14): the heart of the level rank."""
+    return (<uint64_t>1) << (4 * (level - 2) + 1)
+
+
 cdef inline object as_integer(object value, str what):
     """The one integer-argument check of the native modules: ``value`` as a Python int (an
     int or anything with ``__index__``, never a bool); TypeError names ``what``. Callers

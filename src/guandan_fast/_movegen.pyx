@@ -248,7 +248,7 @@ cdef inline int _rank_at(int position) noexcept nogil:
 cdef inline void _setup(Ctx* c, uint64_t once, uint64_t twice, int level, bint strongest,
                         MoveBuffer* out) noexcept nogil:
     cdef int r, j, li = level - 2
-    cdef uint64_t wbit = <uint64_t>1 << (4 * li + 1)
+    cdef uint64_t wbit = wild_bit(level)
     cdef uint64_t no = once & ~wbit
     cdef uint64_t nt = twice & ~wbit
     cdef uint8_t p
@@ -447,18 +447,17 @@ cdef inline int _fewest_natural(int need, int spare_wilds, bint not_all_wild) no
     return k
 
 
-cdef void _sequences(Ctx* c, int kind, int nslots, int need, int max_key, int min_key,
-                     uint8_t suit_mask, const unsigned int* at_least) noexcept nogil:
-    """Sequences of ``nslots`` consecutive ranks with ``need`` cards each, lowest
-    position key = min_key + 1 .. max_key; ``suit_mask`` keeps only some suits' cards.
+cdef void _sequences(Ctx* c, int kind, int nslots, int need, int max_key, int min_key) noexcept nogil:
+    """Sequences of ``nslots`` consecutive ranks with ``need`` cards each (tubes and
+    plates), lowest position key = min_key + 1 .. max_key.
 
     The options of each slot are the sub-multisets of its rank of ``need - w`` cards
     plus ``w`` wildcards. The cross product of all slots but the last is built in small
     arrays grouped by wildcards used; the last slot's options then go straight into the
     output, each with one run per group.
 
-    ``at_least[j]`` (j = 1..need) has bit p set when the rank at position p has at least
-    j cards of the kept suits: a window short of more cards than there are wildcards is
+    ``c.at_least[j]`` (j = 1..need) has bit p set when the rank at position p has at
+    least j cards: a window short of more cards than there are wildcards is
     skipped at once.
 
     Readings: the same cards read at a higher position exactly when the lowest slot is
@@ -485,13 +484,13 @@ cdef void _sequences(Ctx* c, int kind, int nslots, int need, int max_key, int mi
     for key in range(_max(min_key + 1, 1), max_key + 1):
         miss = need * nslots
         for j in range(1, need + 1):
-            miss -= POP5[(at_least[j] >> key) & window]
+            miss -= POP5[(c.at_least[j] >> key) & window]
         if miss > W:
             continue
         for i in range(nslots):
             r = _rank_at(key + i)
             shifts[i] = 4 * r
-            pats[i] = c.pat[r] & suit_mask
+            pats[i] = c.pat[r]
         suffix[nslots] = 0
         for i in range(nslots - 1, -1, -1):
             miss = need - PAT_CNT[pats[i]]
@@ -703,9 +702,9 @@ cdef void _of_kind(Ctx* c, int kind, int min_key) noexcept nogil:
     elif kind == K_STRAIGHT:
         _runs_of_five(c, K_STRAIGHT, min_key, 15, c.at_least[1])
     elif kind == K_THREE_PAIR:
-        _sequences(c, K_THREE_PAIR, 3, 2, 12, min_key, 0xFF, c.at_least)
+        _sequences(c, K_THREE_PAIR, 3, 2, 12, min_key)
     elif kind == K_TWO_TRIPS:
-        _sequences(c, K_TWO_TRIPS, 2, 3, 13, min_key, 0xFF, c.at_least)
+        _sequences(c, K_TWO_TRIPS, 2, 3, 13, min_key)
 
 
 cdef inline int _kind_size(int kind) noexcept nogil:

@@ -43,10 +43,10 @@ from guandan_fast._bitops cimport gf_popcount64, gf_ctz64
 from guandan_fast._random cimport rng_next, rng_below, shuffle_cards, add_card
 from guandan_fast._movegen cimport (
     FULL_PLANE, K_PASS, K_STRAIGHT_FLUSH, MoveBuffer, as_integer, bomb_tier, check_args, generate_into,
-    movebuf_free, movebuf_init,
+    movebuf_free, movebuf_init, wild_bit,
 )
 from guandan_fast._solver cimport (
-    Solver, solver_count_within, solver_decompose, solver_free, solver_init, solver_prepare,
+    Solver, hash_slot, solver_count_within, solver_decompose, solver_free, solver_init, solver_prepare,
 )
 
 cnp.import_array()
@@ -363,7 +363,7 @@ cdef Py_ssize_t _greedy(State* s, MoveBuffer* m, bint leading) noexcept nogil:
     """The greedy policy's choice among the ``m.n`` moves of the seat to act; -1: pass."""
     cdef int seat = s.to_act, cost, best_cost = -1
     cdef Py_ssize_t i, best = -1
-    cdef uint64_t wild = 1ULL << (4 * (s.level - 2) + 1)
+    cdef uint64_t wild = wild_bit(s.level)
     cdef uint64_t bombs = _bomb_ranks(s.once[seat], s.twice[seat])
     cdef int hand_size = _size(s.once[seat], s.twice[seat])
     cdef bint threat
@@ -401,8 +401,7 @@ cdef enum:
 
 
 cdef inline Memo* _memo_slot(Cache* c, uint64_t once, uint64_t twice) noexcept nogil:
-    cdef uint64_t h = (once * 0x9E3779B97F4A7C15ULL) ^ ((twice + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL)
-    return &c.memo[(h ^ (h >> 31)) & ((1 << MEMO_BITS) - 1)]
+    return &c.memo[hash_slot(once, twice, (1 << MEMO_BITS) - 1)]
 
 
 cdef int _decompose(Cache* c, uint64_t once, uint64_t twice, int level, Plan* plan) noexcept nogil:
@@ -1027,6 +1026,7 @@ def world_playouts(once, twice, level, to_act, last_kind, last_key, last_size, g
     cdef cnp.ndarray[int8_t, ndim=4] out = np.empty((nworlds, nmoves, count, 4), dtype=np.int8)
     cdef Py_ssize_t bad[2]
     cdef int code
+    bad[0] = bad[1] = -1  # set by the kernel when a world or move does not fit
     with nogil:
         code = _world_playouts(&start, <const uint64_t*>planes.data, nworlds, <const uint8_t*>kinds.data,
                                <const uint8_t*>keys.data, <const uint64_t*>cards.data, nmoves, count, first_seed,

@@ -14,6 +14,13 @@ from libc.stdint cimport int32_t, uint32_t, uint64_t
 from guandan_fast._movegen cimport MoveBuffer
 
 
+cdef inline uint64_t hash_slot(uint64_t lo, uint64_t hi, uint64_t mask) noexcept nogil:
+    """A slot of a power-of-two hash table (``mask`` = size - 1) for the 128-bit key (lo, hi)."""
+    cdef uint64_t h = lo * 0x9E3779B97F4A7C15ULL ^ (hi + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL
+    h ^= h >> 29
+    return h & mask
+
+
 cdef struct Entry:
     uint64_t lo
     uint64_t hi

@@ -32,7 +32,7 @@ cimport numpy as cnp
 from guandan_fast._bitops cimport gf_popcount64, gf_ctz64
 from guandan_fast._movegen cimport (
     FULL_PLANE, HR_BIT, K_BOMB, K_FOUR_JOKERS, K_PAIR, K_SINGLE, K_STRAIGHT_FLUSH, NUM_CARDS, SB_BIT,
-    MoveBuffer, movebuf_init, movebuf_free, generate_into, check_args,
+    MoveBuffer, movebuf_init, movebuf_free, generate_into, check_args, wild_bit,
 )
 
 cnp.import_array()
@@ -132,19 +132,13 @@ cdef inline int _lower_bound(uint64_t lo, uint64_t hi) noexcept nogil:
     return (cards + longest - 1) // longest
 
 
-cdef inline uint64_t _slot(uint64_t lo, uint64_t hi, uint64_t mask) noexcept nogil:
-    cdef uint64_t h = lo * 0x9E3779B97F4A7C15ULL ^ (hi + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL
-    h ^= h >> 29
-    return h & mask
-
-
 cdef int _search(Search* s, uint64_t lo, uint64_t hi, int ub) noexcept nogil:
     """The cost of the best partition of the hand (lo, hi) when it is < ``ub`` (exact), else
     a lower bound >= ``ub`` of it (fail-soft)."""
     if lo == 0 and hi == 0:
         return 0
     s.nodes += 1
-    cdef Entry* e = &s.table[_slot(lo, hi, s.table_mask)]
+    cdef Entry* e = &s.table[hash_slot(lo, hi, s.table_mask)]
     cdef int lb
     if e.stamp == s.stamp and e.lo == lo and e.hi == hi:
         if e.exact or e.value >= ub:
@@ -173,7 +167,7 @@ cdef int _search(Search* s, uint64_t lo, uint64_t hi, int ub) noexcept nogil:
         elif v < floor:
             floor = v
     # _search may have overwritten this slot: write it again.
-    e = &s.table[_slot(lo, hi, s.table_mask)]
+    e = &s.table[hash_slot(lo, hi, s.table_mask)]
     e.lo = lo
     e.hi = hi
     e.stamp = s.stamp
@@ -241,7 +235,7 @@ cdef int _prepare(Search* s, MoveBuffer* buf, Py_ssize_t n, int level, int prefe
     cdef uint64_t lo, hi, h
     cdef Play* p
     cdef Play* found
-    cdef uint64_t wild = 1ULL << (4 * (level - 2) + 1)
+    cdef uint64_t wild = wild_bit(level)
     s.unit = 1 if prefer == PREFER_NONE else UNIT_TIED
     if _dedupe_reserve(d, n) != 0:
         return -1
@@ -252,7 +246,7 @@ cdef int _prepare(Search* s, MoveBuffer* buf, Py_ssize_t n, int level, int prefe
     for i in range(n):
         _lanes(buf.cards[2 * i], buf.cards[2 * i + 1], wild, &lo, &hi)
         c = _play_cost(buf.kinds[i], prefer)
-        h = _slot(lo, hi, d.mask)
+        h = hash_slot(lo, hi, d.mask)
         found = NULL
         while d.stamps[h] == d.stamp:
             if unique[d.rows[h]].lo == lo and unique[d.rows[h]].hi == hi:
@@ -420,7 +414,7 @@ cdef int solver_prepare(Solver* solver, uint64_t once, uint64_t twice, int level
     cdef Search* s = &solver.search
     cdef Py_ssize_t n
     _begin(solver, s)
-    solver.wild = 1ULL << (4 * (level - 2) + 1)
+    solver.wild = wild_bit(level)
     n = generate_into(once, twice, level, 0, 0, 0, True, &solver.buf)
     if n < 0 or _prepare(s, &solver.buf, n, level, PREFER_NONE, &solver.dedupe) != 0:
         _release(solver)
@@ -446,7 +440,7 @@ cdef Py_ssize_t solver_decompose(Solver* solver, uint64_t once, uint64_t twice, 
     cdef Search s
     cdef Py_ssize_t n, row, count = 0
     cdef uint64_t lo, hi, o = once, t = twice
-    cdef uint64_t wild = 1ULL << (4 * (level - 2) + 1)
+    cdef uint64_t wild = wild_bit(level)
     cdef Entry* e
     cdef Play* p
     _begin(solver, &s)
@@ -459,10 +453,10 @@ cdef Py_ssize_t solver_decompose(Solver* solver, uint64_t once, uint64_t twice, 
         # Walk one optimal decomposition (a slot overwritten on the way is solved again)
         # and give each pattern cards of the hand.
         while (lo != 0 or hi != 0) and count < 108:
-            e = &s.table[_slot(lo, hi, s.table_mask)]
+            e = &s.table[hash_slot(lo, hi, s.table_mask)]
             if not (e.stamp == s.stamp and e.lo == lo and e.hi == hi and e.exact):
                 _search(&s, lo, hi, INFINITE)
-                e = &s.table[_slot(lo, hi, s.table_mask)]
+                e = &s.table[hash_slot(lo, hi, s.table_mask)]
             p = &s.plays[e.best]
             row = _realize(p, &o, &t, wild, &solver.buf, n)
             if row < 0:

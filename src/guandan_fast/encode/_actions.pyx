@@ -14,7 +14,7 @@ from libc.stdint cimport uint8_t, int16_t, uint64_t
 cimport numpy as cnp
 
 from guandan_fast._bitops cimport gf_ctz64, gf_popcount64
-from guandan_fast._movegen cimport FULL_PLANE, HR_BIT, NUM_KEYS, NUM_KINDS, SB_BIT
+from guandan_fast._movegen cimport FULL_PLANE, HR_BIT, NUM_KEYS, NUM_KINDS, SB_BIT, wild_bit
 
 cnp.import_array()
 
@@ -149,7 +149,7 @@ cdef Py_ssize_t _canonical_kernel(const int16_t* ids, const uint64_t* cards, Py_
                                   uint64_t hand_once, uint64_t hand_twice, int level) noexcept nogil:
     """The row of the first move with id ``target`` in the canonical order, -1 when none has it."""
     cdef Py_ssize_t i, best = -1
-    cdef uint64_t wild = (<uint64_t>1) << (4 * (level - 2) + 1)  # the heart of the level rank
+    cdef uint64_t wild = wild_bit(level)  # the heart of the level rank
     cdef uint64_t groups = _bomb_groups(hand_once, hand_twice)
     for i in range(n):
         if ids[i] == target and (best < 0 or _better(cards[2 * i], cards[2 * i + 1], cards[2 * best],
@@ -165,7 +165,7 @@ cdef Py_ssize_t _table_kernel(const int16_t* ids, const uint64_t* cards, Py_ssiz
     filled with -1 by the caller); returns the first row whose id is outside the table, else -1."""
     cdef Py_ssize_t i, best
     cdef int move_id
-    cdef uint64_t wild = (<uint64_t>1) << (4 * (level - 2) + 1)
+    cdef uint64_t wild = wild_bit(level)
     cdef uint64_t groups = _bomb_groups(hand_once, hand_twice)
     for i in range(n):
         move_id = ids[i]
