@@ -21,12 +21,17 @@ AGENTS: dict[str, Callable[..., Agent]] = {
 def make_agent(name: str, **options: Any) -> Agent:
     """A new agent by name (``"random"``, ``"minplays"``, ``"pimc"``), its options passed on
     (e.g. ``make_agent("pimc", playouts=64, seed=1)``)."""
+    return AGENTS[_known_name(name)](**options)
+
+
+def _known_name(name: object) -> str:
+    """``name`` as a key of :data:`AGENTS` (case and spaces ignored); errors name the agents."""
     if not isinstance(name, str):
         raise TypeError(f"an agent name is a string, not {type(name).__name__}")
-    factory = AGENTS.get(name.strip().lower())
-    if factory is None:
+    key = name.strip().lower()
+    if key not in AGENTS:
         raise ValueError(f"unknown agent {name!r}: the agents are {', '.join(sorted(AGENTS))}")
-    return factory(**options)
+    return key
 
 
 def parse_agent_spec(text: str) -> tuple[str, dict[str, Any]]:
@@ -39,9 +44,7 @@ def parse_agent_spec(text: str) -> tuple[str, dict[str, Any]]:
         if not equals or not key.strip():
             raise ValueError(f"bad agent option {item!r} in {text!r}: expected key=value")
         options[key.strip()] = _option_value(value.strip())
-    if name.strip().lower() not in AGENTS:
-        raise ValueError(f"unknown agent {name!r}: the agents are {', '.join(sorted(AGENTS))}")
-    return name.strip().lower(), options
+    return _known_name(name), options
 
 
 def _option_value(text: str) -> Any:
