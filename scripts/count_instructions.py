@@ -42,11 +42,22 @@ def _instructions(path: str, with_calls: bool) -> tuple[int, int]:
             handle.write(_RUN.format(hands=HANDS, passes=PASSES))
         env = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}
         done = subprocess.run(
-            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, script, path,
-             "1" if with_calls else "0"],
-            capture_output=True, text=True, check=True, env=env,
+            [
+                "valgrind",
+                "--tool=callgrind",
+                f"--callgrind-out-file={out}",
+                sys.executable,
+                script,
+                path,
+                "1" if with_calls else "0",
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+            env=env,
         )
-        totals = re.search(r"^totals: (\d+)", open(out, encoding="utf-8").read(), re.MULTILINE)
+        with open(out, encoding="utf-8") as handle:
+            totals = re.search(r"^totals: (\d+)", handle.read(), re.MULTILINE)
         if totals is None:
             raise RuntimeError(f"no totals in callgrind's output for {path}")
         return int(totals.group(1)), int(done.stdout.split()[-1])
