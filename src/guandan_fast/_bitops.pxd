@@ -1,5 +1,6 @@
 # Bit helpers for the native kernels: popcount and count-trailing-zeros on 64-bit words,
-# as a small verbatim C block so that GCC, Clang and MSVC each get their intrinsic.
+# as a small verbatim C block so that GCC, Clang and MSVC each get their intrinsic (or, where
+# the target has no popcount instruction, an inline bit count rather than a library call).
 from libc.stdint cimport uint64_t
 
 cdef extern from *:
@@ -7,19 +8,29 @@ cdef extern from *:
     #include <stdint.h>
     #if defined(_MSC_VER)
     #include <intrin.h>
-    static __inline int gf_popcount64(uint64_t x) {
+    #define GF_INLINE static __inline
+    #else
+    #define GF_INLINE static inline
+    #endif
+    #if defined(_MSC_VER) || ((defined(__x86_64__) || defined(__i386__)) && !defined(__POPCNT__))
+    /* no popcount instruction in the baseline x86-64 target: GCC would call libgcc's
+       __popcountdi2 (a table walk); this inline bit count takes a dozen instructions */
+    GF_INLINE int gf_popcount64(uint64_t x) {
         x = x - ((x >> 1) & 0x5555555555555555ULL);
         x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
         x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
         return (int)((x * 0x0101010101010101ULL) >> 56);
     }
-    static __inline int gf_ctz64(uint64_t x) {
+    #else
+    GF_INLINE int gf_popcount64(uint64_t x) { return __builtin_popcountll(x); }
+    #endif
+    #if defined(_MSC_VER)
+    GF_INLINE int gf_ctz64(uint64_t x) {
         unsigned long index;
         return _BitScanForward64(&index, x) ? (int)index : 64;
     }
     #else
-    static inline int gf_popcount64(uint64_t x) { return __builtin_popcountll(x); }
-    static inline int gf_ctz64(uint64_t x) { return x ? __builtin_ctzll(x) : 64; }
+    GF_INLINE int gf_ctz64(uint64_t x) { return x ? __builtin_ctzll(x) : 64; }
     #endif
     """
     int gf_popcount64(uint64_t x) noexcept nogil

@@ -28,6 +28,7 @@ the buffer goes through ``_emit`` / ``_reserve``, which grow it or stop. Every e
 point checks its arguments (``check_args``) before any kernel runs.
 """
 
+cimport cython
 from cpython.long cimport PyLong_AsLongLongAndOverflow
 from cpython.object cimport PyTypeObject
 from cpython.ref cimport Py_INCREF
@@ -56,6 +57,13 @@ cdef enum:
     # moves held on the stack while classifying (the readings of one card set are few)
     READINGS_ROOM = 64
 
+# The four 16-bit suit lanes of _straight_flushes: bit 0, bit 1 and bit 10 of each lane;
+# SUIT_LANES[nib]: bit 0 of the lane of each suit in the 4-bit suit mask ``nib``.
+cdef uint64_t SUIT_LANES[16]
+cdef uint64_t LANE_ONES = 0x0001000100010001ULL
+cdef uint64_t LANE_BIT_1 = 0x0002000200020002ULL
+cdef uint64_t LANE_BIT_10 = 0x0400040004000400ULL
+
 # Sub-multisets of one rank's natural cards, for each pattern byte ``o | t << 4``
 # (o: suits held at least once, t: suits held twice, t a subset of o): the entries of
 # size k are SUB_DATA[SUB_OFF[p][k] : SUB_OFF[p][k + 1]], each a pattern byte itself.
@@ -71,6 +79,11 @@ cdef uint8_t POP5[32]
 cdef void _build_tables() noexcept:
     cdef int p, o, t, s, k, combo, rest, take, size, sub_o, sub_t, pos = 0
     cdef int counts[4]
+    for p in range(16):
+        SUIT_LANES[p] = 0
+        for s in range(4):
+            if p >> s & 1:
+                SUIT_LANES[p] |= <uint64_t>1 << (16 * s)
     for p in range(32):
         POP5[p] = <uint8_t>((p & 1) + (p >> 1 & 1) + (p >> 2 & 1) + (p >> 3 & 1) + (p >> 4 & 1))
     for p in range(256):
@@ -222,7 +235,6 @@ cdef struct Ctx:
     uint8_t pat[13]         # pattern byte of the natural cards of each rank
     int cnt[13]             # natural cards of each rank
     int pw[13]              # power of each rank
-    int max_cnt             # most natural cards of one rank
     unsigned int at_least[4]  # sequence positions 1..14 (bit p) of the ranks with >= j natural cards
     int sbc                 # small jokers held
     int hrc                 # big jokers held
@@ -268,14 +280,11 @@ cdef inline void _setup(Ctx* c, uint64_t once, uint64_t twice, int level, bint s
         c.cnt[r] = PAT_CNT[p]
         c.pw[r] = r + 2
     c.pw[li] = LEVEL_POWER
-    c.max_cnt = 0
     c.at_least[0] = 0x7FFE
     c.at_least[1] = 0
     c.at_least[2] = 0
     c.at_least[3] = 0
     for r in range(13):
-        if c.cnt[r] > c.max_cnt:
-            c.max_cnt = c.cnt[r]
         for j in range(1, _min(c.cnt[r], 3) + 1):
             c.at_least[j] |= 1u << (r + 2)
     for j in range(1, 4):
@@ -304,32 +313,35 @@ cdef void _singles(Ctx* c, int min_key) noexcept nogil:
             _emit(c.out, K_SINGLE, key, <uint64_t>1 << i, 0)
 
 
+cdef inline void _of_rank(Ctx* c, int kind, int need, int r) noexcept nogil:
+    """Every set of ``need`` cards of rank r (natural cards and wildcards), as ``kind``."""
+    cdef int k, w, j, key = c.pw[r], sh = 4 * r
+    cdef int kmin = _max(need - c.W, 0)
+    cdef int kmax = _min(need, c.cnt[r])
+    cdef uint8_t p = c.pat[r], b
+    cdef MoveBuffer* out = c.out
+    if kmin == 0 and c.strongest and r != c.level_index:
+        kmin = 1
+    for k in range(kmin, kmax + 1):
+        w = need - k
+        for j in range(SUB_OFF[p][k], SUB_OFF[p][k + 1]):
+            b = SUB_DATA[j]
+            _emit(out, kind, key, (<uint64_t>(b & 15) << sh) | c.wo[w], (<uint64_t>(b >> 4) << sh) | c.wt[w])
+
+
 cdef void _same_rank(Ctx* c, int kind, int need, int min_key) noexcept nogil:
-    """Pairs (need 2), trips (3) or bombs of ``need`` cards (4..10) of one rank.
+    """Pairs (need 2) or trips (3) of one rank.
 
     The two wildcards are a pair of every rank in the complete list; in the strongest
     list only of the level rank, their highest reading (no other cards of this family
-    have two readings).
+    have two readings; see :func:`_of_rank`).
     """
-    cdef int r, k, kmin, kmax, w, sh, j, key
-    cdef uint8_t p, b
+    cdef int r
     cdef MoveBuffer* out = c.out
     for r in range(13):
-        key = c.pw[r]
-        if key <= min_key or c.cnt[r] + c.W < need:
+        if c.pw[r] <= min_key or c.cnt[r] + c.W < need:
             continue
-        kmin = _max(need - c.W, 0)
-        kmax = _min(need, c.cnt[r])
-        if kmin == 0 and c.strongest and r != c.level_index:
-            kmin = 1
-        p = c.pat[r]
-        sh = 4 * r
-        for k in range(kmin, kmax + 1):
-            w = need - k
-            for j in range(SUB_OFF[p][k], SUB_OFF[p][k + 1]):
-                b = SUB_DATA[j]
-                _emit(out, kind, key, (<uint64_t>(b & 15) << sh) | c.wo[w],
-                      (<uint64_t>(b >> 4) << sh) | c.wt[w])
+        _of_rank(c, kind, need, r)
         if out.failed:
             return
     if need == 2:
@@ -339,29 +351,49 @@ cdef void _same_rank(Ctx* c, int kind, int need, int min_key) noexcept nogil:
             _emit(out, K_PAIR, HR_POWER, HR_BIT, HR_BIT)
 
 
+cdef inline Py_ssize_t _put(uint64_t* cards, Py_ssize_t at, Py_ssize_t room, uint64_t base_o, uint64_t base_t,
+                            const uint64_t* add_o, const uint64_t* add_t, Py_ssize_t n) noexcept nogil:
+    """Write the cards ``base | add[i]`` (both planes) of n moves from row ``at`` on, as many
+    as fit below ``room``; the next row."""
+    cdef Py_ssize_t i
+    if n > room - at:
+        n = room - at
+    for i in range(n):
+        cards[2 * (at + i)] = base_o | add_o[i]
+        cards[2 * (at + i) + 1] = base_t | add_t[i]
+    return at + n
+
+
 cdef void _three_with_two(Ctx* c, int min_key) noexcept nogil:
     """A triple of rank r and a pair of another rank o (or of jokers); key: the triple's.
 
     The same cards come from different (r, o) only when the pair is the two wildcards
     (then o is free): that move is written once. Cards with natural cards of both
     ranks and at most two of r (``kr <= 2``, ``ko >= 1``) also read as a triple of o
-    and a pair of r: the strongest list keeps the reading of higher power.
+    and a pair of r: the strongest list keeps the reading of higher power, so it pairs
+    such a triple only with ranks of lower power.
 
-    The pairs of every rank are laid out rank after rank (two natural cards in
-    ``p2``, one natural card and a wildcard in ``p1``), so the pairs that go with one
-    triple are a few contiguous runs, each written out in one go.
+    The pairs of every rank are laid out rank after rank (two natural cards in ``p2``,
+    one natural card and a wildcard in ``p1``), so the pair ranks allowed with a triple
+    are at most two contiguous runs. The moves of one triple rank and one number of
+    natural cards in the triple are counted first, room is made once, and every triple
+    is written with each run in one go.
     """
     cdef uint64_t p2_o[13 * 10]
     cdef uint64_t p2_t[13 * 10]
     cdef uint64_t p1_o[13 * 4]
     cdef uint64_t p1_t[13 * 4]
+    cdef uint64_t extra_o[3]  # pairs of no rank: the two wildcards, two small or two big jokers
+    cdef uint64_t extra_t[3]
     cdef int s2[14]
     cdef int s1[14]
-    cdef int seg_lo[7]
-    cdef int seg_hi[7]
-    cdef int r, o, kr, wr, budget, key, j, sh, n2 = 0, n1 = 0, n_seg, i, allowed, lo
+    cdef int seg_lo[2]
+    cdef int seg_hi[2]
+    cdef int r, o, kr, wr, key, j, sh, n2 = 0, n1 = 0, n_seg, i, n_extra, per_triple, li = c.level_index
+    cdef Py_ssize_t total, room, at
     cdef uint8_t b, p
-    cdef uint64_t to, tt
+    cdef uint64_t to, tt, base_o, base_t
+    cdef uint64_t* cards
     cdef MoveBuffer* out = c.out
     cdef int W = c.W
     for o in range(13):
@@ -389,98 +421,109 @@ cdef void _three_with_two(Ctx* c, int min_key) noexcept nogil:
         sh = 4 * r
         for kr in range(_max(3 - W, 1), _min(3, c.cnt[r]) + 1):
             wr = 3 - kr
-            budget = W - wr
-            # the pair ranks: any but r; in the strongest list with kr <= 2, none of
-            # higher power (those cards read better as a triple of o)
-            allowed = 0x1FFF & ~(1 << r)
-            if c.strongest and kr <= 2:
-                for o in range(13):
-                    if c.pw[o] > key:
-                        allowed &= ~(1 << o)
-            n_seg = 0
-            o = 0
-            while o < 13:
-                if allowed >> o & 1:
-                    lo = o
-                    while o < 13 and allowed >> o & 1:
-                        o += 1
-                    seg_lo[n_seg] = lo
-                    seg_hi[n_seg] = o
-                    n_seg += 1
-                else:
-                    o += 1
+            # the pair ranks: any but r; in the strongest list with kr <= 2, only those of
+            # lower power (ranks below r but the level rank; every other rank for the level)
+            if c.strongest and kr <= 2 and r != li:
+                seg_lo[0] = 0
+                seg_hi[0] = r if li > r else li
+                seg_lo[1] = li + 1 if li < r else r
+                seg_hi[1] = r
+            else:
+                seg_lo[0] = 0
+                seg_hi[0] = r
+                seg_lo[1] = r + 1
+                seg_hi[1] = 13
+            n_seg = 2
+            n_extra = 0
+            if kr == 3 and W == 2:
+                extra_o[n_extra] = c.wo[2]
+                extra_t[n_extra] = c.wt[2]
+                n_extra += 1
+            if c.sbc == 2:
+                extra_o[n_extra] = SB_BIT
+                extra_t[n_extra] = SB_BIT
+                n_extra += 1
+            if c.hrc == 2:
+                extra_o[n_extra] = HR_BIT
+                extra_t[n_extra] = HR_BIT
+                n_extra += 1
+            per_triple = n_extra
+            for i in range(n_seg):
+                per_triple += s2[seg_hi[i]] - s2[seg_lo[i]]
+                if W > wr:
+                    per_triple += s1[seg_hi[i]] - s1[seg_lo[i]]
+            total = <Py_ssize_t>per_triple * (SUB_OFF[p][kr + 1] - SUB_OFF[p][kr])
+            if total == 0:
+                continue
+            room = _reserve(out, total)  # total, or less when the buffer is full (failed is then set)
+            memset(out.kinds + out.n, K_THREE_TWO, <size_t>room)
+            memset(out.keys + out.n, key, <size_t>room)
+            cards = out.cards + 2 * out.n
+            at = 0
             for j in range(SUB_OFF[p][kr], SUB_OFF[p][kr + 1]):
                 b = SUB_DATA[j]
-                to = (<uint64_t>(b & 15) << sh)
-                tt = (<uint64_t>(b >> 4) << sh)
+                to = (<uint64_t>(b & 15) << sh) | c.wo[wr]
+                tt = (<uint64_t>(b >> 4) << sh) | c.wt[wr]
                 for i in range(n_seg):
-                    _emit_run(out, K_THREE_TWO, key, to | c.wo[wr], tt | c.wt[wr],
-                              p2_o + s2[seg_lo[i]], p2_t + s2[seg_lo[i]], s2[seg_hi[i]] - s2[seg_lo[i]])
-                    if budget >= 1:
-                        _emit_run(out, K_THREE_TWO, key, to | c.wo[wr + 1], tt | c.wt[wr + 1],
-                                  p1_o + s1[seg_lo[i]], p1_t + s1[seg_lo[i]], s1[seg_hi[i]] - s1[seg_lo[i]])
-                if kr == 3 and W == 2:
-                    _emit(out, K_THREE_TWO, key, to | c.wo[2], tt | c.wt[2])
-                if c.sbc == 2:
-                    _emit(out, K_THREE_TWO, key, to | c.wo[wr] | SB_BIT, tt | c.wt[wr] | SB_BIT)
-                if c.hrc == 2:
-                    _emit(out, K_THREE_TWO, key, to | c.wo[wr] | HR_BIT, tt | c.wt[wr] | HR_BIT)
-        if out.failed:
-            return
+                    at = _put(cards, at, room, to, tt, p2_o + s2[seg_lo[i]], p2_t + s2[seg_lo[i]],
+                              s2[seg_hi[i]] - s2[seg_lo[i]])
+                    if W > wr:  # a pair of one natural card and a wildcard
+                        base_o = to | c.wo[wr + 1]
+                        base_t = tt | c.wt[wr + 1]
+                        at = _put(cards, at, room, base_o, base_t, p1_o + s1[seg_lo[i]], p1_t + s1[seg_lo[i]],
+                                  s1[seg_hi[i]] - s1[seg_lo[i]])
+                at = _put(cards, at, room, to, tt, extra_o, extra_t, n_extra)
+            out.n += at
+            if at != total:  # a full buffer (room < total): the list is incomplete
+                out.failed = 1
+                return
 
 
 cdef enum:
-    # Partial sequences of _sequences kept per number of wildcards used (tubes and plates;
-    # straights have their own loops). The most there can be: the two first slots of a
-    # tube, each with at most 10 pairs of natural cards (or 4 cards and a wildcard, or two
-    # wildcards), and fewer for the one first slot of a plate: well under 256.
-    SEQ_CAP = 256
-
-
-cdef inline int _fewest_natural(int need, int spare_wilds, bint not_all_wild) noexcept nogil:
-    """Fewest natural cards a sequence slot may take: the wildcards it may use are those not
-    needed by the later slots (``spare_wilds``); in a strongest list the lowest slot of a
-    window that is not the top one may not be all wildcards (the window above reads higher)."""
-    cdef int k = _max(need - spare_wilds, 0)
-    if not_all_wild and k == 0:
-        k = 1
-    return k
+    # Options of one slot of a tube or plate: the sub-multisets of one rank of at most
+    # three cards (at most 16 of them, for a rank held twice in every suit)
+    SLOT_ROOM = 16
+    # Combinations of the first two slots of a tube, with the same number of wildcards
+    # (at most 10 x 10 pairs of natural cards)
+    HEAD_ROOM = 100
 
 
 cdef void _sequences(Ctx* c, int kind, int nslots, int need, int max_key, int min_key) noexcept nogil:
-    """Sequences of ``nslots`` consecutive ranks with ``need`` cards each (tubes and
-    plates), lowest position key = min_key + 1 .. max_key.
+    """Sequences of ``nslots`` consecutive ranks with ``need`` cards each (tubes: 3 x 2,
+    plates: 2 x 3), lowest position key = min_key + 1 .. max_key.
 
-    The options of each slot are the sub-multisets of its rank of ``need - w`` cards
-    plus ``w`` wildcards. The cross product of all slots but the last is built in small
-    arrays grouped by wildcards used; the last slot's options then go straight into the
-    output, each with one run per group.
+    Each rank's options are listed once for all windows, grouped by the wildcards they
+    use: its sub-multisets of ``need - w`` natural cards, plus ``w`` wildcards (their
+    bits are added to the whole move). A window's moves are the first slots' combinations
+    (``head``) crossed with the last slot's options, with at most W wildcards in all:
+    counted first, room made once, each option of the last slot written with a whole
+    head group in one run.
 
     ``c.at_least[j]`` (j = 1..need) has bit p set when the rank at position p has at
-    least j cards: a window short of more cards than there are wildcards is
-    skipped at once.
+    least j cards: a window short of more cards than there are wildcards is skipped at once.
 
     Readings: the same cards read at a higher position exactly when the lowest slot is
     all wildcards (they then fill one more slot at the top; A low and A high never meet
     in one card set), so the strongest list drops those windows below ``max_key``.
     """
-    cdef uint64_t part_o[2][3][SEQ_CAP]
-    cdef uint64_t part_t[2][3][SEQ_CAP]
-    cdef int part_n[2][3]
-    cdef uint8_t pats[5]
-    cdef int shifts[5]
-    cdef int suffix[6]
-    cdef int key, i, r, miss, slot, cur, nxt, w, nw, k, kmin, kmax, j, m, count, sh
-    cdef bint no_wild_first
+    cdef uint64_t opt_o[13][3][SLOT_ROOM]
+    cdef uint64_t opt_t[13][3][SLOT_ROOM]
+    cdef int opt_n[13][3]
+    cdef uint64_t head_o[3][HEAD_ROOM]
+    cdef uint64_t head_t[3][HEAD_ROOM]
+    cdef int head_n[3]
+    cdef const uint64_t* first_o[3]
+    cdef const uint64_t* first_t[3]
+    cdef const int* first_n
+    cdef int ranks[3]
+    cdef int key, i, j, r, w, v, u, k, miss, sh, n, last, W = c.W
     cdef uint8_t p, b
-    cdef uint64_t so, st
-    cdef uint64_t* src_o
-    cdef uint64_t* src_t
-    cdef uint64_t* dst_o
-    cdef uint64_t* dst_t
+    cdef Py_ssize_t total, room, at
+    cdef uint64_t qo, qt
+    cdef uint64_t* cards
     cdef MoveBuffer* out = c.out
-    cdef int W = c.W
     cdef unsigned int window = (1u << nslots) - 1
+    cdef unsigned int listed = 0  # the ranks whose options are listed (on first use)
     for key in range(_max(min_key + 1, 1), max_key + 1):
         miss = need * nslots
         for j in range(1, need + 1):
@@ -489,204 +532,302 @@ cdef void _sequences(Ctx* c, int kind, int nslots, int need, int max_key, int mi
             continue
         for i in range(nslots):
             r = _rank_at(key + i)
-            shifts[i] = 4 * r
-            pats[i] = c.pat[r]
-        suffix[nslots] = 0
-        for i in range(nslots - 1, -1, -1):
-            miss = need - PAT_CNT[pats[i]]
-            suffix[i] = suffix[i + 1] + (miss if miss > 0 else 0)
-        if suffix[0] > W:
-            continue
-        no_wild_first = c.strongest and key < max_key
-        cur = 0
-        part_n[0][0] = 1
-        part_n[0][1] = 0
-        part_n[0][2] = 0
-        part_o[0][0][0] = 0
-        part_t[0][0][0] = 0
-        for slot in range(nslots - 1):
-            nxt = 1 - cur
-            part_n[nxt][0] = 0
-            part_n[nxt][1] = 0
-            part_n[nxt][2] = 0
-            p = pats[slot]
-            sh = shifts[slot]
-            kmax = _min(need, PAT_CNT[p])
-            for w in range(W + 1):
-                count = part_n[cur][w]
-                if count == 0:
-                    continue
-                kmin = _fewest_natural(need, W - w - suffix[slot + 1], slot == 0 and no_wild_first)
-                src_o = part_o[cur][w]
-                src_t = part_t[cur][w]
-                for k in range(kmin, kmax + 1):
-                    nw = w + need - k
-                    dst_o = part_o[nxt][nw]
-                    dst_t = part_t[nxt][nw]
+            ranks[i] = r
+            if listed >> r & 1:
+                continue
+            listed |= 1u << r
+            p = c.pat[r]
+            sh = 4 * r
+            for w in range(3):
+                k = need - w
+                n = 0
+                if k >= 0 and w <= W:
                     for j in range(SUB_OFF[p][k], SUB_OFF[p][k + 1]):
                         b = SUB_DATA[j]
-                        so = <uint64_t>(b & 15) << sh
-                        st = <uint64_t>(b >> 4) << sh
-                        m = part_n[nxt][nw]
-                        if m + count > SEQ_CAP:  # cannot happen (see SEQ_CAP); never overrun
-                            out.failed = 1
-                            return
-                        for i in range(count):
-                            dst_o[m + i] = src_o[i] | so
-                            dst_t[m + i] = src_t[i] | st
-                        part_n[nxt][nw] = m + count
-            cur = nxt
-        slot = nslots - 1
-        p = pats[slot]
-        sh = shifts[slot]
-        kmax = _min(need, PAT_CNT[p])
-        for w in range(W + 1):
-            count = part_n[cur][w]
-            if count == 0:
-                continue
-            kmin = _fewest_natural(need, W - w, slot == 0 and no_wild_first)
-            for k in range(kmin, kmax + 1):
-                nw = w + need - k
-                for j in range(SUB_OFF[p][k], SUB_OFF[p][k + 1]):
-                    b = SUB_DATA[j]
-                    _emit_run(out, kind, key, (<uint64_t>(b & 15) << sh) | c.wo[nw],
-                              (<uint64_t>(b >> 4) << sh) | c.wt[nw], part_o[cur][w], part_t[cur][w], count)
-        if out.failed:
+                        opt_o[r][w][n] = <uint64_t>(b & 15) << sh
+                        opt_t[r][w][n] = <uint64_t>(b >> 4) << sh
+                        n += 1
+                opt_n[r][w] = n
+        last = ranks[nslots - 1]
+        # the first slots' combinations by wildcards used; in a strongest list below the
+        # top, the lowest slot may not be all wildcards
+        if nslots == 2:  # a plate: a slot of three cards is never all wildcards
+            r = ranks[0]
+            for w in range(3):
+                first_o[w] = opt_o[r][w]
+                first_t[w] = opt_t[r][w]
+            first_n = opt_n[r]
+        else:
+            r = ranks[0]
+            u = ranks[1]
+            head_n[0] = 0
+            head_n[1] = 0
+            head_n[2] = 0
+            for w in range(W + 1):
+                if w == need and c.strongest and key < max_key:
+                    continue
+                for v in range(W + 1 - w):
+                    n = head_n[w + v]
+                    for i in range(opt_n[r][w]):
+                        for j in range(opt_n[u][v]):
+                            head_o[w + v][n + j] = opt_o[r][w][i] | opt_o[u][v][j]
+                            head_t[w + v][n + j] = opt_t[r][w][i] | opt_t[u][v][j]
+                        n += opt_n[u][v]
+                    head_n[w + v] = n
+            for w in range(3):
+                first_o[w] = head_o[w]
+                first_t[w] = head_t[w]
+            first_n = head_n
+        total = 0
+        for v in range(W + 1):
+            for w in range(W + 1 - v):
+                total += <Py_ssize_t>opt_n[last][v] * first_n[w]
+        if total == 0:
+            continue
+        room = _reserve(out, total)  # total, or less when the buffer is full (failed is then set)
+        memset(out.kinds + out.n, kind, <size_t>room)
+        memset(out.keys + out.n, key, <size_t>room)
+        cards = out.cards + 2 * out.n
+        at = 0
+        for v in range(W + 1):
+            for j in range(opt_n[last][v]):
+                qo = opt_o[last][v][j]
+                qt = opt_t[last][v][j]
+                for w in range(W + 1 - v):
+                    at = _put(cards, at, room, qo | c.wo[v + w], qt | c.wt[v + w], first_o[w], first_t[w], first_n[w])
+        out.n += at
+        if at != total:  # a full buffer (room < total): the list is incomplete
+            out.failed = 1
             return
 
 
-cdef void _runs_of_five(Ctx* c, int kind, int min_key, unsigned int suits,
-                       unsigned int positions) noexcept nogil:
-    """Straights (``suits`` 15) or straight flushes of one suit (``suits`` 1 << s): five
-    consecutive ranks of one card each, lowest position key = min_key + 1 .. 10.
+cdef inline int _cross(const uint64_t* left, int n_left, const uint64_t* right, int n_right,
+                       uint64_t* out) noexcept nogil:
+    """Every ``left[i] | right[j]`` into ``out`` (room for n_left * n_right); their number."""
+    cdef int i, j, n = 0
+    for i in range(n_left):
+        for j in range(n_right):
+            out[n + j] = left[i] | right[j]
+        n += n_right
+    return n
 
-    The one-card case of :func:`_sequences`, enumerated directly: each slot's options are
-    its rank's distinct natural cards of the kept suits, then (while wildcards are left)
-    a wildcard. The moves of a window are counted first (at most 5**5), room for them is
-    made once, and three nested loops over the first slots write runs of the last two
-    slots' combinations (listed once per window, grouped by wildcards used) straight into
-    the buffer. ``positions`` (bit p) marks the positions 1..14 holding a
-    natural card of the kept suits: a window short of more cards than there are wildcards
-    is skipped at once. Readings as in :func:`_sequences`: the strongest list drops the
-    windows below the top whose lowest slot is a wildcard.
+
+cdef inline void _two_slots(const uint64_t* first, int n_first, bint wild_first,
+                            const uint64_t* second, int n_second, bint wild_second,
+                            uint64_t* none, uint64_t* one, int* counts) noexcept nogil:
+    """The combinations of two one-card slots grouped by wildcards: both natural into
+    ``none``, one wildcard (a zero: its bit is added later) into ``one``; ``counts``
+    gets the three group sizes (two wildcards: one combination, when both may be wild)."""
+    cdef int j
+    counts[0] = _cross(first, n_first, second, n_second, none)
+    counts[1] = 0
+    if wild_first:
+        for j in range(n_second):
+            one[j] = second[j]
+        counts[1] = n_second
+    if wild_second:
+        for j in range(n_first):
+            one[counts[1] + j] = first[j]
+        counts[1] += n_first
+    counts[2] = 1 if wild_first and wild_second else 0
+
+
+cdef void _straights(Ctx* c, int min_key) noexcept nogil:
+    """Straights: five consecutive ranks of one card each, lowest position key =
+    min_key + 1 .. 10.
+
+    The one-card case of :func:`_sequences`, enumerated directly. Each rank's options are
+    its distinct natural cards (listed once for all windows), and in a window a wildcard
+    may stand in any slot while wildcards are left. A window's moves are the cross
+    product of the combinations of its first two slots (``head``) and of its last three
+    (``tail``), each grouped by the wildcards it uses: room for them is made once, and
+    every head is written with a whole tail group in one run. A window short of more
+    cards than there are wildcards is skipped at once. Readings as in :func:`_sequences`:
+    the strongest list drops the windows below the top whose lowest slot is a wildcard.
     """
-    cdef uint64_t opt[5][5]  # opt[i][j]: natural option j of slot i; opt[i][n[i]] = 0 (wildcard)
-    cdef int n[5]
-    cdef uint64_t tail[3][25]  # tail[w]: the cards of the last two slots using w wildcards
+    cdef uint64_t natural[13][4]  # natural[r]: the distinct natural cards of rank r
+    cdef int n_natural[13]
+    cdef uint64_t head0[16]  # the first two slots: no wildcard, one, two (just the zero)
+    cdef uint64_t head1[8]
+    cdef int head_n[3]
+    cdef uint64_t pair0[16]  # the last two slots, the same way
+    cdef uint64_t pair1[8]
+    cdef int pair_n[3]
+    cdef uint64_t tail[3][64]  # the last three slots, by wildcards used
     cdef int tail_n[3]
-    cdef Py_ssize_t ways[3]
+    cdef const uint64_t* heads[3]
+    cdef uint64_t zero = 0
     cdef Py_ssize_t count, at, room, size
-    cdef int key, i, r, k, W = c.W, wild_first, j0, j1, j2, j3, j4, u0, u1, u2, w
-    cdef bint full
+    cdef int key, i, j, r, u, w, n2, W = c.W, r0, r1, r2, r3, r4
+    cdef bint wild, wild_low
     cdef unsigned int nib
-    cdef uint64_t b0, b1, b2, base_o, base_t
+    cdef uint64_t base_o, base_t, card
     cdef MoveBuffer* out = c.out
     cdef uint64_t* cards
+    for r in range(13):
+        nib = c.pat[r] & 15
+        j = 0
+        while nib:
+            natural[r][j] = <uint64_t>1 << (4 * r + gf_ctz64(nib))
+            nib &= nib - 1
+            j += 1
+        n_natural[r] = j
+    wild = W > 0
+    heads[0] = head0
+    heads[1] = head1
+    heads[2] = &zero
     for key in range(_max(min_key + 1, 1), 11):
-        if 5 - POP5[(positions >> key) & 31] > W:
+        if 5 - POP5[(c.at_least[1] >> key) & 31] > W:
             continue
-        for i in range(5):
-            r = _rank_at(key + i)
-            nib = c.pat[r] & suits & 15
-            k = 0
-            while nib:
-                opt[i][k] = <uint64_t>1 << (4 * r + gf_ctz64(nib))
-                nib &= nib - 1
-                k += 1
-            n[i] = k
-            opt[i][k] = 0
-        # a wildcard may stand in every slot but, in a strongest list below the top, the lowest
-        wild_first = 1 if W > 0 and not (c.strongest and key < 10) else 0
-        ways[0] = n[0]
-        ways[1] = wild_first
-        ways[2] = 0
-        for i in range(1, 5):
-            ways[2] = ways[2] * n[i] + ways[1]
-            ways[1] = ways[1] * n[i] + ways[0]
-            ways[0] = ways[0] * n[i]
-        count = ways[0] + (ways[1] if W >= 1 else 0) + (ways[2] if W >= 2 else 0)
+        r0 = _rank_at(key)
+        r1 = key - 1  # the rank of position key + 1 (never an A at 1)
+        r2 = key
+        r3 = key + 1
+        r4 = _rank_at(key + 4)
+        # not a wildcard in the lowest slot of a window below the top in a strongest list
+        wild_low = wild and not (c.strongest and key < 10)
+        _two_slots(natural[r0], n_natural[r0], wild_low, natural[r1], n_natural[r1], wild,
+                   head0, head1, head_n)
+        _two_slots(natural[r3], n_natural[r3], wild, natural[r4], n_natural[r4], wild,
+                   pair0, pair1, pair_n)
+        n2 = n_natural[r2]
+        tail_n[0] = _cross(natural[r2], n2, pair0, pair_n[0], tail[0])
+        tail_n[1] = _cross(natural[r2], n2, pair1, pair_n[1], tail[1])
+        tail_n[2] = 0
+        if W >= 2:
+            tail_n[2] = _cross(natural[r2], n2, &zero, pair_n[2], tail[2])
+            for j in range(pair_n[1]):  # the middle slot wild with one of the last two
+                tail[2][tail_n[2] + j] = pair1[j]
+            tail_n[2] += pair_n[1]
+        if wild:  # the middle slot wild, the last two natural
+            for j in range(pair_n[0]):
+                tail[1][tail_n[1] + j] = pair0[j]
+            tail_n[1] += pair_n[0]
+        if W < 2:
+            head_n[2] = 0
+        if W < 1:
+            head_n[1] = 0
+        count = 0
+        for u in range(W + 1):
+            for w in range(W + 1 - u):
+                count += <Py_ssize_t>head_n[u] * tail_n[w]
         if count == 0:
             continue
-        # the last two slots' combinations, grouped by the wildcards they use
-        tail_n[0] = 0
-        tail_n[1] = 0
-        tail_n[2] = 0
-        for j3 in range(n[3] + (W > 0)):
-            for j4 in range(n[4] + (W > 0)):
-                w = (j3 == n[3]) + (j4 == n[4])
-                if w <= W:
-                    tail[w][tail_n[w]] = opt[3][j3] | opt[4][j4]
-                    tail_n[w] += 1
         room = _reserve(out, count)  # count, or less when the buffer is full (failed is then set)
         cards = out.cards + 2 * out.n
-        memset(out.kinds + out.n, kind, <size_t>room)  # byte stores in the loop would alias the rest
+        memset(out.kinds + out.n, K_STRAIGHT, <size_t>room)  # byte stores in the loop would alias the rest
         memset(out.keys + out.n, key, <size_t>room)
         at = 0
-        for j0 in range(n[0] + wild_first):
-            b0 = opt[0][j0]
-            u0 = j0 == n[0]
-            for j1 in range(n[1] + (u0 < W)):
-                b1 = b0 | opt[1][j1]
-                u1 = u0 + (j1 == n[1])
-                for j2 in range(n[2] + (u1 < W)):
-                    b2 = b1 | opt[2][j2]
-                    u2 = u1 + (j2 == n[2])
-                    for w in range(W - u2 + 1):
-                        size = tail_n[w]
-                        full = at + size > room
-                        if full:  # a full buffer (or a wrong count): keep what fits
-                            size = room - at
-                        base_o = b2 | c.wo[u2 + w]
-                        base_t = c.wt[u2 + w]
-                        for j4 in range(size):
-                            cards[2 * at] = base_o | tail[w][j4]
-                            cards[2 * at + 1] = base_t
-                            at += 1
-                        if full:
-                            out.n += at
-                            out.failed = 1
-                            return
+        for u in range(W + 1):
+            for w in range(W + 1 - u):
+                size = tail_n[w]
+                if size == 0:
+                    continue
+                base_t = c.wt[u + w]
+                for i in range(head_n[u]):
+                    if at + size > room:  # a full buffer: keep what fits
+                        size = room - at
+                        count = -1
+                    base_o = heads[u][i] | c.wo[u + w]
+                    for j in range(size):
+                        cards[2 * (at + j)] = base_o | tail[w][j]
+                        cards[2 * (at + j) + 1] = base_t
+                    at += size
+                    if count < 0:
+                        out.n += at
+                        out.failed = 1
+                        return
         out.n += at
-        if at != count:  # cannot happen (count is exact); an incomplete list must not pass
+        if at != room:  # cannot happen (count is exact); an incomplete list must not pass
             out.failed = 1
             return
 
 
 cdef void _straight_flushes(Ctx* c, int min_key) noexcept nogil:
-    cdef int s, r
-    cdef uint64_t no = c.once & ~c.wo[1]
-    cdef uint64_t suit_cards
-    cdef unsigned int positions
-    for s in range(4):
-        suit_cards = no & (<uint64_t>0x1111111111111 << s)
-        if gf_popcount64(suit_cards) + c.W < 5:  # too few cards of the suit: no window fills
-            continue
-        # positions 1..14 of the suit's natural cards (A at 1 and 14)
-        positions = 0
-        while suit_cards:
-            r = gf_ctz64(suit_cards) >> 2
-            suit_cards &= suit_cards - 1
-            positions |= 1u << (r + 2)
-        if positions & (1u << 14):
-            positions |= 2u
-        _runs_of_five(c, K_STRAIGHT_FLUSH, min_key, 1u << s, positions)
+    """Straight flushes, lowest position key = min_key + 1 .. 10.
+
+    The four suits are seen at once: a 64-bit word holds, in lane s (bits 16s..16s+15),
+    bit p for each position 1..14 of a natural card of suit s (A at 1 and 14). Adding up
+    the empty slots of every window of every suit bit-slice by bit-slice marks the
+    windows short of at most W cards; only those are visited. A suit holds at most one
+    distinct natural card per slot, so such a window with ``m`` empty slots is written
+    directly: wildcards fill the empty slots and any spare ones (at most ``W - m``)
+    replace held cards, one move per choice of replaced slots. Readings: the strongest
+    list drops the windows below the top whose lowest slot is a wildcard.
+    """
+    cdef int s, r, key, i, j, m, held, spare, at, first, W = c.W
+    cdef uint64_t lanes = 0, empty, one = 0, two = 0, three = 0, windows
+    cdef uint64_t whole, wo, wt
+    cdef uint64_t bits[5]
+    cdef unsigned int present
+    cdef bint low_natural
+    cdef MoveBuffer* out = c.out
+    for r in range(13):
+        lanes |= SUIT_LANES[c.pat[r] & 15] << (r + 2)
+    lanes |= (lanes >> 13) & LANE_BIT_1  # A stands at 1 (bit 14 -> bit 1) as well as at 14
+    # windows (bit key of a lane) with fewer than 1, 2, 3 empty slots
+    for i in range(5):
+        empty = ~(lanes >> i)
+        three |= two & empty
+        two |= one & empty
+        one |= empty
+    windows = ~(one if W == 0 else two if W == 1 else three)
+    first = _max(min_key + 1, 1)  # the lowest key allowed, in every lane
+    windows &= ((0x7FEu >> first) << first) * LANE_ONES
+    if c.strongest:  # below the top, the lowest slot must be natural
+        windows &= lanes | LANE_BIT_10
+    while windows:
+        at = gf_ctz64(windows)
+        windows &= windows - 1
+        s = at >> 4
+        key = at & 15
+        present = <unsigned int>(lanes >> at) & 31
+        held = POP5[present]
+        m = 5 - held
+        low_natural = c.strongest and key < 10
+        whole = 0
+        for i in range(5):
+            bits[i] = (<uint64_t>1 << (4 * _rank_at(key + i) + s)) if present >> i & 1 else 0
+            whole |= bits[i]
+        _emit(out, K_STRAIGHT_FLUSH, key, whole | c.wo[m], c.wt[m])
+        spare = W - m
+        if spare >= 1:  # one held card replaced by a wildcard
+            wo = c.wo[m + 1]
+            wt = c.wt[m + 1]
+            for i in range(1 if low_natural else 0, 5):
+                if bits[i]:
+                    _emit(out, K_STRAIGHT_FLUSH, key, (whole ^ bits[i]) | wo, wt)
+        if spare >= 2:  # two held cards replaced
+            wo = c.wo[2]
+            wt = c.wt[2]
+            for i in range(1 if low_natural else 0, 5):
+                if bits[i]:
+                    for j in range(i + 1, 5):
+                        if bits[j]:
+                            _emit(out, K_STRAIGHT_FLUSH, key, (whole ^ bits[i] ^ bits[j]) | wo, wt)
+        if out.failed:
+            return
 
 
 cdef void _bombs(Ctx* c, int last_tier, int last_key) noexcept nogil:
-    """Every bomb above (last_tier, last_key) on the ladder (last_tier -1: every bomb)."""
-    cdef int size, tier
-    for size in range(4, _min(10, c.max_cnt + c.W) + 1):
-        tier = bomb_tier(K_BOMB, size)
-        if tier > last_tier:
-            _same_rank(c, K_BOMB, size, -1)
-        elif tier == last_tier:
-            _same_rank(c, K_BOMB, size, last_key)
+    """Every bomb above (last_tier, last_key) on the ladder (last_tier -1: every bomb).
+
+    Bombs of one rank are written rank by rank, only for the ranks with enough cards."""
+    cdef int r, size, tier
+    cdef MoveBuffer* out = c.out
+    for r in range(13):
+        for size in range(4, _min(10, c.cnt[r] + c.W) + 1):
+            tier = bomb_tier(K_BOMB, size)
+            if tier > last_tier or (tier == last_tier and c.pw[r] > last_key):
+                _of_rank(c, K_BOMB, size, r)
+        if out.failed:
+            return
     if SF_TIER > last_tier:
         _straight_flushes(c, -1)
     elif SF_TIER == last_tier:
         _straight_flushes(c, last_key)
     if FJ_TIER > last_tier and c.sbc == 2 and c.hrc == 2:
-        _emit(c.out, K_FOUR_JOKERS, 0, SB_BIT | HR_BIT, SB_BIT | HR_BIT)
+        _emit(out, K_FOUR_JOKERS, 0, SB_BIT | HR_BIT, SB_BIT | HR_BIT)
 
 
 cdef void _of_kind(Ctx* c, int kind, int min_key) noexcept nogil:
@@ -700,7 +841,7 @@ cdef void _of_kind(Ctx* c, int kind, int min_key) noexcept nogil:
     elif kind == K_THREE_TWO:
         _three_with_two(c, min_key)
     elif kind == K_STRAIGHT:
-        _runs_of_five(c, K_STRAIGHT, min_key, 15, c.at_least[1])
+        _straights(c, min_key)
     elif kind == K_THREE_PAIR:
         _sequences(c, K_THREE_PAIR, 3, 2, 12, min_key)
     elif kind == K_TWO_TRIPS:
@@ -899,7 +1040,8 @@ cdef long long _as_int(object value, str what) except? -1:
     """An integer argument (:func:`as_integer`) as a C long long."""
     cdef int overflow = 0
     cdef long long result
-    value = as_integer(value, what)
+    if type(value) is not int:  # the common case (an exact int) needs no conversion
+        value = as_integer(value, what)
     result = PyLong_AsLongLongAndOverflow(value, &overflow)
     if overflow:
         raise ValueError(f"{what} is out of range: {value}")
@@ -1008,6 +1150,7 @@ cdef enum:
     MOVE_BYTES = 18
 
 
+@cython.freelist(16)
 cdef class Moves:
     """The moves of one :func:`generate` or :func:`classify` call.
 
@@ -1387,3 +1530,4 @@ def hand_size(once, twice):
     cdef uint64_t t = _as_plane(twice, "twice")
     _check(o, t, 2, K_PASS, 0, 0)
     return gf_popcount64(o) + gf_popcount64(t)
+

@@ -178,12 +178,12 @@ def legal_moves(
         level = parse_level(level)
     gen = generator(backend)
     if last is None:
-        args = LEADING
+        kind, key, size = LEADING
     elif type(last) is Move and last.level == level:  # the common case, checked first (hot path)
-        args = last.table_args
+        kind, key, size = last.table_args
     else:
-        args = last_args(last, level, gen)
-    return MoveList(gen.generate(hand._once, hand._twice, level, *args, strongest), level)
+        kind, key, size = last_args(last, level, gen)
+    return MoveList(gen.generate(hand._once, hand._twice, level, kind, key, size, strongest), level)
 
 
 def classify(cards: Any, level: int | str, *, backend: Backend | None = None) -> list[Move]:
