@@ -62,6 +62,9 @@ PATHS: dict[str, tuple[str, str]] = {
     "lead_hand": ("legal_moves(Hand, level)", "lead_hand"),
     "lead_string": ("legal_moves(card string, level), string seen before", "lead_hand"),
     "lead_new_string": ("legal_moves(card string, level), new string", "lead_hand"),
+    "batch_planes": ("legal_moves_batch(uint64 planes, levels), per hand", "batch_planes"),
+    "batch_hands": ("legal_moves_batch(list of Hand, levels), per hand", "batch_planes"),
+    "batch_strings": ("legal_moves_batch(list of card strings, levels), per hand", "batch_planes"),
     "step_move": ("Deal.step(Move)", "step_move"),
     "step_index": ("Deal.step(index)", "step_move"),
     "step_triple": ("Deal.step(platform triple)", "step_move"),
@@ -315,6 +318,8 @@ def make_path(path: str, workload: Workload) -> tuple[Callable[[], Any], Callabl
         return lambda: [deal.clone() for deal in observed], observe
     triples = [last.to_platform() for last in lasts]
     strings = [str(hand) for hand in hands]
+    planes = np.array([(hand.once, hand.twice) for hand in hands], dtype=np.uint64).reshape(-1, 2)
+    batch = api.legal_moves_batch
 
     calls: dict[str, Callable[[Any], Any]] = {
         "follow_move": lambda _: [legal_moves(h, lv, m) for h, lv, m in zip(hands, levels, lasts)],
@@ -325,9 +330,12 @@ def make_path(path: str, workload: Workload) -> tuple[Callable[[], Any], Callabl
         "lead_hand": lambda _: [legal_moves(h, lv) for h, lv in zip(hands, levels)],
         "lead_string": lambda _: [legal_moves(text, lv) for text, lv in zip(strings, levels)],
         "lead_new_string": lambda _: [legal_moves(text, lv) for text, lv in zip(strings, levels)],
+        "batch_planes": lambda _: batch(planes, levels),
+        "batch_hands": lambda _: batch(hands, levels),
+        "batch_strings": lambda _: batch(strings, levels),
     }
     call = calls[path]
-    return (forget_parsed if path == "lead_new_string" else nothing), lambda state: len(call(state))
+    return (forget_parsed if path in ("lead_new_string", "batch_strings") else nothing), lambda state: len(call(state))
 
 
 def measure_path(path: str, workload: Workload, *, min_rounds: int = 5, min_time: float = 0.2) -> Measurement:
