@@ -235,6 +235,7 @@ cdef struct Ctx:
     uint8_t pat[13]         # pattern byte of the natural cards of each rank
     int cnt[13]             # natural cards of each rank
     int pw[13]              # power of each rank
+    unsigned int bomb_ranks   # bit r: rank r has enough cards for a bomb (with the wildcards)
     unsigned int at_least[4]  # sequence positions 1..14 (bit p) of the ranks with >= j natural cards
     int sbc                 # small jokers held
     int hrc                 # big jokers held
@@ -259,7 +260,7 @@ cdef inline int _rank_at(int position) noexcept nogil:
 
 cdef inline void _setup(Ctx* c, uint64_t once, uint64_t twice, int level, bint strongest,
                         MoveBuffer* out) noexcept nogil:
-    cdef int r, j, li = level - 2
+    cdef int r, j, n, li = level - 2
     cdef uint64_t wbit = wild_bit(level)
     cdef uint64_t no = once & ~wbit
     cdef uint64_t nt = twice & ~wbit
@@ -274,19 +275,22 @@ cdef inline void _setup(Ctx* c, uint64_t once, uint64_t twice, int level, bint s
     c.wt[0] = 0
     c.wt[1] = 0
     c.wt[2] = wbit
-    for r in range(13):
-        p = <uint8_t>(((no >> (4 * r)) & 15) | (((nt >> (4 * r)) & 15) << 4))
-        c.pat[r] = p
-        c.cnt[r] = PAT_CNT[p]
-        c.pw[r] = r + 2
-    c.pw[li] = LEVEL_POWER
     c.at_least[0] = 0x7FFE
     c.at_least[1] = 0
     c.at_least[2] = 0
     c.at_least[3] = 0
+    c.bomb_ranks = 0
     for r in range(13):
-        for j in range(1, _min(c.cnt[r], 3) + 1):
-            c.at_least[j] |= 1u << (r + 2)
+        p = <uint8_t>(((no >> (4 * r)) & 15) | (((nt >> (4 * r)) & 15) << 4))
+        n = PAT_CNT[p]
+        c.pat[r] = p
+        c.cnt[r] = n
+        c.pw[r] = r + 2
+        c.at_least[1] |= <unsigned int>(n >= 1) << (r + 2)
+        c.at_least[2] |= <unsigned int>(n >= 2) << (r + 2)
+        c.at_least[3] |= <unsigned int>(n >= 3) << (r + 2)
+        c.bomb_ranks |= <unsigned int>(n + c.W >= 4) << r
+    c.pw[li] = LEVEL_POWER
     for j in range(1, 4):
         if c.at_least[j] & (1u << 14):  # A stands at 1 as well as at 14
             c.at_least[j] |= 2u
@@ -814,8 +818,11 @@ cdef void _bombs(Ctx* c, int last_tier, int last_key) noexcept nogil:
 
     Bombs of one rank are written rank by rank, only for the ranks with enough cards."""
     cdef int r, size, tier
+    cdef unsigned int ranks = c.bomb_ranks
     cdef MoveBuffer* out = c.out
-    for r in range(13):
+    while ranks:
+        r = gf_ctz64(ranks)
+        ranks &= ranks - 1
         for size in range(4, _min(10, c.cnt[r] + c.W) + 1):
             tier = bomb_tier(K_BOMB, size)
             if tier > last_tier or (tier == last_tier and c.pw[r] > last_key):

@@ -366,7 +366,7 @@ def has_legal_follow(hand: Any, level: int | str, last: Any, *, backend: Backend
         level = parse_level(level)
     gen = generator(backend)
     if type(last) is Move and last.level == level:  # the common case, checked first (hot path)
-        args = last.table_args
+        kind, key, size = last.table_args
     else:
-        args = last_args(last, level, gen)
-    return gen.has_legal_follow(hand._once, hand._twice, level, *args)
+        kind, key, size = last_args(last, level, gen)
+    return gen.has_legal_follow(hand._once, hand._twice, level, kind, key, size)
