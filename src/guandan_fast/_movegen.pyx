@@ -23,9 +23,12 @@ another reading of the same cards beats; the rules for that are at each generato
 
 Bounds: the kernels index only fixed-size C arrays and the move buffer, with indices
 bounded by construction (pattern bytes < 256, sub-multiset sizes <= 8, at most 13 ranks,
-5 slots, 3 wildcard counts, ``SEQ_CAP`` partial sequences, checked), and every write to
-the buffer goes through ``_emit`` / ``_reserve``, which grow it or stop. Every entry
-point checks its arguments (``check_args``) before any kernel runs.
+5 slots, 3 wildcard counts; the option lists of a slot and the combinations of two slots
+are sized for the most a rank can hold: ``SLOT_ROOM``, ``HEAD_ROOM``), and every write to
+the buffer is one ``_emit`` (which grows it or stops) or lies below the room ``_reserve``
+returned (a run of counted moves; fewer than counted only when the buffer cannot grow,
+and then ``failed`` is set). Every entry point checks its arguments (``check_args``)
+before any kernel runs.
 """
 
 cimport cython
@@ -199,26 +202,15 @@ cdef inline Py_ssize_t _reserve(MoveBuffer* b, Py_ssize_t count) noexcept nogil:
     return count
 
 
-cdef inline void _emit_run(MoveBuffer* b, int kind, int key, uint64_t once, uint64_t twice,
-                           const uint64_t* run_once, const uint64_t* run_twice, Py_ssize_t count) noexcept nogil:
-    """The moves (kind, key, (once | run_once[i], twice | run_twice[i])) for i < count."""
-    cdef Py_ssize_t i, n
-    cdef uint64_t* cards
-    cdef uint8_t* kinds
-    cdef uint8_t* keys
-    if count <= 0:
-        return
-    count = _reserve(b, count)
-    n = b.n
-    kinds = b.kinds + n
-    keys = b.keys + n
-    cards = b.cards + 2 * n
-    for i in range(count):  # runs are short: a loop beats memset calls
-        kinds[i] = <uint8_t>kind
-        keys[i] = <uint8_t>key
-        cards[2 * i] = once | run_once[i]
-        cards[2 * i + 1] = twice | run_twice[i]
-    b.n = n + count
+cdef inline uint64_t* _open_rows(MoveBuffer* b, int kind, int key, Py_ssize_t count, Py_ssize_t* room) noexcept nogil:
+    """Rows for ``count`` moves of one kind and key after the last move: their kinds and
+    keys are written (one memset each; byte stores in the callers' loops would alias the
+    cards), the cards of the first row are returned. ``room[0]`` gets how many rows there
+    are: ``count``, or fewer when the buffer cannot grow (then ``failed`` is set)."""
+    room[0] = _reserve(b, count)
+    memset(b.kinds + b.n, kind, <size_t>room[0])
+    memset(b.keys + b.n, key, <size_t>room[0])
+    return b.cards + 2 * b.n
 
 
 # --------------------------------------------------------------------------------------
@@ -459,10 +451,7 @@ cdef void _three_with_two(Ctx* c, int min_key) noexcept nogil:
             total = <Py_ssize_t>per_triple * (SUB_OFF[p][kr + 1] - SUB_OFF[p][kr])
             if total == 0:
                 continue
-            room = _reserve(out, total)  # total, or less when the buffer is full (failed is then set)
-            memset(out.kinds + out.n, K_THREE_TWO, <size_t>room)
-            memset(out.keys + out.n, key, <size_t>room)
-            cards = out.cards + 2 * out.n
+            cards = _open_rows(out, K_THREE_TWO, key, total, &room)
             at = 0
             for j in range(SUB_OFF[p][kr], SUB_OFF[p][kr + 1]):
                 b = SUB_DATA[j]
@@ -588,10 +577,7 @@ cdef void _sequences(Ctx* c, int kind, int nslots, int need, int max_key, int mi
                 total += <Py_ssize_t>opt_n[last][v] * first_n[w]
         if total == 0:
             continue
-        room = _reserve(out, total)  # total, or less when the buffer is full (failed is then set)
-        memset(out.kinds + out.n, kind, <size_t>room)
-        memset(out.keys + out.n, key, <size_t>room)
-        cards = out.cards + 2 * out.n
+        cards = _open_rows(out, kind, key, total, &room)
         at = 0
         for v in range(W + 1):
             for j in range(opt_n[last][v]):
@@ -665,7 +651,7 @@ cdef void _straights(Ctx* c, int min_key) noexcept nogil:
     cdef int key, i, j, r, u, w, n2, W = c.W, r0, r1, r2, r3, r4
     cdef bint wild, wild_low
     cdef unsigned int nib
-    cdef uint64_t base_o, base_t, card
+    cdef uint64_t base_o, base_t
     cdef MoveBuffer* out = c.out
     cdef uint64_t* cards
     for r in range(13):
@@ -717,10 +703,7 @@ cdef void _straights(Ctx* c, int min_key) noexcept nogil:
                 count += <Py_ssize_t>head_n[u] * tail_n[w]
         if count == 0:
             continue
-        room = _reserve(out, count)  # count, or less when the buffer is full (failed is then set)
-        cards = out.cards + 2 * out.n
-        memset(out.kinds + out.n, K_STRAIGHT, <size_t>room)  # byte stores in the loop would alias the rest
-        memset(out.keys + out.n, key, <size_t>room)
+        cards = _open_rows(out, K_STRAIGHT, key, count, &room)
         at = 0
         for u in range(W + 1):
             for w in range(W + 1 - u):
@@ -977,9 +960,9 @@ cdef int has_legal_follow_c(uint64_t once, uint64_t twice, int level,
     return 1 if one.n > 0 else 0
 
 
-cdef Py_ssize_t _classify_append(uint64_t once, uint64_t twice, int level, MoveBuffer* out) noexcept nogil:
-    """Every reading of exactly these cards: the moves of the kinds of that size whose
-    cards are the whole hand."""
+cdef Py_ssize_t _classify_append(uint64_t once, uint64_t twice, int level, int only, MoveBuffer* out) noexcept nogil:
+    """Every reading of exactly these cards (of kind ``only``; -1: of any kind): the moves
+    of the kinds of that size whose cards are the whole hand."""
     cdef Ctx c
     cdef Py_ssize_t start = out.n, i, n
     cdef int size
@@ -994,16 +977,23 @@ cdef Py_ssize_t _classify_append(uint64_t once, uint64_t twice, int level, MoveB
     elif size == 3:
         _same_rank(&c, K_TRIPS, 3, -1)
     elif size == 5:
-        _three_with_two(&c, -1)
-        _of_kind(&c, K_STRAIGHT, -1)
-        _straight_flushes(&c, -1)
+        if only < 0 or only == K_THREE_TWO:
+            _three_with_two(&c, -1)
+        if only < 0 or only == K_STRAIGHT:
+            _straights(&c, -1)
+        if only < 0 or only == K_STRAIGHT_FLUSH:
+            _straight_flushes(&c, -1)
     elif size == 6:
-        _of_kind(&c, K_THREE_PAIR, -1)
-        _of_kind(&c, K_TWO_TRIPS, -1)
+        if only < 0 or only == K_THREE_PAIR:
+            _of_kind(&c, K_THREE_PAIR, -1)
+        if only < 0 or only == K_TWO_TRIPS:
+            _of_kind(&c, K_TWO_TRIPS, -1)
     if size == 4 and c.sbc == 2 and c.hrc == 2:
         _emit(out, K_FOUR_JOKERS, 0, SB_BIT | HR_BIT, SB_BIT | HR_BIT)
-    if 4 <= size <= 10:
-        _same_rank(&c, K_BOMB, size, -1)
+    if 4 <= size <= 10 and (only < 0 or only == K_BOMB):
+        for i in range(13):
+            if c.cnt[i] + c.W >= size:
+                _of_rank(&c, K_BOMB, size, <int>i)
     if out.failed:
         return -1
     n = start
@@ -1027,7 +1017,7 @@ cdef int _reads_as_c(uint64_t once, uint64_t twice, int level, int kind, int key
     cdef Py_ssize_t i, n
     cdef int found = 0
     movebuf_borrow(&buf, kind_store, key_store, card_store, READINGS_ROOM)
-    n = _classify_append(once, twice, level, &buf)
+    n = _classify_append(once, twice, level, kind, &buf)
     if n < 0:
         movebuf_free(&buf)
         return <int>n
@@ -1346,7 +1336,7 @@ def classify(once, twice, level):
     _check(a.once, a.twice, a.level, K_PASS, 0, 0)
     movebuf_borrow(&buf, kind_store, key_store, card_store, READINGS_ROOM)
     try:
-        n = _classify_append(a.once, a.twice, a.level, &buf)
+        n = _classify_append(a.once, a.twice, a.level, -1, &buf)
         if n < 0:
             raise MemoryError()
         return _moves_of(&buf, n)
