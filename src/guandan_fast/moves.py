@@ -74,9 +74,7 @@ class Move:
     @classmethod
     def _trusted(cls, kind: MoveType, key: int, cards: Hand, level: int) -> Move:
         """A move already known to be a legal reading (the generators' output)."""
-        move = _new_move(cls)
-        _fill(move, kind, key, cards, level)
-        return move
+        return _made(kind, key, cards, level, (int(kind), key, cards._once.bit_count() + cards._twice.bit_count()))
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Move is immutable")
@@ -110,16 +108,10 @@ class Move:
             if row is None:
                 return PASS
         kind, key, once, twice, size = row
-        hand = _new_hand(Hand)
-        _set_once(hand, once)
-        _set_twice(hand, twice)
-        move = _new_move(cls)
-        _set_kind(move, _KINDS[kind])
-        _set_key(move, key)
-        _set_cards(move, hand)
-        _set_level(move, level)
-        _set_table_args(move, (kind, key, size))
-        return move
+        hand = _new_object(Hand)
+        hand._once = once
+        hand._twice = twice
+        return _made(_KINDS[kind], key, hand, level, (kind, key, size))
 
     # -- strength -------------------------------------------------------------------------
     @property
@@ -155,15 +147,39 @@ class Move:
         return f"Move({self.kind.platform_name} {self.rank}: {' '.join(self.cards)} @ level {level_char(self.level)})"
 
 
-_new_move = _new_hand = object.__new__
-_set_once, _set_twice = Hand._once.__set__, Hand._twice.__set__  # type: ignore[attr-defined]
 _set_kind, _set_key, _set_cards, _set_level, _set_table_args = (
     getattr(Move, name).__set__ for name in ("kind", "key", "cards", "level", "table_args")
 )
 
 
+_new_object = object.__new__
+
+
+class _Unfrozen(Move):
+    """A move being made: Move refuses setattr, and setting its slots through their
+    descriptors costs a wrapped call each, while this class (the same slots) sets them as
+    plain attributes; :func:`_made` then gives the object the class Move (a third of the
+    time of setting the descriptors)."""
+
+    __slots__ = ()
+    __setattr__ = object.__setattr__
+
+
+def _made(kind: MoveType, key: int, cards: Hand, level: int, table_args: tuple[int, int, int]) -> Move:
+    """A new Move of these slot values (trusted: nothing is checked)."""
+    move = _new_object(_Unfrozen)
+    move.kind = kind
+    move.key = key
+    move.cards = cards
+    move.level = level
+    move.table_args = table_args
+    move.__class__ = Move
+    return move
+
+
 def _fill(move: Move, kind: MoveType, key: int, cards: Hand, level: int) -> None:
-    """Set the slots of a new move (through the slot descriptors: Move refuses setattr)."""
+    """Set the slots of a move made by ``Move(...)`` (through the slot descriptors: Move
+    refuses setattr)."""
     _set_kind(move, kind)
     _set_key(move, key)
     _set_cards(move, cards)
