@@ -98,8 +98,9 @@ class Hand:
 
     @classmethod
     def _trusted(cls, once: int, twice: int) -> Hand:
-        """A hand from planes already known to be valid (no checks: internal use)."""
-        hand = cls.__new__(cls)
+        """A hand from planes already known to be valid (no checks: internal use; the hot
+        path of every Move made, so ``object.__new__`` is bound once, not looked up)."""
+        hand = _new_object(cls)
         hand._once, hand._twice = once, twice
         return hand
 
@@ -324,3 +325,6 @@ def as_hand(cards: object) -> Hand:
     if isinstance(cards, Iterable):
         return Hand(cards)  # type: ignore[arg-type]
     raise TypeError(f"expected a Hand, a card string or an iterable of card strings, not {type(cards).__name__}")
+
+
+_new_object = object.__new__

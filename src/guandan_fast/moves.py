@@ -57,7 +57,7 @@ class Move:
     #: ``(kind, key, size)`` as plain ints: how the native core is told the move to beat.
     table_args: tuple[int, int, int]
 
-    def __init__(self, kind: MoveType | int, key: int, cards: Any, level: int | str) -> None:
+    def __new__(cls, kind: MoveType | int, key: int, cards: Any, level: int | str) -> Move:
         """A move, validated: ``cards`` must really read as ``kind`` with ``key`` at ``level``."""
         level = parse_level(level)
         kind = MoveType(kind)
@@ -69,7 +69,7 @@ class Move:
                 raise ValueError("a pass has no cards and no key")
         else:
             check_reading(kind, key, cards.once, cards.twice, level)
-        _fill(self, kind, key, cards, level)
+        return cls._trusted(kind, key, cards, level)
 
     @classmethod
     def _trusted(cls, kind: MoveType, key: int, cards: Hand, level: int) -> Move:
@@ -108,10 +108,7 @@ class Move:
             if row is None:
                 return PASS
         kind, key, once, twice, size = row
-        hand = _new_object(Hand)
-        hand._once = once
-        hand._twice = twice
-        return _made(_KINDS[kind], key, hand, level, (kind, key, size))
+        return _made(_KINDS[kind], key, Hand._trusted(once, twice), level, (kind, key, size))
 
     # -- strength -------------------------------------------------------------------------
     @property
@@ -147,19 +144,10 @@ class Move:
         return f"Move({self.kind.platform_name} {self.rank}: {' '.join(self.cards)} @ level {level_char(self.level)})"
 
 
-_set_kind, _set_key, _set_cards, _set_level, _set_table_args = (
-    getattr(Move, name).__set__ for name in ("kind", "key", "cards", "level", "table_args")
-)
-
-
-_new_object = object.__new__
-
-
 class _Unfrozen(Move):
-    """A move being made: Move refuses setattr, and setting its slots through their
-    descriptors costs a wrapped call each, while this class (the same slots) sets them as
-    plain attributes; :func:`_made` then gives the object the class Move (a third of the
-    time of setting the descriptors)."""
+    """A move being made: Move refuses setattr, while this class (the same slots) sets
+    them as plain attributes; :func:`_made` then gives the object the class Move (a third
+    of the time of setting Move's slots through their descriptors, a wrapped call each)."""
 
     __slots__ = ()
     __setattr__ = object.__setattr__
@@ -167,7 +155,7 @@ class _Unfrozen(Move):
 
 def _made(kind: MoveType, key: int, cards: Hand, level: int, table_args: tuple[int, int, int]) -> Move:
     """A new Move of these slot values (trusted: nothing is checked)."""
-    move = _new_object(_Unfrozen)
+    move = object.__new__(_Unfrozen)
     move.kind = kind
     move.key = key
     move.cards = cards
@@ -175,16 +163,6 @@ def _made(kind: MoveType, key: int, cards: Hand, level: int, table_args: tuple[i
     move.table_args = table_args
     move.__class__ = Move
     return move
-
-
-def _fill(move: Move, kind: MoveType, key: int, cards: Hand, level: int) -> None:
-    """Set the slots of a move made by ``Move(...)`` (through the slot descriptors: Move
-    refuses setattr)."""
-    _set_kind(move, kind)
-    _set_key(move, key)
-    _set_cards(move, cards)
-    _set_level(move, level)
-    _set_table_args(move, (int(kind), key, cards._once.bit_count() + cards._twice.bit_count()))
 
 
 def read_platform(action: object, level: int) -> tuple[MoveType, int, Hand]:
