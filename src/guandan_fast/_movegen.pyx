@@ -326,7 +326,7 @@ cdef inline void _of_rank(Ctx* c, int kind, int need, int r) noexcept nogil:
 
 
 cdef void _same_rank(Ctx* c, int kind, int need, int min_key) noexcept nogil:
-    """Pairs (need 2) or trips (3) of one rank.
+    """Pairs (need 2), trips (3) or bombs of ``need`` cards of one rank, above ``min_key``.
 
     The two wildcards are a pair of every rank in the complete list; in the strongest
     list only of the level rank, their highest reading (no other cards of this family
@@ -385,7 +385,7 @@ cdef void _three_with_two(Ctx* c, int min_key) noexcept nogil:
     cdef int s1[14]
     cdef int seg_lo[2]
     cdef int seg_hi[2]
-    cdef int r, o, kr, wr, key, j, sh, n2 = 0, n1 = 0, n_seg, i, n_extra, per_triple, li = c.level_index
+    cdef int r, o, kr, wr, key, j, sh, n2 = 0, n1 = 0, i, n_extra, per_triple, li = c.level_index
     cdef Py_ssize_t total, room, at
     cdef uint8_t b, p
     cdef uint64_t to, tt, base_o, base_t
@@ -429,7 +429,6 @@ cdef void _three_with_two(Ctx* c, int min_key) noexcept nogil:
                 seg_hi[0] = r
                 seg_lo[1] = r + 1
                 seg_hi[1] = 13
-            n_seg = 2
             n_extra = 0
             if kr == 3 and W == 2:
                 extra_o[n_extra] = c.wo[2]
@@ -444,7 +443,7 @@ cdef void _three_with_two(Ctx* c, int min_key) noexcept nogil:
                 extra_t[n_extra] = HR_BIT
                 n_extra += 1
             per_triple = n_extra
-            for i in range(n_seg):
+            for i in range(2):
                 per_triple += s2[seg_hi[i]] - s2[seg_lo[i]]
                 if W > wr:
                     per_triple += s1[seg_hi[i]] - s1[seg_lo[i]]
@@ -457,7 +456,7 @@ cdef void _three_with_two(Ctx* c, int min_key) noexcept nogil:
                 b = SUB_DATA[j]
                 to = (<uint64_t>(b & 15) << sh) | c.wo[wr]
                 tt = (<uint64_t>(b >> 4) << sh) | c.wt[wr]
-                for i in range(n_seg):
+                for i in range(2):
                     at = _put(cards, at, room, to, tt, p2_o + s2[seg_lo[i]], p2_t + s2[seg_lo[i]],
                               s2[seg_hi[i]] - s2[seg_lo[i]])
                     if W > wr:  # a pair of one natural card and a wildcard
@@ -693,10 +692,6 @@ cdef void _straights(Ctx* c, int min_key) noexcept nogil:
             for j in range(pair_n[0]):
                 tail[1][tail_n[1] + j] = pair0[j]
             tail_n[1] += pair_n[0]
-        if W < 2:
-            head_n[2] = 0
-        if W < 1:
-            head_n[1] = 0
         count = 0
         for u in range(W + 1):
             for w in range(W + 1 - u):
@@ -991,9 +986,7 @@ cdef Py_ssize_t _classify_append(uint64_t once, uint64_t twice, int level, int o
     if size == 4 and c.sbc == 2 and c.hrc == 2:
         _emit(out, K_FOUR_JOKERS, 0, SB_BIT | HR_BIT, SB_BIT | HR_BIT)
     if 4 <= size <= 10 and (only < 0 or only == K_BOMB):
-        for i in range(13):
-            if c.cnt[i] + c.W >= size:
-                _of_rank(&c, K_BOMB, size, <int>i)
+        _same_rank(&c, K_BOMB, size, -1)
     if out.failed:
         return -1
     n = start
