@@ -25,6 +25,7 @@ from typing import Any, overload
 
 import numpy as np
 
+from . import backend as _backend
 from .backend import NATIVE_AVAILABLE, Backend, generator, native_module, resolve_backend, set_default_backend
 from .cards import parse_level
 from .hand import Hand, as_hand
@@ -63,6 +64,7 @@ class MoveList:
     __slots__ = ("_lookup", "_moves", "level")
 
     def __init__(self, moves: MoveArrays, level: int) -> None:
+        # legal_moves fills the same three slots itself (see _new_list)
         self._moves = moves
         self.level = level
         self._lookup: set[tuple[int, int, int, int]] | None = None
@@ -137,6 +139,11 @@ class MoveList:
         return f"<MoveList of {len(self)} moves at level {self.level}>"
 
 
+#: A MoveList made without running ``__init__`` (its Python frame is a tenth of a following
+#: call); the caller fills the slots ``_moves``, ``level`` and ``_lookup``.
+_new_list = object.__new__
+
+
 def last_args(last: Any, level: int, gen: ModuleType | None = None) -> tuple[int, int, int]:
     """``(kind, key, size)`` of the move to beat: None or PASS (leading), a :class:`Move`, or
     a platform triple, read without building a Move and checked by ``gen`` (default: the
@@ -176,14 +183,20 @@ def legal_moves(
         hand = as_hand(hand)
     if type(level) is not int or not 2 <= level <= 14:
         level = parse_level(level)
-    gen = generator(backend)
+    gen = _backend._default_generator if backend is None else None  # read, not called: the hot path
+    if gen is None:
+        gen = generator(backend)
     if last is None:
         kind, key, size = LEADING
     elif type(last) is Move and last.level == level:  # the common case, checked first (hot path)
         kind, key, size = last.table_args
     else:
         kind, key, size = last_args(last, level, gen)
-    return MoveList(gen.generate(hand._once, hand._twice, level, kind, key, size, strongest), level)
+    moves = _new_list(MoveList)
+    moves._moves = gen.generate(hand._once, hand._twice, level, kind, key, size, strongest)
+    moves.level = level
+    moves._lookup = None
+    return moves
 
 
 def classify(cards: Any, level: int | str, *, backend: Backend | None = None) -> list[Move]:
@@ -364,7 +377,9 @@ def has_legal_follow(hand: Any, level: int | str, last: Any, *, backend: Backend
         hand = as_hand(hand)
     if type(level) is not int or not 2 <= level <= 14:
         level = parse_level(level)
-    gen = generator(backend)
+    gen = _backend._default_generator if backend is None else None  # read, not called: the hot path
+    if gen is None:
+        gen = generator(backend)
     if type(last) is Move and last.level == level:  # the common case, checked first (hot path)
         kind, key, size = last.table_args
     else:
