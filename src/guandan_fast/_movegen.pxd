@@ -78,11 +78,16 @@ cdef extern from *:
     #define GF_FULL_PLANE ((((uint64_t)1) << 54) - 1)
     #define GF_SB_BIT (((uint64_t)1) << 52)
     #define GF_HR_BIT (((uint64_t)1) << 53)
+    #define GF_RANK_CARDS ((((uint64_t)1) << 52) - 1)
+    #define GF_RANK_GROUP_ONES ((uint64_t)0x1111111111111ULL)
     """
     # plane masks: every card, and the small / big joker
     const uint64_t FULL_PLANE "GF_FULL_PLANE"
     const uint64_t SB_BIT "GF_SB_BIT"
     const uint64_t HR_BIT "GF_HR_BIT"
+    # the 52 cards of the ranks 2..A (no joker), and bit 0 of each rank's 4-bit group
+    const uint64_t RANK_CARDS "GF_RANK_CARDS"
+    const uint64_t RANK_GROUP_ONES "GF_RANK_GROUP_ONES"
 
 
 cdef inline uint64_t wild_bit(int level) noexcept nogil:

@@ -73,8 +73,6 @@ cdef uint64_t LANE_BIT_10 = 0x0400040004000400ULL
 # Patterns with t not a subset of o have no entries. Filled once at import; read-only.
 cdef uint8_t SUB_DATA[1296]
 cdef uint16_t SUB_OFF[256][10]
-# Number of cards in each pattern byte (the popcount of the byte).
-cdef uint8_t PAT_CNT[256]
 # Number of bits set in each 5-bit value.
 cdef uint8_t POP5[32]
 
@@ -90,8 +88,6 @@ cdef void _build_tables() noexcept:
     for p in range(32):
         POP5[p] = <uint8_t>((p & 1) + (p >> 1 & 1) + (p >> 2 & 1) + (p >> 3 & 1) + (p >> 4 & 1))
     for p in range(256):
-        PAT_CNT[p] = <uint8_t>((p & 1) + (p >> 1 & 1) + (p >> 2 & 1) + (p >> 3 & 1) + (p >> 4 & 1)
-                               + (p >> 5 & 1) + (p >> 6 & 1) + (p >> 7 & 1))
         o = p & 15
         t = p >> 4
         if t & ~o:
@@ -250,13 +246,35 @@ cdef inline int _rank_at(int position) noexcept nogil:
     return position - 2
 
 
+cdef inline uint64_t _nibble_bits(uint64_t x) noexcept nogil:
+    """Bit 4r of ``x`` moved to bit r (r = 0..15): a per-rank flag word as a rank mask."""
+    x &= 0x1111111111111111ULL
+    x = (x | (x >> 3)) & 0x0303030303030303ULL
+    x = (x | (x >> 6)) & 0x000F000F000F000FULL
+    x = (x | (x >> 12)) & 0x000000FF000000FFULL
+    return (x | (x >> 24)) & 0xFFFFULL
+
+
+cdef inline uint64_t _nibble_counts(uint64_t x) noexcept nogil:
+    """The number of set bits of each 4-bit group of ``x``, in that group."""
+    x = x - ((x >> 1) & 0x5555555555555555ULL)
+    return (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL)
+
+
+cdef inline unsigned int _ranks_with(uint64_t counts, int least) noexcept nogil:
+    """The ranks (bit r) whose count (group r of ``counts``, 0..8) is at least ``least``
+    (1..8): adding 8 - least sets bit 3 of a group exactly then, and no group carries."""
+    return <unsigned int>_nibble_bits((counts + <uint64_t>(8 - least) * RANK_GROUP_ONES) >> 3)
+
+
 cdef inline void _setup(Ctx* c, uint64_t once, uint64_t twice, int level, bint strongest,
                         MoveBuffer* out) noexcept nogil:
-    cdef int r, j, n, li = level - 2
+    cdef int r, j, li = level - 2
     cdef uint64_t wbit = wild_bit(level)
-    cdef uint64_t no = once & ~wbit
-    cdef uint64_t nt = twice & ~wbit
-    cdef uint8_t p
+    cdef uint64_t no = once & ~wbit & RANK_CARDS
+    cdef uint64_t nt = twice & ~wbit & RANK_CARDS
+    # the natural cards of each rank, counted in its 4-bit group (0..8): no group overflows
+    cdef uint64_t counts = _nibble_counts(no) + _nibble_counts(nt)
     c.once = once
     c.twice = twice
     c.level_index = li
@@ -267,25 +285,17 @@ cdef inline void _setup(Ctx* c, uint64_t once, uint64_t twice, int level, bint s
     c.wt[0] = 0
     c.wt[1] = 0
     c.wt[2] = wbit
-    c.at_least[0] = 0x7FFE
-    c.at_least[1] = 0
-    c.at_least[2] = 0
-    c.at_least[3] = 0
-    c.bomb_ranks = 0
     for r in range(13):
-        p = <uint8_t>(((no >> (4 * r)) & 15) | (((nt >> (4 * r)) & 15) << 4))
-        n = PAT_CNT[p]
-        c.pat[r] = p
-        c.cnt[r] = n
+        c.pat[r] = <uint8_t>(((no >> (4 * r)) & 15) | (((nt >> (4 * r)) & 15) << 4))
+        c.cnt[r] = <int>((counts >> (4 * r)) & 15)
         c.pw[r] = r + 2
-        c.at_least[1] |= <unsigned int>(n >= 1) << (r + 2)
-        c.at_least[2] |= <unsigned int>(n >= 2) << (r + 2)
-        c.at_least[3] |= <unsigned int>(n >= 3) << (r + 2)
-        c.bomb_ranks |= <unsigned int>(n + c.W >= 4) << r
     c.pw[li] = LEVEL_POWER
+    c.at_least[0] = 0x7FFE
     for j in range(1, 4):
-        if c.at_least[j] & (1u << 14):  # A stands at 1 as well as at 14
-            c.at_least[j] |= 2u
+        # positions 2..14 of the ranks, and A at 1 as well as at 14
+        c.at_least[j] = _ranks_with(counts, j) << 2
+        c.at_least[j] |= (c.at_least[j] >> 13) & 2u
+    c.bomb_ranks = _ranks_with(counts, 4 - c.W)  # W <= 2
     c.sbc = (1 if once & SB_BIT else 0) + (1 if twice & SB_BIT else 0)
     c.hrc = (1 if once & HR_BIT else 0) + (1 if twice & HR_BIT else 0)
     c.strongest = strongest
