@@ -37,7 +37,7 @@ from cpython.object cimport PyTypeObject
 from cpython.ref cimport Py_INCREF
 from libc.stdint cimport uint8_t, uint16_t, uint64_t, int64_t
 from libc.stdlib cimport malloc, realloc, free
-from libc.string cimport memcpy, memset
+from libc.string cimport memcpy, memmove, memset
 
 cimport numpy as cnp
 
@@ -1158,8 +1158,9 @@ cdef class Moves:
     (``uint8[n]``) and :attr:`cards` (``uint64[n, 2]``) are numpy arrays over the
     object's memory, made on first access (the moves themselves are all computed by the
     call), so a caller who only counts the moves or reads one array pays for no other.
-    The memory is one block (cards, then kinds, then keys) or, for a list too long for
-    the call's stack buffer, the three arrays it grew in, taken over without a copy.
+    The memory is one block (cards, then kinds, then keys): a leading list is written
+    straight into it, a following list copied in from the call's stack buffer; a list
+    that outgrew the room made at first keeps the three arrays it grew in, without a copy.
     """
 
     cdef uint64_t* cards_at
@@ -1283,10 +1284,40 @@ cdef Moves _moves_of(MoveBuffer* b, Py_ssize_t n):
     return moves
 
 
+cdef Moves _moves_in_block(uint8_t* block, Py_ssize_t cap, MoveBuffer* b, Py_ssize_t n):
+    """The ``n`` moves of ``b`` as a :class:`Moves`, where ``b`` was started on ``block``
+    (room for ``cap`` moves: cards, then kinds at ``16 * cap``, then keys at ``17 * cap``).
+    While the moves are still there the block becomes the result (kinds and keys moved
+    down behind the cards, the room not used given back); a list that outgrew it is in
+    the buffer's own arrays, taken over, and the block is freed. ``block`` is the
+    caller's to free only when this raises."""
+    cdef Moves moves
+    cdef void* smaller
+    if b.cards != <uint64_t*>block:
+        moves = _moves_of(b, n)
+        free(block)
+        return moves
+    moves = Moves.__new__(Moves)
+    memmove(block + 16 * n, block + 16 * cap, <size_t>n)
+    memmove(block + 17 * n, block + 17 * cap, <size_t>n)
+    smaller = realloc(block, <size_t>(n if n > 0 else 1) * MOVE_BYTES)
+    if smaller != NULL:
+        block = <uint8_t*>smaller
+    moves.cards_at = <uint64_t*>block
+    moves.kinds_at = block + 16 * n
+    moves.keys_at = block + 17 * n
+    moves.n = n
+    return moves
+
+
 cdef enum:
-    # moves held on the stack of ``generate`` (a dealt hand leads with about 750 moves);
-    # a longer list moves to the heap and grows there
-    INITIAL_CAPACITY = 1024
+    # room for this many moves at once, on the stack of ``generate``, while following (a
+    # dealt hand has at most a few hundred answers); a longer list moves to arrays of its
+    # own and grows there
+    LIST_CAPACITY = 1024
+    # the same, in the result's own block, while leading (a dealt hand leads with 760 moves
+    # on average, with more than 2,048 in one hand of fifty)
+    LEAD_CAPACITY = 2048
     # generate releases the GIL for hands of more cards than this (a dealt hand has 27)
     BIG_HAND = 27
 
@@ -1305,11 +1336,19 @@ def generate(once, twice, level, last_kind, last_key, last_size, strongest):
     _last_args(&a, last_kind, last_key, last_size)
     cdef bint strong = strongest
     cdef MoveBuffer buf
-    cdef uint8_t kind_store[INITIAL_CAPACITY]
-    cdef uint8_t key_store[INITIAL_CAPACITY]
-    cdef uint64_t card_store[2 * INITIAL_CAPACITY]
+    cdef uint8_t kind_store[LIST_CAPACITY]
+    cdef uint8_t key_store[LIST_CAPACITY]
+    cdef uint64_t card_store[2 * LIST_CAPACITY]
+    cdef uint8_t* block = NULL
     cdef Py_ssize_t n
-    movebuf_borrow(&buf, kind_store, key_store, card_store, INITIAL_CAPACITY)
+    if a.kind == K_PASS:  # a long list: written in place into the result's memory
+        block = <uint8_t*>malloc(LEAD_CAPACITY * MOVE_BYTES)
+        if block == NULL:
+            raise MemoryError()
+        movebuf_borrow(&buf, block + 16 * LEAD_CAPACITY, block + 17 * LEAD_CAPACITY, <uint64_t*>block,
+                       LEAD_CAPACITY)
+    else:
+        movebuf_borrow(&buf, kind_store, key_store, card_store, LIST_CAPACITY)
     try:
         if gf_popcount64(a.once) + gf_popcount64(a.twice) > BIG_HAND:
             with nogil:  # a big hand can take a while: let other threads run
@@ -1318,8 +1357,13 @@ def generate(once, twice, level, last_kind, last_key, last_size, strongest):
             n = generate_append(a.once, a.twice, a.level, a.kind, a.key, a.size, strong, &buf)
         if n < 0:
             raise MemoryError()
+        if block != NULL:
+            moves = _moves_in_block(block, LEAD_CAPACITY, &buf, n)
+            block = NULL
+            return moves
         return _moves_of(&buf, n)
     finally:
+        free(block)
         movebuf_free(&buf)
 
 
@@ -1501,7 +1545,7 @@ def generate_batch(hands, levels, last_kind, last_key, last_size, strongest):
     cdef cnp.ndarray offsets = cnp.PyArray_EMPTY(1, &odim, cnp.NPY_INT64, 0)
     op = <int64_t*>cnp.PyArray_DATA(offsets)
     # room for about as many moves as a dealt hand has: memory never touched costs nothing
-    if movebuf_init(&buf, INITIAL_CAPACITY if n < 64 else _min(n, 4096) * 1024) != 0:
+    if movebuf_init(&buf, LIST_CAPACITY if n < 64 else _min(n, 4096) * LIST_CAPACITY) != 0:
         raise MemoryError()
     try:
         with nogil:
