@@ -23,12 +23,13 @@ another reading of the same cards beats; the rules for that are at each generato
 
 Bounds: the kernels index only fixed-size C arrays and the move buffer, with indices
 bounded by construction (pattern bytes < 256, sub-multiset sizes <= 8, at most 13 ranks,
-5 slots, 3 wildcard counts; the option lists of a slot and the combinations of two slots
-are sized for the most a rank can hold: ``SLOT_ROOM``, ``HEAD_ROOM``), and every write to
-the buffer is one ``_emit`` (which grows it or stops) or lies below the room ``_reserve``
-returned (a run of counted moves; fewer than counted only when the buffer cannot grow,
-and then ``failed`` is set). Every entry point checks its arguments (``check_args``)
-before any kernel runs.
+5 slots, 3 wildcard counts; the option lists of a slot, the combinations of two slots and
+those of a straight's first four slots are sized for the most a rank can hold:
+``SLOT_ROOM``, ``HEAD_ROOM``, ``PREFIX_ROOM``, the last with room for the four-wide
+writes of ``_widen``), and every write to the buffer is one ``_emit`` (which grows it or
+stops) or lies below the room ``_reserve`` returned (a run of counted moves; fewer than
+counted only when the buffer cannot grow, and then ``failed`` is set). Every entry point
+checks its arguments (``check_args``) before any kernel runs.
 """
 
 cimport cython
@@ -357,17 +358,27 @@ cdef void _same_rank(Ctx* c, int kind, int need, int min_key) noexcept nogil:
             _emit(out, K_PAIR, HR_POWER, HR_BIT, HR_BIT)
 
 
-cdef inline Py_ssize_t _put(uint64_t* cards, Py_ssize_t at, Py_ssize_t room, uint64_t base_o, uint64_t base_t,
-                            const uint64_t* add_o, const uint64_t* add_t, Py_ssize_t n) noexcept nogil:
-    """Write the cards ``base | add[i]`` (both planes) of n moves from row ``at`` on, as many
-    as fit below ``room``; the next row."""
+cdef inline Py_ssize_t _put_pairs(uint64_t* cards, Py_ssize_t at, Py_ssize_t room, uint64_t base_o, uint64_t base_t,
+                                  const uint64_t* adds, Py_ssize_t n) noexcept nogil:
+    """Write the cards ``base | adds[i]`` of n moves from row ``at`` on (``adds`` holds
+    interleaved (once, twice) pairs, like the rows), as many as fit below ``room``; the
+    next row. One straight loop of whole rows, which the compiler vectorizes."""
     cdef Py_ssize_t i
+    cdef uint64_t* row = cards + 2 * at
     if n > room - at:
         n = room - at
     for i in range(n):
-        cards[2 * (at + i)] = base_o | add_o[i]
-        cards[2 * (at + i) + 1] = base_t | add_t[i]
+        row[2 * i] = base_o | adds[2 * i]
+        row[2 * i + 1] = base_t | adds[2 * i + 1]
     return at + n
+
+
+cdef inline Py_ssize_t _append_rows(uint64_t* dst, Py_ssize_t n, const uint64_t* src, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
+    """Append the interleaved rows ``src[lo:hi]`` to ``dst`` after its n rows; the new count."""
+    if hi > lo:
+        memcpy(dst + 2 * n, src + 2 * lo, <size_t>(hi - lo) * 2 * sizeof(uint64_t))
+        return n + hi - lo
+    return n
 
 
 cdef void _three_with_two(Ctx* c, int min_key) noexcept nogil:
@@ -379,26 +390,24 @@ cdef void _three_with_two(Ctx* c, int min_key) noexcept nogil:
     and a pair of r: the strongest list keeps the reading of higher power, so it pairs
     such a triple only with ranks of lower power.
 
-    The pairs of every rank are laid out rank after rank (two natural cards in ``p2``,
-    one natural card and a wildcard in ``p1``), so the pair ranks allowed with a triple
-    are at most two contiguous runs. The moves of one triple rank and one number of
-    natural cards in the triple are counted first, room is made once, and every triple
-    is written with each run in one go.
+    The pairs of every rank are laid out rank after rank (two natural cards in ``p2``;
+    one natural card and a wildcard in ``p1``, its wildcard bits added as the triple's
+    wildcards require), so the pair ranks allowed with a triple are at most two
+    contiguous runs of each. For one triple rank and one number of natural cards in the
+    triple, every allowed pair is gathered once into ``adds``; then each such triple is
+    written as one run of ``adds`` (all runs of one length: few mispredicted branches).
     """
-    cdef uint64_t p2_o[13 * 10]
-    cdef uint64_t p2_t[13 * 10]
-    cdef uint64_t p1_o[13 * 4]
-    cdef uint64_t p1_t[13 * 4]
-    cdef uint64_t extra_o[3]  # pairs of no rank: the two wildcards, two small or two big jokers
-    cdef uint64_t extra_t[3]
+    cdef uint64_t p2[2 * 13 * 10]     # (once, twice) of every pair of natural cards, rank by rank
+    cdef uint64_t p1[2][2 * 13 * 4]   # one natural card and a wildcard, for 0 / 1 wildcards in the triple
+    cdef uint64_t adds[2 * (13 * 10 + 13 * 4 + 3)]
     cdef int s2[14]
     cdef int s1[14]
     cdef int seg_lo[2]
     cdef int seg_hi[2]
-    cdef int r, o, kr, wr, key, j, sh, n2 = 0, n1 = 0, i, n_extra, per_triple, li = c.level_index
-    cdef Py_ssize_t total, room, at
+    cdef int r, o, kr, wr, key, j, sh, n2 = 0, n1 = 0, i, li = c.level_index
+    cdef Py_ssize_t total, room, at, n_adds
     cdef uint8_t b, p
-    cdef uint64_t to, tt, base_o, base_t
+    cdef uint64_t to, tt, wbit = c.wo[1]
     cdef uint64_t* cards
     cdef MoveBuffer* out = c.out
     cdef int W = c.W
@@ -409,14 +418,17 @@ cdef void _three_with_two(Ctx* c, int min_key) noexcept nogil:
         s1[o] = n1
         for j in range(SUB_OFF[p][2], SUB_OFF[p][3]):
             b = SUB_DATA[j]
-            p2_o[n2] = <uint64_t>(b & 15) << sh
-            p2_t[n2] = <uint64_t>(b >> 4) << sh
+            p2[2 * n2] = <uint64_t>(b & 15) << sh
+            p2[2 * n2 + 1] = <uint64_t>(b >> 4) << sh
             n2 += 1
-        for j in range(SUB_OFF[p][1], SUB_OFF[p][2]):
-            b = SUB_DATA[j]
-            p1_o[n1] = <uint64_t>(b & 15) << sh
-            p1_t[n1] = <uint64_t>(b >> 4) << sh
-            n1 += 1
+        if W:
+            for j in range(SUB_OFF[p][1], SUB_OFF[p][2]):
+                b = SUB_DATA[j]
+                p1[0][2 * n1] = (<uint64_t>(b & 15) << sh) | wbit  # the pair's wildcard is the first
+                p1[0][2 * n1 + 1] = 0
+                p1[1][2 * n1] = p1[0][2 * n1]  # the triple holds one: this is the second
+                p1[1][2 * n1 + 1] = wbit
+                n1 += 1
     s2[13] = n2
     s1[13] = n1
     for r in range(13):
@@ -439,25 +451,25 @@ cdef void _three_with_two(Ctx* c, int min_key) noexcept nogil:
                 seg_hi[0] = r
                 seg_lo[1] = r + 1
                 seg_hi[1] = 13
-            n_extra = 0
-            if kr == 3 and W == 2:
-                extra_o[n_extra] = c.wo[2]
-                extra_t[n_extra] = c.wt[2]
-                n_extra += 1
-            if c.sbc == 2:
-                extra_o[n_extra] = SB_BIT
-                extra_t[n_extra] = SB_BIT
-                n_extra += 1
-            if c.hrc == 2:
-                extra_o[n_extra] = HR_BIT
-                extra_t[n_extra] = HR_BIT
-                n_extra += 1
-            per_triple = n_extra
+            n_adds = 0
             for i in range(2):
-                per_triple += s2[seg_hi[i]] - s2[seg_lo[i]]
-                if W > wr:
-                    per_triple += s1[seg_hi[i]] - s1[seg_lo[i]]
-            total = <Py_ssize_t>per_triple * (SUB_OFF[p][kr + 1] - SUB_OFF[p][kr])
+                n_adds = _append_rows(adds, n_adds, p2, s2[seg_lo[i]], s2[seg_hi[i]])
+            if W > wr:  # a pair of one natural card and a wildcard
+                for i in range(2):
+                    n_adds = _append_rows(adds, n_adds, p1[wr], s1[seg_lo[i]], s1[seg_hi[i]])
+            if kr == 3 and W == 2:
+                adds[2 * n_adds] = c.wo[2]
+                adds[2 * n_adds + 1] = c.wt[2]
+                n_adds += 1
+            if c.sbc == 2:
+                adds[2 * n_adds] = SB_BIT
+                adds[2 * n_adds + 1] = SB_BIT
+                n_adds += 1
+            if c.hrc == 2:
+                adds[2 * n_adds] = HR_BIT
+                adds[2 * n_adds + 1] = HR_BIT
+                n_adds += 1
+            total = n_adds * (SUB_OFF[p][kr + 1] - SUB_OFF[p][kr])
             if total == 0:
                 continue
             cards = _open_rows(out, K_THREE_TWO, key, total, &room)
@@ -466,15 +478,7 @@ cdef void _three_with_two(Ctx* c, int min_key) noexcept nogil:
                 b = SUB_DATA[j]
                 to = (<uint64_t>(b & 15) << sh) | c.wo[wr]
                 tt = (<uint64_t>(b >> 4) << sh) | c.wt[wr]
-                for i in range(2):
-                    at = _put(cards, at, room, to, tt, p2_o + s2[seg_lo[i]], p2_t + s2[seg_lo[i]],
-                              s2[seg_hi[i]] - s2[seg_lo[i]])
-                    if W > wr:  # a pair of one natural card and a wildcard
-                        base_o = to | c.wo[wr + 1]
-                        base_t = tt | c.wt[wr + 1]
-                        at = _put(cards, at, room, base_o, base_t, p1_o + s1[seg_lo[i]], p1_t + s1[seg_lo[i]],
-                                  s1[seg_hi[i]] - s1[seg_lo[i]])
-                at = _put(cards, at, room, to, tt, extra_o, extra_t, n_extra)
+                at = _put_pairs(cards, at, room, to, tt, adds, n_adds)
             out.n += at
             if at != total:  # a full buffer (room < total): the list is incomplete
                 out.failed = 1
@@ -508,20 +512,16 @@ cdef void _sequences(Ctx* c, int kind, int nslots, int need, int max_key, int mi
     all wildcards (they then fill one more slot at the top; A low and A high never meet
     in one card set), so the strongest list drops those windows below ``max_key``.
     """
-    cdef uint64_t opt_o[13][3][SLOT_ROOM]
-    cdef uint64_t opt_t[13][3][SLOT_ROOM]
+    cdef uint64_t opt[13][3][2 * SLOT_ROOM]  # interleaved (once, twice) rows, like the moves'
     cdef int opt_n[13][3]
-    cdef uint64_t head_o[3][HEAD_ROOM]
-    cdef uint64_t head_t[3][HEAD_ROOM]
+    cdef uint64_t head[3][2 * HEAD_ROOM]
     cdef int head_n[3]
-    cdef const uint64_t* first_o[3]
-    cdef const uint64_t* first_t[3]
+    cdef const uint64_t* first[3]
     cdef const int* first_n
     cdef int ranks[3]
     cdef int key, i, j, r, w, v, u, k, miss, sh, n, last, W = c.W
     cdef uint8_t p, b
     cdef Py_ssize_t total, room, at
-    cdef uint64_t qo, qt
     cdef uint64_t* cards
     cdef MoveBuffer* out = c.out
     cdef unsigned int window = (1u << nslots) - 1
@@ -546,8 +546,8 @@ cdef void _sequences(Ctx* c, int kind, int nslots, int need, int max_key, int mi
                 if k >= 0 and w <= W:
                     for j in range(SUB_OFF[p][k], SUB_OFF[p][k + 1]):
                         b = SUB_DATA[j]
-                        opt_o[r][w][n] = <uint64_t>(b & 15) << sh
-                        opt_t[r][w][n] = <uint64_t>(b >> 4) << sh
+                        opt[r][w][2 * n] = <uint64_t>(b & 15) << sh
+                        opt[r][w][2 * n + 1] = <uint64_t>(b >> 4) << sh
                         n += 1
                 opt_n[r][w] = n
         last = ranks[nslots - 1]
@@ -556,8 +556,7 @@ cdef void _sequences(Ctx* c, int kind, int nslots, int need, int max_key, int mi
         if nslots == 2:  # a plate: a slot of three cards is never all wildcards
             r = ranks[0]
             for w in range(3):
-                first_o[w] = opt_o[r][w]
-                first_t[w] = opt_t[r][w]
+                first[w] = opt[r][w]
             first_n = opt_n[r]
         else:
             r = ranks[0]
@@ -572,13 +571,12 @@ cdef void _sequences(Ctx* c, int kind, int nslots, int need, int max_key, int mi
                     n = head_n[w + v]
                     for i in range(opt_n[r][w]):
                         for j in range(opt_n[u][v]):
-                            head_o[w + v][n + j] = opt_o[r][w][i] | opt_o[u][v][j]
-                            head_t[w + v][n + j] = opt_t[r][w][i] | opt_t[u][v][j]
+                            head[w + v][2 * (n + j)] = opt[r][w][2 * i] | opt[u][v][2 * j]
+                            head[w + v][2 * (n + j) + 1] = opt[r][w][2 * i + 1] | opt[u][v][2 * j + 1]
                         n += opt_n[u][v]
                     head_n[w + v] = n
             for w in range(3):
-                first_o[w] = head_o[w]
-                first_t[w] = head_t[w]
+                first[w] = head[w]
             first_n = head_n
         total = 0
         for v in range(W + 1):
@@ -590,45 +588,53 @@ cdef void _sequences(Ctx* c, int kind, int nslots, int need, int max_key, int mi
         at = 0
         for v in range(W + 1):
             for j in range(opt_n[last][v]):
-                qo = opt_o[last][v][j]
-                qt = opt_t[last][v][j]
                 for w in range(W + 1 - v):
-                    at = _put(cards, at, room, qo | c.wo[v + w], qt | c.wt[v + w], first_o[w], first_t[w], first_n[w])
+                    at = _put_pairs(cards, at, room, opt[last][v][2 * j] | c.wo[v + w],
+                                    opt[last][v][2 * j + 1] | c.wt[v + w], first[w], first_n[w])
         out.n += at
         if at != total:  # a full buffer (room < total): the list is incomplete
             out.failed = 1
             return
 
 
-cdef inline int _cross(const uint64_t* left, int n_left, const uint64_t* right, int n_right,
-                       uint64_t* out) noexcept nogil:
-    """Every ``left[i] | right[j]`` into ``out`` (room for n_left * n_right); their number."""
-    cdef int i, j, n = 0
-    for i in range(n_left):
-        for j in range(n_right):
-            out[n + j] = left[i] | right[j]
-        n += n_right
-    return n
+cdef enum:
+    # The products of a straight's first slots with one number of wildcards: at most 4^4
+    # with none, 4 x 4^3 with one, 6 x 4^2 with two (a rank has at most four distinct
+    # natural cards); and 4 more, for the whole-row writes of _widen
+    PREFIX_ROOM = 260
 
 
-cdef inline void _two_slots(const uint64_t* first, int n_first, bint wild_first,
-                            const uint64_t* second, int n_second, bint wild_second,
-                            uint64_t* none, uint64_t* one, int* counts) noexcept nogil:
-    """The combinations of two one-card slots grouped by wildcards: both natural into
-    ``none``, one wildcard (a zero: its bit is added later) into ``one``; ``counts``
-    gets the three group sizes (two wildcards: one combination, when both may be wild)."""
-    cdef int j
-    counts[0] = _cross(first, n_first, second, n_second, none)
-    counts[1] = 0
-    if wild_first:
-        for j in range(n_second):
-            one[j] = second[j]
-        counts[1] = n_second
-    if wild_second:
-        for j in range(n_first):
-            one[counts[1] + j] = first[j]
-        counts[1] += n_first
-    counts[2] = 1 if wild_first and wild_second else 0
+cdef inline int _widen(const uint64_t* src, int n, const uint64_t* opts, int n_opts,
+                       uint64_t* dst) noexcept nogil:
+    """Every ``src[i] | opts[j]`` (j < n_opts <= 4) into ``dst``; their number.
+
+    Each entry of ``src`` writes four entries (``opts`` is padded to four) and keeps the
+    first ``n_opts``: no branch depends on ``n_opts``. ``dst`` needs room for three
+    entries past the result."""
+    cdef int i, m = 0
+    cdef uint64_t x, o0 = opts[0], o1 = opts[1], o2 = opts[2], o3 = opts[3]
+    for i in range(n):
+        x = src[i]
+        dst[m] = x | o0
+        dst[m + 1] = x | o1
+        dst[m + 2] = x | o2
+        dst[m + 3] = x | o3
+        m += n_opts
+    return m
+
+
+cdef inline Py_ssize_t _put_run(uint64_t* cards, Py_ssize_t at, Py_ssize_t room, uint64_t base_o, uint64_t base_t,
+                                const uint64_t* adds, Py_ssize_t n) noexcept nogil:
+    """Write the cards ``(base_o | adds[i], base_t)`` of n moves from row ``at`` on, as many
+    as fit below ``room``; the next row."""
+    cdef Py_ssize_t i
+    cdef uint64_t* row = cards + 2 * at
+    if n > room - at:
+        n = room - at
+    for i in range(n):
+        row[2 * i] = base_o | adds[i]
+        row[2 * i + 1] = base_t
+    return at + n
 
 
 cdef void _straights(Ctx* c, int min_key) noexcept nogil:
@@ -636,101 +642,73 @@ cdef void _straights(Ctx* c, int min_key) noexcept nogil:
     min_key + 1 .. 10.
 
     The one-card case of :func:`_sequences`, enumerated directly. Each rank's options are
-    its distinct natural cards (listed once for all windows), and in a window a wildcard
-    may stand in any slot while wildcards are left. A window's moves are the cross
-    product of the combinations of its first two slots (``head``) and of its last three
-    (``tail``), each grouped by the wildcards it uses: room for them is made once, and
-    every head is written with a whole tail group in one run. A window short of more
-    cards than there are wildcards is skipped at once. Readings as in :func:`_sequences`:
-    the strongest list drops the windows below the top whose lowest slot is a wildcard.
+    its distinct natural cards (listed once for all windows, padded to four), and in a
+    window a wildcard may stand in any slot while wildcards are left. The products of a
+    window's first four slots are built slot by slot, grouped by the wildcards they use
+    (``_widen``: no branch on a slot's number of options); then every option of the last
+    slot is written with each group in one run. A window short of more cards than there
+    are wildcards is skipped at once. Readings as in :func:`_sequences`: the strongest
+    list drops the windows below the top whose lowest slot is a wildcard.
     """
-    cdef uint64_t natural[13][4]  # natural[r]: the distinct natural cards of rank r
+    cdef uint64_t natural[13][4]  # natural[r]: the distinct natural cards of rank r (then zeros)
     cdef int n_natural[13]
-    cdef uint64_t head0[16]  # the first two slots: no wildcard, one, two (just the zero)
-    cdef uint64_t head1[8]
-    cdef int head_n[3]
-    cdef uint64_t pair0[16]  # the last two slots, the same way
-    cdef uint64_t pair1[8]
-    cdef int pair_n[3]
-    cdef uint64_t tail[3][64]  # the last three slots, by wildcards used
-    cdef int tail_n[3]
-    cdef const uint64_t* heads[3]
-    cdef uint64_t zero = 0
-    cdef Py_ssize_t count, at, room, size
-    cdef int key, i, j, r, u, w, n2, W = c.W, r0, r1, r2, r3, r4
-    cdef bint wild, wild_low
+    cdef uint64_t prefix[2][3][PREFIX_ROOM]  # the products so far (and the next ones), by wildcards
+    cdef int prefix_n[2][3]
+    cdef Py_ssize_t count, at, room
+    cdef int key, i, j, r, g, m, slot, cur, W = c.W
     cdef unsigned int nib
-    cdef uint64_t base_o, base_t
+    cdef uint64_t q
     cdef MoveBuffer* out = c.out
     cdef uint64_t* cards
     for r in range(13):
         nib = c.pat[r] & 15
+        natural[r][0] = 0
+        natural[r][1] = 0
+        natural[r][2] = 0
+        natural[r][3] = 0
         j = 0
         while nib:
             natural[r][j] = <uint64_t>1 << (4 * r + gf_ctz64(nib))
             nib &= nib - 1
             j += 1
         n_natural[r] = j
-    wild = W > 0
-    heads[0] = head0
-    heads[1] = head1
-    heads[2] = &zero
     for key in range(_max(min_key + 1, 1), 11):
         if 5 - POP5[(c.at_least[1] >> key) & 31] > W:
             continue
-        r0 = _rank_at(key)
-        r1 = key - 1  # the rank of position key + 1 (never an A at 1)
-        r2 = key
-        r3 = key + 1
-        r4 = _rank_at(key + 4)
-        # not a wildcard in the lowest slot of a window below the top in a strongest list
-        wild_low = wild and not (c.strongest and key < 10)
-        _two_slots(natural[r0], n_natural[r0], wild_low, natural[r1], n_natural[r1], wild,
-                   head0, head1, head_n)
-        _two_slots(natural[r3], n_natural[r3], wild, natural[r4], n_natural[r4], wild,
-                   pair0, pair1, pair_n)
-        n2 = n_natural[r2]
-        tail_n[0] = _cross(natural[r2], n2, pair0, pair_n[0], tail[0])
-        tail_n[1] = _cross(natural[r2], n2, pair1, pair_n[1], tail[1])
-        tail_n[2] = 0
-        if W >= 2:
-            tail_n[2] = _cross(natural[r2], n2, &zero, pair_n[2], tail[2])
-            for j in range(pair_n[1]):  # the middle slot wild with one of the last two
-                tail[2][tail_n[2] + j] = pair1[j]
-            tail_n[2] += pair_n[1]
-        if wild:  # the middle slot wild, the last two natural
-            for j in range(pair_n[0]):
-                tail[1][tail_n[1] + j] = pair0[j]
-            tail_n[1] += pair_n[0]
+        # the lowest slot; a wildcard there unless a strongest list is below the top
+        r = _rank_at(key)
+        for i in range(4):
+            prefix[0][0][i] = natural[r][i]
+        prefix_n[0][0] = n_natural[r]
+        prefix[0][1][0] = 0
+        prefix_n[0][1] = 1 if W > 0 and not (c.strongest and key < 10) else 0
+        prefix_n[0][2] = 0
+        cur = 0
+        for slot in range(1, 4):  # ranks key - 1 .. key + 1 stand at positions key + 1 .. key + 3
+            r = key - 2 + slot
+            for g in range(W + 1):
+                m = _widen(prefix[cur][g], prefix_n[cur][g], natural[r], n_natural[r], prefix[1 - cur][g])
+                if g > 0 and prefix_n[cur][g - 1] > 0:  # this slot a wildcard
+                    memcpy(&prefix[1 - cur][g][m], prefix[cur][g - 1], <size_t>prefix_n[cur][g - 1] * sizeof(uint64_t))
+                    m += prefix_n[cur][g - 1]
+                prefix_n[1 - cur][g] = m
+            cur = 1 - cur
+        r = _rank_at(key + 4)
         count = 0
-        for u in range(W + 1):
-            for w in range(W + 1 - u):
-                count += <Py_ssize_t>head_n[u] * tail_n[w]
+        for g in range(W + 1):
+            count += <Py_ssize_t>prefix_n[cur][g] * (n_natural[r] + (1 if g < W else 0))
         if count == 0:
             continue
         cards = _open_rows(out, K_STRAIGHT, key, count, &room)
         at = 0
-        for u in range(W + 1):
-            for w in range(W + 1 - u):
-                size = tail_n[w]
-                if size == 0:
-                    continue
-                base_t = c.wt[u + w]
-                for i in range(head_n[u]):
-                    if at + size > room:  # a full buffer: keep what fits
-                        size = room - at
-                        count = -1
-                    base_o = heads[u][i] | c.wo[u + w]
-                    for j in range(size):
-                        cards[2 * (at + j)] = base_o | tail[w][j]
-                        cards[2 * (at + j) + 1] = base_t
-                    at += size
-                    if count < 0:
-                        out.n += at
-                        out.failed = 1
-                        return
+        for j in range(n_natural[r]):
+            q = natural[r][j]
+            for g in range(W + 1):
+                at = _put_run(cards, at, room, q | c.wo[g], c.wt[g], prefix[cur][g], prefix_n[cur][g])
+        for g in range(W):  # the top slot a wildcard
+            at = _put_run(cards, at, room, c.wo[g + 1], c.wt[g + 1], prefix[cur][g], prefix_n[cur][g])
         out.n += at
-        if at != room:  # cannot happen (count is exact); an incomplete list must not pass
+        if at != count:  # a full buffer (room < count): the list is incomplete
             out.failed = 1
             return
 
@@ -1036,7 +1014,7 @@ cdef int _reads_as_c(uint64_t once, uint64_t twice, int level, int kind, int key
 # Python entry points: validate, run a kernel, copy into numpy arrays
 # --------------------------------------------------------------------------------------
 
-cdef long long _as_int(object value, str what) except? -1:
+cdef inline long long _as_int(object value, str what) except? -1:
     """An integer argument (:func:`as_integer`) as a C long long."""
     cdef int overflow = 0
     cdef long long result
@@ -1048,14 +1026,14 @@ cdef long long _as_int(object value, str what) except? -1:
     return result
 
 
-cdef uint64_t _as_plane(object value, str what) except? 0xFFFFFFFFFFFFFFFF:
+cdef inline uint64_t _as_plane(object value, str what) except? 0xFFFFFFFFFFFFFFFF:
     cdef long long v = _as_int(value, what)
     if v < 0 or <uint64_t>v > FULL_PLANE:
         raise ValueError(f"hand plane {what!r} may only use bits 0..53 (one per card), got {value}")
     return <uint64_t>v
 
 
-cdef int _as_small(object value, str what) except? -1:
+cdef inline int _as_small(object value, str what) except? -1:
     cdef long long v = _as_int(value, what)
     if v < -1000 or v > 1000:
         raise ValueError(f"{what} is out of range: {value}")
