@@ -76,6 +76,8 @@ cdef uint8_t SUB_DATA[1296]
 cdef uint16_t SUB_OFF[256][10]
 # Number of bits set in each 5-bit value.
 cdef uint8_t POP5[32]
+# Number of cards in the sub-multiset of each pattern byte (bits of o plus bits of t).
+cdef uint8_t SUB_SIZE[256]
 
 
 cdef void _build_tables() noexcept:
@@ -88,6 +90,8 @@ cdef void _build_tables() noexcept:
                 SUIT_LANES[p] |= <uint64_t>1 << (16 * s)
     for p in range(32):
         POP5[p] = <uint8_t>((p & 1) + (p >> 1 & 1) + (p >> 2 & 1) + (p >> 3 & 1) + (p >> 4 & 1))
+    for p in range(256):
+        SUB_SIZE[p] = <uint8_t>(POP5[p & 15] + POP5[p >> 4])
     for p in range(256):
         o = p & 15
         t = p >> 4
@@ -321,19 +325,32 @@ cdef void _singles(Ctx* c, int min_key) noexcept nogil:
 
 
 cdef inline void _of_rank(Ctx* c, int kind, int need, int r) noexcept nogil:
-    """Every set of ``need`` cards of rank r (natural cards and wildcards), as ``kind``."""
-    cdef int k, w, j, key = c.pw[r], sh = 4 * r
+    """Every set of ``need`` cards of rank r (natural cards and wildcards), as ``kind``.
+
+    The sets with k = kmin .. kmax natural cards are one contiguous slice of the
+    sub-multiset table (sizes ascending), each completed by ``need - k`` wildcards: one
+    run of rows, room made once."""
+    cdef int w, sh = 4 * r
     cdef int kmin = _max(need - c.W, 0)
     cdef int kmax = _min(need, c.cnt[r])
     cdef uint8_t p = c.pat[r], b
-    cdef MoveBuffer* out = c.out
+    cdef Py_ssize_t i, lo, count, room
+    cdef uint64_t* cards
     if kmin == 0 and c.strongest and r != c.level_index:
         kmin = 1
-    for k in range(kmin, kmax + 1):
-        w = need - k
-        for j in range(SUB_OFF[p][k], SUB_OFF[p][k + 1]):
-            b = SUB_DATA[j]
-            _emit(out, kind, key, (<uint64_t>(b & 15) << sh) | c.wo[w], (<uint64_t>(b >> 4) << sh) | c.wt[w])
+    if kmin > kmax:
+        return
+    lo = SUB_OFF[p][kmin]
+    count = SUB_OFF[p][kmax + 1] - lo
+    cards = _open_rows(c.out, kind, c.pw[r], count, &room)
+    for i in range(room):
+        b = SUB_DATA[lo + i]
+        w = need - SUB_SIZE[b]  # kmin <= its size <= kmax: 0 <= w <= W
+        cards[2 * i] = (<uint64_t>(b & 15) << sh) | c.wo[w]
+        cards[2 * i + 1] = (<uint64_t>(b >> 4) << sh) | c.wt[w]
+    c.out.n += room
+    if room != count:  # a full buffer: the list is incomplete
+        c.out.failed = 1
 
 
 cdef void _same_rank(Ctx* c, int kind, int need, int min_key) noexcept nogil:
