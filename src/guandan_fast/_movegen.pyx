@@ -214,6 +214,29 @@ cdef inline uint64_t* _open_rows(MoveBuffer* b, int kind, int key, Py_ssize_t co
     return b.cards + 2 * b.n
 
 
+cdef inline bint _close_rows(MoveBuffer* b, Py_ssize_t written, Py_ssize_t counted) noexcept nogil:
+    """Keep the ``written`` rows of an :func:`_open_rows` run; False (and ``failed`` set)
+    when fewer than the ``counted`` moves fitted: the list is incomplete."""
+    b.n += written
+    if written != counted:
+        b.failed = 1
+        return False
+    return True
+
+
+cdef inline int _rank_rows(uint64_t* dst, uint8_t p, int k, int sh) noexcept nogil:
+    """The sub-multisets of ``k`` natural cards of the rank of pattern ``p`` (its cards at
+    bits ``sh`` on) as interleaved (once, twice) rows into ``dst``; their number."""
+    cdef int j, n = 0
+    cdef uint8_t b
+    for j in range(SUB_OFF[p][k], SUB_OFF[p][k + 1]):
+        b = SUB_DATA[j]
+        dst[2 * n] = <uint64_t>(b & 15) << sh
+        dst[2 * n + 1] = <uint64_t>(b >> 4) << sh
+        n += 1
+    return n
+
+
 # --------------------------------------------------------------------------------------
 # Kernels
 # --------------------------------------------------------------------------------------
@@ -348,9 +371,7 @@ cdef inline void _of_rank(Ctx* c, int kind, int need, int r) noexcept nogil:
         w = need - SUB_SIZE[b]  # kmin <= its size <= kmax: 0 <= w <= W
         cards[2 * i] = (<uint64_t>(b & 15) << sh) | c.wo[w]
         cards[2 * i + 1] = (<uint64_t>(b >> 4) << sh) | c.wt[w]
-    c.out.n += room
-    if room != count:  # a full buffer: the list is incomplete
-        c.out.failed = 1
+    _close_rows(c.out, room, count)
 
 
 cdef void _same_rank(Ctx* c, int kind, int need, int min_key) noexcept nogil:
@@ -390,12 +411,21 @@ cdef inline Py_ssize_t _put_pairs(uint64_t* cards, Py_ssize_t at, Py_ssize_t roo
     return at + n
 
 
-cdef inline Py_ssize_t _append_rows(uint64_t* dst, Py_ssize_t n, const uint64_t* src, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
-    """Append the interleaved rows ``src[lo:hi]`` to ``dst`` after its n rows; the new count."""
-    if hi > lo:
-        memcpy(dst + 2 * n, src + 2 * lo, <size_t>(hi - lo) * 2 * sizeof(uint64_t))
-        return n + hi - lo
-    return n
+cdef inline Py_ssize_t _append_rows(uint64_t* dst, Py_ssize_t n, const uint64_t* src, Py_ssize_t lo, Py_ssize_t hi,
+                                    uint64_t add_o, uint64_t add_t) noexcept nogil:
+    """Append the interleaved rows ``src[lo:hi]``, each with the bits ``(add_o, add_t)``,
+    to ``dst`` after its n rows; the new count."""
+    cdef Py_ssize_t i
+    cdef uint64_t* row = dst + 2 * n
+    if hi <= lo:
+        return n
+    if add_o == 0 and add_t == 0:
+        memcpy(row, src + 2 * lo, <size_t>(hi - lo) * 2 * sizeof(uint64_t))
+    else:
+        for i in range(hi - lo):
+            row[2 * i] = src[2 * (lo + i)] | add_o
+            row[2 * i + 1] = src[2 * (lo + i) + 1] | add_t
+    return n + hi - lo
 
 
 cdef void _three_with_two(Ctx* c, int min_key) noexcept nogil:
@@ -408,14 +438,13 @@ cdef void _three_with_two(Ctx* c, int min_key) noexcept nogil:
     such a triple only with ranks of lower power.
 
     The pairs of every rank are laid out rank after rank (two natural cards in ``p2``;
-    one natural card and a wildcard in ``p1``, its wildcard bits added as the triple's
-    wildcards require), so the pair ranks allowed with a triple are at most two
-    contiguous runs of each. For one triple rank and one number of natural cards in the
+    the natural card of a pair with a wildcard in ``p1``), so the pair ranks allowed
+    with a triple are at most two contiguous runs of each. For one triple rank and one number of natural cards in the
     triple, every allowed pair is gathered once into ``adds``; then each such triple is
     written as one run of ``adds`` (all runs of one length: few mispredicted branches).
     """
-    cdef uint64_t p2[2 * 13 * 10]     # (once, twice) of every pair of natural cards, rank by rank
-    cdef uint64_t p1[2][2 * 13 * 4]   # one natural card and a wildcard, for 0 / 1 wildcards in the triple
+    cdef uint64_t p2[2 * 13 * 10]  # (once, twice) rows of every pair of natural cards, rank by rank
+    cdef uint64_t p1[2 * 13 * 4]   # the natural card of every pair with one wildcard
     cdef uint64_t adds[2 * (13 * 10 + 13 * 4 + 3)]
     cdef int s2[14]
     cdef int s1[14]
@@ -424,7 +453,7 @@ cdef void _three_with_two(Ctx* c, int min_key) noexcept nogil:
     cdef int r, o, kr, wr, key, j, sh, n2 = 0, n1 = 0, i, li = c.level_index
     cdef Py_ssize_t total, room, at, n_adds
     cdef uint8_t b, p
-    cdef uint64_t to, tt, wbit = c.wo[1]
+    cdef uint64_t to, tt
     cdef uint64_t* cards
     cdef MoveBuffer* out = c.out
     cdef int W = c.W
@@ -433,19 +462,9 @@ cdef void _three_with_two(Ctx* c, int min_key) noexcept nogil:
         sh = 4 * o
         s2[o] = n2
         s1[o] = n1
-        for j in range(SUB_OFF[p][2], SUB_OFF[p][3]):
-            b = SUB_DATA[j]
-            p2[2 * n2] = <uint64_t>(b & 15) << sh
-            p2[2 * n2 + 1] = <uint64_t>(b >> 4) << sh
-            n2 += 1
+        n2 += _rank_rows(&p2[2 * n2], p, 2, sh)
         if W:
-            for j in range(SUB_OFF[p][1], SUB_OFF[p][2]):
-                b = SUB_DATA[j]
-                p1[0][2 * n1] = (<uint64_t>(b & 15) << sh) | wbit  # the pair's wildcard is the first
-                p1[0][2 * n1 + 1] = 0
-                p1[1][2 * n1] = p1[0][2 * n1]  # the triple holds one: this is the second
-                p1[1][2 * n1 + 1] = wbit
-                n1 += 1
+            n1 += _rank_rows(&p1[2 * n1], p, 1, sh)
     s2[13] = n2
     s1[13] = n1
     for r in range(13):
@@ -470,10 +489,10 @@ cdef void _three_with_two(Ctx* c, int min_key) noexcept nogil:
                 seg_hi[1] = 13
             n_adds = 0
             for i in range(2):
-                n_adds = _append_rows(adds, n_adds, p2, s2[seg_lo[i]], s2[seg_hi[i]])
-            if W > wr:  # a pair of one natural card and a wildcard
+                n_adds = _append_rows(adds, n_adds, p2, s2[seg_lo[i]], s2[seg_hi[i]], 0, 0)
+            if W > wr:  # a pair of one natural card and a wildcard: wr + 1 wildcards in all
                 for i in range(2):
-                    n_adds = _append_rows(adds, n_adds, p1[wr], s1[seg_lo[i]], s1[seg_hi[i]])
+                    n_adds = _append_rows(adds, n_adds, p1, s1[seg_lo[i]], s1[seg_hi[i]], c.wo[wr + 1], c.wt[wr + 1])
             if kr == 3 and W == 2:
                 adds[2 * n_adds] = c.wo[2]
                 adds[2 * n_adds + 1] = c.wt[2]
@@ -496,9 +515,7 @@ cdef void _three_with_two(Ctx* c, int min_key) noexcept nogil:
                 to = (<uint64_t>(b & 15) << sh) | c.wo[wr]
                 tt = (<uint64_t>(b >> 4) << sh) | c.wt[wr]
                 at = _put_pairs(cards, at, room, to, tt, adds, n_adds)
-            out.n += at
-            if at != total:  # a full buffer (room < total): the list is incomplete
-                out.failed = 1
+            if not _close_rows(out, at, total):
                 return
 
 
@@ -537,7 +554,7 @@ cdef void _sequences(Ctx* c, int kind, int nslots, int need, int max_key, int mi
     cdef const int* first_n
     cdef int ranks[3]
     cdef int key, i, j, r, w, v, u, k, miss, sh, n, last, W = c.W
-    cdef uint8_t p, b
+    cdef uint8_t p
     cdef Py_ssize_t total, room, at
     cdef uint64_t* cards
     cdef MoveBuffer* out = c.out
@@ -559,14 +576,7 @@ cdef void _sequences(Ctx* c, int kind, int nslots, int need, int max_key, int mi
             sh = 4 * r
             for w in range(3):
                 k = need - w
-                n = 0
-                if k >= 0 and w <= W:
-                    for j in range(SUB_OFF[p][k], SUB_OFF[p][k + 1]):
-                        b = SUB_DATA[j]
-                        opt[r][w][2 * n] = <uint64_t>(b & 15) << sh
-                        opt[r][w][2 * n + 1] = <uint64_t>(b >> 4) << sh
-                        n += 1
-                opt_n[r][w] = n
+                opt_n[r][w] = _rank_rows(opt[r][w], p, k, sh) if k >= 0 and w <= W else 0
         last = ranks[nslots - 1]
         # the first slots' combinations by wildcards used; in a strongest list below the
         # top, the lowest slot may not be all wildcards
@@ -608,9 +618,7 @@ cdef void _sequences(Ctx* c, int kind, int nslots, int need, int max_key, int mi
                 for w in range(W + 1 - v):
                     at = _put_pairs(cards, at, room, opt[last][v][2 * j] | c.wo[v + w],
                                     opt[last][v][2 * j + 1] | c.wt[v + w], first[w], first_n[w])
-        out.n += at
-        if at != total:  # a full buffer (room < total): the list is incomplete
-            out.failed = 1
+        if not _close_rows(out, at, total):
             return
 
 
@@ -724,9 +732,7 @@ cdef void _straights(Ctx* c, int min_key) noexcept nogil:
                 at = _put_run(cards, at, room, q | c.wo[g], c.wt[g], prefix[cur][g], prefix_n[cur][g])
         for g in range(W):  # the top slot a wildcard
             at = _put_run(cards, at, room, c.wo[g + 1], c.wt[g + 1], prefix[cur][g], prefix_n[cur][g])
-        out.n += at
-        if at != count:  # a full buffer (room < count): the list is incomplete
-            out.failed = 1
+        if not _close_rows(out, at, count):
             return
 
 
