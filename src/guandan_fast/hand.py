@@ -15,6 +15,8 @@ As a numpy array a hand is ``uint64[2] = (once, twice)``; as one Python int it i
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from operator import attrgetter
+from types import ModuleType
 from typing import TYPE_CHECKING, Union
 
 import numpy as np
@@ -24,6 +26,11 @@ from .cards import CARD_BITS, CARD_NAMES, NUM_CARDS, as_index, parse_card
 if TYPE_CHECKING:
     from .moves import Move
 
+_values: ModuleType | None
+try:  # the native maker of trusted hands (see new_hand)
+    from . import _values
+except ImportError:  # pragma: no cover - exercised only where the extension is not built
+    _values = None
 _canonical_planes: Callable[[object], tuple[int, int] | None] | None
 try:  # the native reader of canonical card strings (Hand.parse falls back to Python)
     from ._cardtext import canonical_planes as _canonical_planes
@@ -98,8 +105,10 @@ class Hand:
 
     @classmethod
     def _trusted(cls, once: int, twice: int) -> Hand:
-        """A hand from planes already known to be valid (no checks: internal use; the hot
-        path of every Move made, so ``object.__new__`` is bound once, not looked up)."""
+        """A hand from planes already known to be valid (no checks: internal use; hot
+        paths call :func:`new_hand` directly)."""
+        if cls is Hand:
+            return new_hand(once, twice)
         hand = _new_object(cls)
         hand._once, hand._twice = once, twice
         return hand
@@ -129,13 +138,9 @@ class Hand:
         return cls.from_bits(int(array[0]), int(array[1]))
 
     # -- views ----------------------------------------------------------------------------
-    @property
-    def once(self) -> int:
-        return self._once
-
-    @property
-    def twice(self) -> int:
-        return self._twice
+    # read through C-level getters: no Python frame per access (the game reads them per step)
+    once = property(attrgetter("_once"), doc="The plane of the cards held at least once (bit i: card i).")
+    twice = property(attrgetter("_twice"), doc="The plane of the cards held twice.")
 
     @property
     def packed(self) -> int:
@@ -328,3 +333,19 @@ def as_hand(cards: object) -> Hand:
 
 
 _new_object = object.__new__
+
+
+def _new_hand_in_python(once: int, twice: int) -> Hand:
+    hand = _new_object(Hand)
+    hand._once, hand._twice = once, twice
+    return hand
+
+
+#: A Hand of planes already known to be valid, nothing checked: the native maker when it is
+#: built (it writes the two slots in place), else the same in Python.
+new_hand: Callable[[int, int], Hand]
+if _values is not None:
+    _values.bind_hand(Hand)
+    new_hand = _values.new_hand
+else:  # pragma: no cover - exercised only where the extension is not built
+    new_hand = _new_hand_in_python

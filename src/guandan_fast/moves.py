@@ -8,12 +8,13 @@ is checked by the generator of :mod:`guandan_fast.backend` (native or reference)
 from __future__ import annotations
 
 import operator
+from collections.abc import Callable
 from types import ModuleType
 from typing import Any, Final
 
 from .backend import generator
 from .cards import level_char, parse_level
-from .hand import Hand, as_hand, card_names
+from .hand import Hand, _values, as_hand, card_names, new_hand
 from .kinds import (
     PLATFORM_NAMES,
     SEQUENCE_TYPES,
@@ -107,8 +108,7 @@ class Move:
             row = read_slowly(action, level)
             if row is None:
                 return PASS
-        kind, key, once, twice, size = row
-        return _made(_KINDS[kind], key, Hand._trusted(once, twice), level, (kind, key, size))
+        return _move_of_row(row, level)
 
     # -- strength -------------------------------------------------------------------------
     @property
@@ -145,16 +145,15 @@ class Move:
 
 
 class _Unfrozen(Move):
-    """A move being made: Move refuses setattr, while this class (the same slots) sets
-    them as plain attributes; :func:`_made` then gives the object the class Move (a third
-    of the time of setting Move's slots through their descriptors, a wrapped call each)."""
+    """A move being made in Python: Move refuses setattr, while this class (the same
+    slots) sets them as plain attributes; :func:`_made_in_python` then gives the object
+    the class Move (a third of the time of setting Move's slots through their descriptors)."""
 
     __slots__ = ()
     __setattr__ = object.__setattr__
 
 
-def _made(kind: MoveType, key: int, cards: Hand, level: int, table_args: tuple[int, int, int]) -> Move:
-    """A new Move of these slot values (trusted: nothing is checked)."""
+def _made_in_python(kind: MoveType, key: int, cards: Hand, level: int, table_args: tuple[int, int, int]) -> Move:
     move = object.__new__(_Unfrozen)
     move.kind = kind
     move.key = key
@@ -165,11 +164,29 @@ def _made(kind: MoveType, key: int, cards: Hand, level: int, table_args: tuple[i
     return move
 
 
+def _move_of_row_in_python(row: tuple[int, int, int, int, int], level: int) -> Move:
+    kind, key, once, twice, size = row
+    return _made(_KINDS[kind], key, new_hand(once, twice), level, (kind, key, size))
+
+
+#: ``_made(kind, key, cards, level, table_args)``: a new Move of these slot values
+#: (trusted: nothing is checked), and ``_move_of_row(row, level)``: the Move of a
+#: generator's ``read_checked`` row. Native makers when built (they write the slots in
+#: place), else the same in Python.
+_made: Callable[[MoveType, int, Hand, int, tuple[int, int, int]], Move]
+_move_of_row: Callable[[tuple[int, int, int, int, int], int], Move]
+if _values is not None:
+    _values.bind_move(Move, _KINDS)
+    _made, _move_of_row = _values.new_move, _values.new_move_of
+else:  # pragma: no cover - exercised only where the extension is not built
+    _made, _move_of_row = _made_in_python, _move_of_row_in_python
+
+
 def read_platform(action: object, level: int) -> tuple[MoveType, int, Hand]:
     """The (type, key, cards) a platform triple names, without checking that the cards
     form that reading (see :func:`~guandan_fast.kinds.platform_row`, the same as plain ints)."""
     kind, key, once, twice = platform_row(action, level)
-    return _KINDS[kind], key, Hand._trusted(once, twice)
+    return _KINDS[kind], key, new_hand(once, twice)
 
 
 def read_slowly(action: object, level: int, gen: ModuleType | None = None) -> tuple[int, int, int, int, int] | None:
