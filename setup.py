@@ -25,7 +25,7 @@ setup(
     ext_modules=cythonize(
         [
             extension(name)
-            for name in ("_movegen", "_values", "_cardtext", "_playout", "_solver", "_infoset", "encode._encode", "encode._actions")
+            for name in ("_movegen", "_values", "_movelist", "_cardtext", "_playout", "_solver", "_infoset", "encode._encode", "encode._actions")
         ],
         compiler_directives={"language_level": "3", "embedsignature": True},
     )

@@ -202,3 +202,26 @@ cdef int has_legal_follow_c(uint64_t once, uint64_t twice, int level,
     # 1 when the hand has a move that beats (last_kind, last_key, last_size), else 0 (a
     # leader, last_kind == 0, has one when the hand is not empty); -2 for invalid
     # arguments. Stops at the first move found; allocates nothing.
+
+
+# -- the result object of generate and classify, for modules that hand out moves ---------------
+cdef class Moves:
+    # The moves of one call in memory of their own (see _movegen.pyx): cards_at[2*i],
+    # cards_at[2*i+1], kinds_at[i], keys_at[i] for i < n.
+    cdef uint64_t* cards_at
+    cdef uint8_t* kinds_at
+    cdef uint8_t* keys_at
+    cdef bint separate  # three allocations (else kinds_at and keys_at lie in cards_at's block)
+    cdef Py_ssize_t n
+    # the numpy views (or, in a subclass, arrays set in their place), made on first access
+    cdef object _kinds
+    cdef object _keys
+    cdef object _cards
+    cdef object kinds_array(self)
+    cdef object keys_array(self)
+    cdef object cards_array(self)
+
+cdef int fill_generated(Moves moves, uint64_t once, uint64_t twice, int level, int last_kind, int last_key,
+                        int last_size, bint strongest) except -1
+    # generate_into for Python callers: the moves into ``moves`` (new and empty, of class Moves
+    # or a subclass). ValueError names invalid arguments, MemoryError when out of memory.

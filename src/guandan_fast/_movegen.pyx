@@ -1151,6 +1151,17 @@ cdef enum:
     MOVE_BYTES = 18
 
 
+cdef object _view(Moves owner, cnp.dtype descr, int nd, void* data):
+    """A numpy array over ``n`` rows of the memory of ``owner`` (which it keeps alive)."""
+    cdef cnp.npy_intp dims[2]
+    dims[0] = owner.n
+    dims[1] = 2
+    Py_INCREF(descr)  # the reference _new_array steals
+    view = _new_array(<PyTypeObject*>cnp.ndarray, descr, nd, dims, NULL, data, cnp.NPY_ARRAY_CARRAY, None)
+    cnp.set_array_base(<cnp.ndarray>view, owner)
+    return view
+
+
 @cython.freelist(16)
 cdef class Moves:
     """The moves of one :func:`generate` or :func:`classify` call.
@@ -1163,15 +1174,6 @@ cdef class Moves:
     straight into it, a following list copied in from the call's stack buffer; a list
     that outgrew the room made at first keeps the three arrays it grew in, without a copy.
     """
-
-    cdef uint64_t* cards_at
-    cdef uint8_t* kinds_at
-    cdef uint8_t* keys_at
-    cdef bint separate  # three allocations (else kinds_at and keys_at lie in cards_at's block)
-    cdef Py_ssize_t n
-    cdef object _kinds
-    cdef object _keys
-    cdef object _cards
 
     def __cinit__(self):
         self.cards_at = NULL
@@ -1189,35 +1191,35 @@ cdef class Moves:
     def __len__(self):
         return self.n
 
-    cdef object _view(self, cnp.dtype descr, int nd, void* data):
-        cdef cnp.npy_intp dims[2]
-        dims[0] = self.n
-        dims[1] = 2
-        Py_INCREF(descr)  # the reference _new_array steals
-        view = _new_array(<PyTypeObject*>cnp.ndarray, descr, nd, dims, NULL, data, cnp.NPY_ARRAY_CARRAY, None)
-        cnp.set_array_base(<cnp.ndarray>view, self)  # the memory lives as long as any view
-        return view
+    cdef object kinds_array(self):
+        if self._kinds is None:
+            self._kinds = _view(self, _UINT8, 1, self.kinds_at)
+        return self._kinds
+
+    cdef object keys_array(self):
+        if self._keys is None:
+            self._keys = _view(self, _UINT8, 1, self.keys_at)
+        return self._keys
+
+    cdef object cards_array(self):
+        if self._cards is None:
+            self._cards = _view(self, _UINT64, 2, self.cards_at)
+        return self._cards
 
     @property
     def kinds(self):
         """``uint8[n]``: the MoveType code of each move."""
-        if self._kinds is None:
-            self._kinds = self._view(_UINT8, 1, self.kinds_at)
-        return self._kinds
+        return self.kinds_array()
 
     @property
     def keys(self):
         """``uint8[n]``: the key of each move."""
-        if self._keys is None:
-            self._keys = self._view(_UINT8, 1, self.keys_at)
-        return self._keys
+        return self.keys_array()
 
     @property
     def cards(self):
         """``uint64[n, 2]``: the (once, twice) planes of each move."""
-        if self._cards is None:
-            self._cards = self._view(_UINT64, 2, self.cards_at)
-        return self._cards
+        return self.cards_array()
 
     def __reduce__(self):
         cdef Py_ssize_t n = self.n
@@ -1244,6 +1246,12 @@ def _unpickle_moves(n, data):
 cdef Moves _new_moves(Py_ssize_t n):
     """A :class:`Moves` of ``n`` moves in one block, not filled in."""
     cdef Moves moves = Moves.__new__(Moves)
+    _give_block(moves, n)
+    return moves
+
+
+cdef int _give_block(Moves moves, Py_ssize_t n) except -1:
+    """Give the empty ``moves`` one block of room for exactly ``n`` moves, not filled in."""
     cdef uint8_t* block = <uint8_t*>malloc(<size_t>(n if n > 0 else 1) * MOVE_BYTES)
     if block == NULL:
         raise MemoryError()
@@ -1251,23 +1259,21 @@ cdef Moves _new_moves(Py_ssize_t n):
     moves.kinds_at = block + 16 * n
     moves.keys_at = block + 17 * n
     moves.n = n
-    return moves
+    return 0
 
 
-cdef Moves _moves_of(MoveBuffer* b, Py_ssize_t n):
-    """The first ``n`` moves of ``b`` as a :class:`Moves`: copied into one block when the
-    buffer is the caller's (on its stack), else the buffer's own arrays, taken over (then
-    ``b`` is left empty)."""
-    cdef Moves moves
+cdef int _hold(Moves moves, MoveBuffer* b, Py_ssize_t n) except -1:
+    """Make the empty ``moves`` hold the first ``n`` moves of ``b``: copied into one block
+    when the buffer is the caller's (on its stack), else the buffer's own arrays, taken
+    over (then ``b`` is left empty)."""
     cdef void* smaller
     if b.borrowed or n < b.n:
-        moves = _new_moves(n)
+        _give_block(moves, n)
         if n > 0:
             memcpy(moves.cards_at, b.cards, <size_t>n * 2 * sizeof(uint64_t))
             memcpy(moves.kinds_at, b.kinds, <size_t>n)
             memcpy(moves.keys_at, b.keys, <size_t>n)
-        return moves
-    moves = Moves.__new__(Moves)
+        return 0
     moves.separate = True
     moves.n = n
     # give back the room the list did not use (shrinking in place; on failure keep it all)
@@ -1282,23 +1288,21 @@ cdef Moves _moves_of(MoveBuffer* b, Py_ssize_t n):
     b.keys = NULL
     b.n = 0
     b.cap = 0
-    return moves
+    return 0
 
 
-cdef Moves _moves_in_block(uint8_t* block, Py_ssize_t cap, MoveBuffer* b, Py_ssize_t n):
-    """The ``n`` moves of ``b`` as a :class:`Moves`, where ``b`` was started on ``block``
-    (room for ``cap`` moves: cards, then kinds at ``16 * cap``, then keys at ``17 * cap``).
-    While the moves are still there the block becomes the result (kinds and keys moved
-    down behind the cards, the room not used given back); a list that outgrew it is in
-    the buffer's own arrays, taken over, and the block is freed. ``block`` is the
-    caller's to free only when this raises."""
-    cdef Moves moves
+cdef int _hold_block(Moves moves, uint8_t* block, Py_ssize_t cap, MoveBuffer* b, Py_ssize_t n) except -1:
+    """Make the empty ``moves`` hold the ``n`` moves of ``b``, where ``b`` was started on
+    ``block`` (room for ``cap`` moves: cards, then kinds at ``16 * cap``, then keys at
+    ``17 * cap``). While the moves are still there the block becomes the result's (kinds
+    and keys moved down behind the cards, the room not used given back); a list that
+    outgrew it is in the buffer's own arrays, taken over, and the block is freed.
+    ``block`` is the caller's to free only when this raises."""
     cdef void* smaller
     if b.cards != <uint64_t*>block:
-        moves = _moves_of(b, n)
+        _hold(moves, b, n)
         free(block)
-        return moves
-    moves = Moves.__new__(Moves)
+        return 0
     memmove(block + 16 * n, block + 16 * cap, <size_t>n)
     memmove(block + 17 * n, block + 17 * cap, <size_t>n)
     smaller = realloc(block, <size_t>(n if n > 0 else 1) * MOVE_BYTES)
@@ -1308,7 +1312,7 @@ cdef Moves _moves_in_block(uint8_t* block, Py_ssize_t cap, MoveBuffer* b, Py_ssi
     moves.kinds_at = block + 16 * n
     moves.keys_at = block + 17 * n
     moves.n = n
-    return moves
+    return 0
 
 
 cdef enum:
@@ -1335,14 +1339,21 @@ def generate(once, twice, level, last_kind, last_key, last_size, strongest):
     cdef Args a
     _hand_args(&a, once, twice, level)
     _last_args(&a, last_kind, last_key, last_size)
-    cdef bint strong = strongest
+    cdef Moves moves = Moves.__new__(Moves)
+    fill_generated(moves, a.once, a.twice, a.level, a.kind, a.key, a.size, strongest)
+    return moves
+
+
+cdef int fill_generated(Moves moves, uint64_t once, uint64_t twice, int level, int last_kind, int last_key,
+                        int last_size, bint strongest) except -1:
     cdef MoveBuffer buf
     cdef uint8_t kind_store[LIST_CAPACITY]
     cdef uint8_t key_store[LIST_CAPACITY]
     cdef uint64_t card_store[2 * LIST_CAPACITY]
     cdef uint8_t* block = NULL
     cdef Py_ssize_t n
-    if a.kind == K_PASS:  # a long list: written in place into the result's memory
+    _check(once, twice, level, last_kind, last_key, last_size)
+    if last_kind == K_PASS:  # a long list: written in place into the result's memory
         block = <uint8_t*>malloc(LEAD_CAPACITY * MOVE_BYTES)
         if block == NULL:
             raise MemoryError()
@@ -1351,18 +1362,19 @@ def generate(once, twice, level, last_kind, last_key, last_size, strongest):
     else:
         movebuf_borrow(&buf, kind_store, key_store, card_store, LIST_CAPACITY)
     try:
-        if gf_popcount64(a.once) + gf_popcount64(a.twice) > BIG_HAND:
+        if gf_popcount64(once) + gf_popcount64(twice) > BIG_HAND:
             with nogil:  # a big hand can take a while: let other threads run
-                n = generate_append(a.once, a.twice, a.level, a.kind, a.key, a.size, strong, &buf)
+                n = generate_append(once, twice, level, last_kind, last_key, last_size, strongest, &buf)
         else:
-            n = generate_append(a.once, a.twice, a.level, a.kind, a.key, a.size, strong, &buf)
+            n = generate_append(once, twice, level, last_kind, last_key, last_size, strongest, &buf)
         if n < 0:
             raise MemoryError()
         if block != NULL:
-            moves = _moves_in_block(block, LEAD_CAPACITY, &buf, n)
+            _hold_block(moves, block, LEAD_CAPACITY, &buf, n)
             block = NULL
-            return moves
-        return _moves_of(&buf, n)
+        else:
+            _hold(moves, &buf, n)
+        return 0
     finally:
         free(block)
         movebuf_free(&buf)
@@ -1387,7 +1399,9 @@ def classify(once, twice, level):
         n = _classify_append(a.once, a.twice, a.level, -1, &buf)
         if n < 0:
             raise MemoryError()
-        return _moves_of(&buf, n)
+        moves = Moves.__new__(Moves)
+        _hold(moves, &buf, n)
+        return moves
     finally:
         movebuf_free(&buf)
 

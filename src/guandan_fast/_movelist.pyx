@@ -1,0 +1,246 @@
+# cython: language_level=3, freethreading_compatible=True
+"""The native twin of :mod:`guandan_fast.movelist`: :class:`MoveList`, :func:`legal_moves`
+and :func:`has_legal_follow`, with the same arguments, results and errors.
+
+In a following call the kernel is a third of the time; the rest was Python around it
+(the call's frame, the generator's argument conversion, a result object and a list
+object). Here the hand's planes go straight to the native generator, its moves are
+written into the list's own memory (the list is a :class:`~guandan_fast._movegen.Moves`),
+and the list is a static type with a free list. With the reference backend the list
+holds the reference generator's arrays instead.
+"""
+
+cimport cython
+from libc.stdint cimport uint64_t
+
+from guandan_fast._bitops cimport gf_popcount64
+from guandan_fast._movegen cimport K_PASS, Moves, fill_generated, has_legal_follow_c
+from guandan_fast._values cimport make_move_of
+
+import numpy as np
+
+from guandan_fast import _movegen
+from guandan_fast import backend as _backend
+from guandan_fast.backend import generator
+from guandan_fast.cards import parse_level
+from guandan_fast.hand import Hand, as_hand
+from guandan_fast.kinds import MoveArrays
+from guandan_fast.movelist import MOVE_DTYPE, last_args
+from guandan_fast.moves import Move
+
+
+@cython.freelist(16)
+cdef class MoveList(Moves):
+    """The moves of one call, held as parallel numpy arrays.
+
+    ``kinds[i]`` (:class:`~guandan_fast.moves.MoveType` codes), ``keys[i]`` and
+    ``cards[i] = (once, twice)`` describe move ``i``; :class:`~guandan_fast.moves.Move`
+    objects are made only on iteration or indexing, so bulk users pay nothing per move.
+    ``MoveList(moves, level)`` wraps any object with the three arrays (a
+    :class:`~guandan_fast.kinds.MoveArrays`); :func:`legal_moves` writes the native
+    generator's moves into the list's own memory, whose arrays are made when first read.
+    """
+
+    #: The level the moves were made at.
+    cdef public object level
+    cdef object _lookup
+    # the moves are the arrays _kinds, _keys and _cards (given, or set on the list), not the
+    # list's own memory
+    cdef bint _given
+
+    def __init__(self, moves, level):
+        self._take(moves.kinds, moves.keys, moves.cards)
+        self.level = level
+
+    cdef void _take(self, kinds, keys, cards) noexcept:
+        self._kinds = kinds
+        self._keys = keys
+        self._cards = cards
+        self._given = True
+        self._lookup = None
+
+    @property
+    def kinds(self):
+        """``uint8[n]``: the MoveType code of each move."""
+        return self.kinds_array()
+
+    @kinds.setter
+    def kinds(self, value):
+        self._take(value, self.keys_array(), self.cards_array())
+
+    @property
+    def keys(self):
+        """``uint8[n]``: the key of each move."""
+        return self.keys_array()
+
+    @keys.setter
+    def keys(self, value):
+        self._take(self.kinds_array(), value, self.cards_array())
+
+    @property
+    def cards(self):
+        """``uint64[n, 2]``: the ``(once, twice)`` planes of each move."""
+        return self.cards_array()
+
+    @cards.setter
+    def cards(self, value):
+        self._take(self.kinds_array(), self.keys_array(), value)
+
+    def __len__(self):
+        return len(self._kinds) if self._given else self.n
+
+    def count(self):
+        """Number of moves (python-chess style)."""
+        return len(self)
+
+    cdef object _own_move(self, Py_ssize_t i):
+        """Move ``i`` (0 <= i < n) of the list's own memory."""
+        cdef uint64_t once = self.cards_at[2 * i], twice = self.cards_at[2 * i + 1]
+        return make_move_of(self.kinds_at[i], self.keys_at[i], once, twice, self.level,
+                            gf_popcount64(once) + gf_popcount64(twice))
+
+    cdef object _given_move(self, index):
+        """Move ``index`` of the given arrays, indexed as numpy indexes them."""
+        once, twice = self._cards[index]
+        cdef uint64_t o = once, t = twice
+        return make_move_of(self._kinds[index], self._keys[index], o, t, self.level,
+                            gf_popcount64(o) + gf_popcount64(t))
+
+    def __getitem__(self, index):
+        cdef Py_ssize_t i
+        if isinstance(index, slice):
+            return [self[j] for j in range(*index.indices(len(self)))]
+        if self._given or type(index) is not int:
+            return self._given_move(index) if self._given else self._own_move_at(index)
+        i = index
+        if i < 0:
+            i += self.n
+        if not 0 <= i < self.n:
+            raise IndexError(f"index {index} is out of bounds for axis 0 with size {self.n}")
+        return self._own_move(i)
+
+    cdef object _own_move_at(self, index):
+        """Move ``index`` (any index numpy takes) of the list's own memory."""
+        once, twice = self.cards_array()[index]
+        cdef uint64_t o = once, t = twice
+        return make_move_of(self.kinds_array()[index], self.keys_array()[index], o, t, self.level,
+                            gf_popcount64(o) + gf_popcount64(t))
+
+    def __iter__(self):
+        cdef Py_ssize_t i
+        if self._given:
+            for i in range(len(self._kinds)):
+                yield self._given_move(i)
+        else:
+            for i in range(self.n):
+                yield self._own_move(i)
+
+    def __contains__(self, move):
+        cdef Py_ssize_t i
+        cdef uint64_t once, twice
+        cdef int kind, key
+        if not isinstance(move, Move) or move.level != self.level:
+            return False
+        if self._given:
+            if self._lookup is None:
+                self._lookup = set(self.rows())
+            return (int(move.kind), move.key, move.cards.once, move.cards.twice) in self._lookup
+        kind, key = move.kind, move.key
+        once, twice = move.cards.once, move.cards.twice
+        for i in range(self.n):
+            if (self.cards_at[2 * i] == once and self.cards_at[2 * i + 1] == twice
+                    and self.kinds_at[i] == kind and self.keys_at[i] == key):
+                return True
+        return False
+
+    def row(self, index):
+        """Move ``index`` as plain ints ``(kind, key, once, twice)``, without building a Move."""
+        cdef Py_ssize_t i
+        if self._given or type(index) is not int:
+            cards = self.cards_array()
+            return self.kinds_array().item(index), self.keys_array().item(index), cards.item(index, 0), cards.item(index, 1)
+        i = index
+        if i < 0:
+            i += self.n
+        if not 0 <= i < self.n:
+            raise IndexError(f"index {index} is out of bounds for axis 0 with size {self.n}")
+        return self.kinds_at[i], self.keys_at[i], self.cards_at[2 * i], self.cards_at[2 * i + 1]
+
+    def rows(self):
+        """Every move as plain ints ``(kind, key, once, twice)``, without building Moves."""
+        cards = self.cards_array()
+        return zip(self.kinds_array().tolist(), self.keys_array().tolist(), cards[:, 0].tolist(), cards[:, 1].tolist())
+
+    def to_platform(self):
+        """Every move as a platform triple ``[type, rank, cards]``."""
+        return [move.to_platform() for move in self]
+
+    def to_numpy(self):
+        """One structured row per move: ``kind`` (uint8), ``key`` (uint8), ``cards`` (uint64[2])."""
+        out = np.empty(len(self), dtype=MOVE_DTYPE)
+        out["kind"], out["key"], out["cards"] = self.kinds_array(), self.keys_array(), self.cards_array()
+        return out
+
+    def __reduce__(self):
+        return MoveList, (MoveArrays(self.kinds_array(), self.keys_array(), self.cards_array()), self.level)
+
+    def __repr__(self):
+        return f"<MoveList of {len(self)} moves at level {self.level}>"
+
+
+def legal_moves(hand, level, last=None, *, strongest=False, backend=None):
+    """Every legal move of ``hand`` at ``level``: leading, or beating ``last``.
+
+    ``hand`` is a :class:`~guandan_fast.hand.Hand`, a card string (``"S2 H2 SB"``) or an
+    iterable of card strings; ``last`` is None (leading), a
+    :class:`~guandan_fast.moves.Move` or a platform triple. The list is complete (every
+    reading) unless ``strongest`` keeps one per (type, cards). Passing is always allowed
+    to a follower and is not listed.
+    """
+    cdef int kind, key, size
+    if type(hand) is not Hand:
+        hand = as_hand(hand)
+    if type(level) is not int or not 2 <= level <= 14:
+        level = parse_level(level)
+    gen = _backend._default_generator if backend is None else None  # read, not called: the hot path
+    if gen is None:
+        gen = generator(backend)
+    if last is None:
+        kind = key = size = K_PASS
+    elif type(last) is Move and last.level == level:  # the common case, checked first
+        kind, key, size = last.table_args
+    else:
+        kind, key, size = last_args(last, level, gen)
+    cdef MoveList moves = MoveList.__new__(MoveList)
+    if gen is _movegen:
+        fill_generated(moves, hand._once, hand._twice, level, kind, key, size, strongest)
+    else:
+        result = gen.generate(hand._once, hand._twice, level, kind, key, size, strongest)
+        moves._take(result.kinds, result.keys, result.cards)
+    moves.level = level
+    return moves
+
+
+def has_legal_follow(hand, level, last, *, backend=None):
+    """Whether ``hand`` can beat ``last`` (a pass does not count); stops at the first move.
+
+    ``last`` is a :class:`~guandan_fast.moves.Move` or a platform triple (None or PASS:
+    whether the hand can lead at all, that is whether it holds a card).
+    """
+    cdef int kind, key, size, found
+    if type(hand) is not Hand:
+        hand = as_hand(hand)
+    if type(level) is not int or not 2 <= level <= 14:
+        level = parse_level(level)
+    gen = _backend._default_generator if backend is None else None  # read, not called: the hot path
+    if gen is None:
+        gen = generator(backend)
+    if type(last) is Move and last.level == level:  # the common case, checked first
+        kind, key, size = last.table_args
+    else:
+        kind, key, size = last_args(last, level, gen)
+    if gen is _movegen:
+        found = has_legal_follow_c(hand._once, hand._twice, level, kind, key, size)
+        if found >= 0:
+            return found == 1
+    return gen.has_legal_follow(hand._once, hand._twice, level, kind, key, size)
