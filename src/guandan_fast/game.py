@@ -58,7 +58,7 @@ import numpy as np
 from . import infoset
 from .api import MoveList, classify, legal_moves
 from .cards import CARD_NAMES, NUM_CARDS, bounded, check_seat, level_char, parse_card, parse_level
-from .hand import Hand, as_hand
+from .hand import Hand, as_hand, new_hand
 from .infoset import Unseen
 from .kinds import MoveArrays
 from .moves import PASS, Move, MoveType, bomb_tier, read_platform
@@ -606,15 +606,14 @@ class Deal:
         """Entry ``index`` of :meth:`legal_actions` in the play phase."""
         moves = self._own_moves()
         following = self._last is not None
-        count = len(moves.kinds) + following
+        count = len(moves) + following
         if not 0 <= index < count:
             raise ValueError(f"action index {index} is out of range: seat {self._to_act} has {count} legal actions")
         if following:
             if index == 0:
                 return _PASS_ROW
             index -= 1
-        cards = moves.cards
-        return moves.kinds.item(index), moves.keys.item(index), cards.item(index, 0), cards.item(index, 1), None
+        return (*moves.row(index), None)
 
     def _move_row(self, move: Move) -> _Row:
         """A Move checked against the seat's hand and the move to beat (a Move is always
@@ -672,7 +671,7 @@ class Deal:
         hands = self._hands
         for step in (1, 2, 3):
             other = (seat + step) & 3
-            if hands[other]:
+            if hands[other]._once:  # the plane, not Hand.__bool__: no Python frame per seat
                 return other
         return seat
 
@@ -691,7 +690,7 @@ class Deal:
         self._plays_packed.extend((seat | kind << 2 | key << 6, once, twice))
         hand = self._hands[seat]
         held_once, held_twice = hand.once, hand.twice
-        hand = self._hands[seat] = Hand._trusted((held_once & ~once) | (held_twice & ~twice), held_twice & ~once)
+        hand = self._hands[seat] = new_hand((held_once & ~once) | (held_twice & ~twice), held_twice & ~once)
         played = self._played
         base = 2 * seat
         had = played[base]
@@ -703,7 +702,7 @@ class Deal:
         self._last_move = move
         self._last_seat = seat
         self._passes = 0
-        if not hand:
+        if not hand._once:
             self._finish.append(seat)
             if self._check_end():
                 return
@@ -713,7 +712,11 @@ class Deal:
         self._passes += 1
         last_seat = self._last_seat
         # The trick ends once every other player still holding cards has passed.
-        others = sum(1 for s in range(4) if s != last_seat and self._hands[s])
+        hands = self._hands
+        others = 0
+        for other in range(4):
+            if other != last_seat and hands[other]._once:  # the plane: no Hand.__bool__ frame
+                others += 1
         if self._passes < others:
             self._to_act = self._next_active(seat)
             return
