@@ -155,3 +155,15 @@ def test_makers_refuse_classes_they_cannot_fill(cls):
     with pytest.raises(TypeError):
         values.bind_hand(cls)
     assert type(values.new_hand(1, 0)) is Hand  # a refused binding changes nothing
+
+
+def test_python_makers_make_what_the_native_ones_make():
+    from guandan_fast import hand as hand_module
+    from guandan_fast import moves as moves_module
+
+    assert hand_module._new_hand_in_python(5, 1) == values.new_hand(5, 1)
+    row = (2, 3, 1 << 4 | 1 << 5, 0, 2)
+    made = moves_module._move_of_row_in_python(row, 7)
+    assert type(made) is Move and made == values.new_move_of(row, 7) and made.table_args == (2, 3, 2)
+    parts = (made.kind, 3, made.cards, 7, (2, 3, 2))
+    assert moves_module._made_in_python(*parts) == values.new_move(*parts)

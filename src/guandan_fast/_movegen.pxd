@@ -204,6 +204,17 @@ cdef int has_legal_follow_c(uint64_t once, uint64_t twice, int level,
     # arguments. Stops at the first move found; allocates nothing.
 
 
+cdef struct Args:
+    # the arguments of an entry point, converted: a hand, its level, and a move
+    # (kind, key, size): the move to beat, or a reading asked about (size unused)
+    uint64_t once
+    uint64_t twice
+    int level
+    int kind
+    int key
+    int size
+
+
 # -- the result object of generate and classify, for modules that hand out moves ---------------
 cdef class Moves:
     # The moves of one call in memory of their own (see _movegen.pyx): cards_at[2*i],

@@ -1063,17 +1063,6 @@ cdef inline int _as_small(object value, str what) except? -1:
     return <int>v
 
 
-cdef struct Args:
-    # the arguments of an entry point, converted: a hand, its level, and a move
-    # (kind, key, size): the move to beat, or a reading asked about (size unused)
-    uint64_t once
-    uint64_t twice
-    int level
-    int kind
-    int key
-    int size
-
-
 cdef int _hand_args(Args* a, object once, object twice, object level) except -1:
     """Convert (once, twice, level) into ``a``, the move part set to the pass."""
     a.once = _as_plane(once, "once")

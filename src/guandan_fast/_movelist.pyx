@@ -14,18 +14,16 @@ cimport cython
 from libc.stdint cimport uint64_t
 
 from guandan_fast._bitops cimport gf_popcount64
-from guandan_fast._movegen cimport K_PASS, Moves, fill_generated, has_legal_follow_c
+from guandan_fast._movegen cimport K_PASS, Args, Moves, fill_generated, has_legal_follow_c
 from guandan_fast._values cimport make_move_of
 
 import numpy as np
 
 from guandan_fast import _movegen
 from guandan_fast import backend as _backend
-from guandan_fast.backend import generator
-from guandan_fast.cards import parse_level
-from guandan_fast.hand import Hand, as_hand
+from guandan_fast.hand import Hand
 from guandan_fast.kinds import MoveArrays
-from guandan_fast.movelist import MOVE_DTYPE, last_args
+from guandan_fast.movelist import MOVE_DTYPE, call_args
 from guandan_fast.moves import Move
 
 
@@ -188,6 +186,34 @@ cdef class MoveList(Moves):
         return f"<MoveList of {len(self)} moves at level {self.level}>"
 
 
+cdef object _read_call(Args* c, object hand, object level, object last, object backend):
+    """Read a call's arguments into ``c`` and return the generator to ask: in C for the
+    common forms (a Hand, an int level, the default backend, and no move, a Move of that
+    level or a platform triple the generator reads), else by
+    :func:`guandan_fast.movelist.call_args`, which names any fault."""
+    gen = _backend._default_generator
+    if type(hand) is Hand and type(level) is int and backend is None and gen is not None and 2 <= level <= 14:
+        c.level = level
+        c.once = hand._once
+        c.twice = hand._twice
+        if last is None:
+            c.kind = c.key = c.size = K_PASS
+            return gen
+        if type(last) is Move:
+            if last.level == level:
+                c.kind, c.key, c.size = last.table_args
+                return gen
+        elif type(last) is list:  # a platform triple, read and checked by the generator
+            row = gen.read_checked(last, level)
+            if row is not None:
+                c.kind, c.key, c.size = row[0], row[1], row[4]
+                return gen
+    hand, c.level, gen, c.kind, c.key, c.size = call_args(hand, level, last, backend)
+    c.once = hand._once
+    c.twice = hand._twice
+    return gen
+
+
 def legal_moves(hand, level, last=None, *, strongest=False, backend=None):
     """Every legal move of ``hand`` at ``level``: leading, or beating ``last``.
 
@@ -197,27 +223,15 @@ def legal_moves(hand, level, last=None, *, strongest=False, backend=None):
     reading) unless ``strongest`` keeps one per (type, cards). Passing is always allowed
     to a follower and is not listed.
     """
-    cdef int kind, key, size
-    if type(hand) is not Hand:
-        hand = as_hand(hand)
-    if type(level) is not int or not 2 <= level <= 14:
-        level = parse_level(level)
-    gen = _backend._default_generator if backend is None else None  # read, not called: the hot path
-    if gen is None:
-        gen = generator(backend)
-    if last is None:
-        kind = key = size = K_PASS
-    elif type(last) is Move and last.level == level:  # the common case, checked first
-        kind, key, size = last.table_args
-    else:
-        kind, key, size = last_args(last, level, gen)
+    cdef Args c
+    gen = _read_call(&c, hand, level, last, backend)
     cdef MoveList moves = MoveList.__new__(MoveList)
     if gen is _movegen:
-        fill_generated(moves, hand._once, hand._twice, level, kind, key, size, strongest)
+        fill_generated(moves, c.once, c.twice, c.level, c.kind, c.key, c.size, strongest)
     else:
-        result = gen.generate(hand._once, hand._twice, level, kind, key, size, strongest)
+        result = gen.generate(c.once, c.twice, c.level, c.kind, c.key, c.size, strongest)
         moves._take(result.kinds, result.keys, result.cards)
-    moves.level = level
+    moves.level = c.level
     return moves
 
 
@@ -227,20 +241,11 @@ def has_legal_follow(hand, level, last, *, backend=None):
     ``last`` is a :class:`~guandan_fast.moves.Move` or a platform triple (None or PASS:
     whether the hand can lead at all, that is whether it holds a card).
     """
-    cdef int kind, key, size, found
-    if type(hand) is not Hand:
-        hand = as_hand(hand)
-    if type(level) is not int or not 2 <= level <= 14:
-        level = parse_level(level)
-    gen = _backend._default_generator if backend is None else None  # read, not called: the hot path
-    if gen is None:
-        gen = generator(backend)
-    if type(last) is Move and last.level == level:  # the common case, checked first
-        kind, key, size = last.table_args
-    else:
-        kind, key, size = last_args(last, level, gen)
+    cdef Args c
+    gen = _read_call(&c, hand, level, last, backend)
+    cdef int found
     if gen is _movegen:
-        found = has_legal_follow_c(hand._once, hand._twice, level, kind, key, size)
+        found = has_legal_follow_c(c.once, c.twice, c.level, c.kind, c.key, c.size)
         if found >= 0:
             return found == 1
-    return gen.has_legal_follow(hand._once, hand._twice, level, kind, key, size)
+    return gen.has_legal_follow(c.once, c.twice, c.level, c.kind, c.key, c.size)

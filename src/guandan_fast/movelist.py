@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from operator import attrgetter
 from types import ModuleType
-from typing import Any, overload
+from typing import Any
 
 import numpy as np
 
@@ -23,7 +23,7 @@ from .hand import Hand, as_hand, new_hand
 from .kinds import LEADING, MoveArrays
 from .moves import Move, MoveType, read_slowly
 
-__all__ = ["MOVE_DTYPE", "MoveList", "has_legal_follow", "last_args", "legal_moves"]
+__all__ = ["MOVE_DTYPE", "MoveList", "call_args", "has_legal_follow", "last_args", "legal_moves"]
 
 #: Structured dtype of :meth:`MoveList.to_numpy`.
 MOVE_DTYPE = np.dtype([("kind", np.uint8), ("key", np.uint8), ("cards", np.uint64, (2,))])
@@ -79,12 +79,8 @@ class MoveList:
         """Number of moves (python-chess style)."""
         return len(self._moves)
 
-    @overload
-    def __getitem__(self, index: int) -> Move: ...
-    @overload
-    def __getitem__(self, index: slice) -> list[Move]: ...
-
-    def __getitem__(self, index: int | slice) -> Move | list[Move]:
+    # (type checkers read the overloads of the native twin's stub, _movelist.pyi)
+    def __getitem__(self, index: int | slice) -> Any:
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
         moves = self._moves
@@ -154,6 +150,24 @@ def last_args(last: Any, level: int, gen: ModuleType | None = None) -> tuple[int
     return row[0], row[1], row[4]
 
 
+def call_args(hand: Any, level: Any, last: Any, backend: Backend | None) -> tuple[Hand, int, ModuleType, int, int, int]:
+    """The arguments of a :func:`legal_moves` or :func:`has_legal_follow` call, read: the
+    hand as a Hand, the level as an int, the generator to ask, and the move to beat as
+    ``(kind, key, size)`` (ValueError/TypeError naming a fault)."""
+    if type(hand) is not Hand:
+        hand = as_hand(hand)
+    if type(level) is not int or not 2 <= level <= 14:
+        level = parse_level(level)
+    gen = _backend._default_generator if backend is None else None  # read, not called: the hot path
+    if gen is None:
+        gen = generator(backend)
+    if type(last) is Move and last.level == level:  # the common case, checked first (hot path)
+        kind, key, size = last.table_args
+    else:
+        kind, key, size = last_args(last, level, gen)
+    return hand, level, gen, kind, key, size
+
+
 def legal_moves(
     hand: Any,
     level: int | str,
@@ -169,19 +183,7 @@ def legal_moves(
     complete (every reading, RULES.md §4) unless ``strongest`` keeps one per (type, cards).
     Passing is always allowed to a follower and is not listed.
     """
-    if type(hand) is not Hand:
-        hand = as_hand(hand)
-    if type(level) is not int or not 2 <= level <= 14:
-        level = parse_level(level)
-    gen = _backend._default_generator if backend is None else None  # read, not called: the hot path
-    if gen is None:
-        gen = generator(backend)
-    if last is None:
-        kind, key, size = LEADING
-    elif type(last) is Move and last.level == level:  # the common case, checked first (hot path)
-        kind, key, size = last.table_args
-    else:
-        kind, key, size = last_args(last, level, gen)
+    hand, level, gen, kind, key, size = call_args(hand, level, last, backend)
     moves = _new_list(MoveList)
     moves._moves = gen.generate(hand._once, hand._twice, level, kind, key, size, strongest)
     moves.level = level
@@ -195,15 +197,5 @@ def has_legal_follow(hand: Any, level: int | str, last: Any, *, backend: Backend
     ``last`` is a :class:`Move` or a platform triple (None or PASS: whether the hand can
     lead at all, that is whether it holds a card).
     """
-    if type(hand) is not Hand:
-        hand = as_hand(hand)
-    if type(level) is not int or not 2 <= level <= 14:
-        level = parse_level(level)
-    gen = _backend._default_generator if backend is None else None  # read, not called: the hot path
-    if gen is None:
-        gen = generator(backend)
-    if type(last) is Move and last.level == level:  # the common case, checked first (hot path)
-        kind, key, size = last.table_args
-    else:
-        kind, key, size = last_args(last, level, gen)
+    hand, level, gen, kind, key, size = call_args(hand, level, last, backend)
     return gen.has_legal_follow(hand._once, hand._twice, level, kind, key, size)
