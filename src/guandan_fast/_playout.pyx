@@ -557,6 +557,19 @@ cdef Py_ssize_t _planned(State* s, MoveBuffer* m, bint leading, Cache* c, int* f
     return bomb
 
 
+cdef inline Py_ssize_t _choose(State* s, MoveBuffer* moves, bint leading, Cache* c, int policy,
+                               uint64_t* rng, int* failed) noexcept nogil:
+    """The index of the move ``policy`` plays among ``moves`` (-1: the pass, which a
+    follower draws as 0 of n + 1 when the policy is random)."""
+    if policy == POLICY_GREEDY:
+        return _greedy(s, moves, leading)
+    if policy == POLICY_MINPLAYS:
+        return _planned(s, moves, leading, c, failed)
+    if leading:
+        return rng_below(rng, <uint32_t>moves.n)
+    return <Py_ssize_t>rng_below(rng, <uint32_t>(moves.n + 1)) - 1
+
+
 cdef int _run(State* s, uint64_t seed, Cache* c, Log* log, int policy) noexcept nogil:
     """Play ``s`` to its end by ``policy``: uniformly random legal actions, or greedy; 0, or
     a negative error.
@@ -580,24 +593,14 @@ cdef int _run(State* s, uint64_t seed, Cache* c, Log* log, int policy) noexcept 
             n = moves.n
             if n == 0:
                 return ERR_STUCK
-            if policy == POLICY_GREEDY:
-                i = _greedy(s, moves, True)
-            elif policy == POLICY_MINPLAYS:
-                i = _planned(s, moves, True, c, &failed)
-            else:
-                i = rng_below(&rng, <uint32_t>n)
+            i = _choose(s, moves, True, c, policy, &rng, &failed)
         else:
             moves = &c.scratch
             n = generate_into(s.once[seat], s.twice[seat], s.level, s.last_kind, s.last_key, s.last_size,
                               False, moves)
             if n < 0:
                 return ERR_GENERATOR
-            if policy == POLICY_GREEDY:
-                i = _greedy(s, moves, False)
-            elif policy == POLICY_MINPLAYS:
-                i = _planned(s, moves, False, c, &failed)
-            else:
-                i = <Py_ssize_t>rng_below(&rng, <uint32_t>(n + 1)) - 1
+            i = _choose(s, moves, False, c, policy, &rng, &failed)
             if failed:
                 return ERR_MEMORY
             if i < 0:
