@@ -2,7 +2,9 @@
 
 Wall-clock figures on a shared machine swing from run to run; instruction counts do not.
 Each path is run twice under ``valgrind --tool=callgrind`` (its setup alone, then setup and
-calls); the difference divided by the calls is the cost of one call, Python included.
+calls); the difference divided by the calls is the cost of one call, Python included (with
+the collections of the objects the calls make, but not a scan of the workload's objects,
+which ``gc.freeze()`` keeps out of every collection).
 
     python scripts/count_instructions.py lead_hand follow_move has_follow_move
 
@@ -22,9 +24,13 @@ HANDS = 200
 PASSES = 5
 
 _RUN = """
-import sys
+import gc, sys
 from guandan_fast import bench
 setup, run = bench.make_path(sys.argv[1], bench.make_workload({hands}, bench.DEFAULT_SEED))
+# the workload's objects out of the collector's sight: a full collection scanning them would
+# land at a different point in the two runs and add thousands of instructions to a call
+gc.collect()
+gc.freeze()
 for _ in range({passes}):
     state = setup()
     if sys.argv[2] == "1":
