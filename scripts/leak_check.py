@@ -22,6 +22,7 @@ import numpy as np
 
 from guandan_fast import Hand
 from guandan_fast import _movegen as native
+from guandan_fast import _movelist as lists
 from guandan_fast.cards import wildcard
 
 DECK = [index for index in range(54) for _ in range(2)]
@@ -69,10 +70,13 @@ def one_round(hands: list[tuple[int, int, int]], calls: int) -> int:
         for i, (once, twice, level) in enumerate(hands):
             last = LASTS[i % len(LASTS)]
             generate(once, twice, level, *last, i % 3 == 0)
-            generate(once, twice, level, 0, 0, 0, False)
+            leading = generate(once, twice, level, 0, 0, 0, False)
+            _ = leading.kinds, leading.cards  # views: the memory moves to the views' base
+            listed = lists.legal_moves(Hand.from_bits(once, twice), level)
+            _ = listed.keys, (listed.row(0), listed[-1]) if len(listed) else None
             has(once, twice, level, *last)
             classify(once & 0x1F1F, twice & 0x1F1F, level)
-            made += 4
+            made += 5
         native.generate_batch(planes[:8], levels[:8], 2, 7, 2, False)
         native.generate_batch(planes[:4], 5, 0, 0, 0, True)
         made += 2

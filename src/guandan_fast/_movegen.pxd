@@ -228,6 +228,10 @@ cdef class Moves:
     cdef object _kinds
     cdef object _keys
     cdef object _cards
+    # once a view exists, the owner of the memory (a _Memory, the views' base; else None),
+    # and whether the memory is lent to it (then Moves never frees it)
+    cdef object _memory
+    cdef bint lent
     cdef object kinds_array(self)
     cdef object keys_array(self)
     cdef object cards_array(self)

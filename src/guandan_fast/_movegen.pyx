@@ -1140,14 +1140,40 @@ cdef enum:
     MOVE_BYTES = 18
 
 
+@cython.freelist(16)
+cdef class _Memory:
+    """The memory of a :class:`Moves`' moves once a numpy view of it exists: the base of
+    every view, so a view keeps the memory alive without holding the Moves (a Moves
+    caching views that held it would be a reference cycle, freed only by the collector)."""
+
+    cdef uint64_t* cards_at
+    cdef uint8_t* kinds_at
+    cdef uint8_t* keys_at
+    cdef bint separate
+
+    def __dealloc__(self):
+        free(self.cards_at)
+        if self.separate:
+            free(self.kinds_at)
+            free(self.keys_at)
+
+
 cdef object _view(Moves owner, cnp.dtype descr, int nd, void* data):
-    """A numpy array over ``n`` rows of the memory of ``owner`` (which it keeps alive)."""
+    """A numpy array over ``n`` rows of the memory of ``owner``, which moves into a
+    :class:`_Memory` (the view's base) at the first view."""
+    cdef _Memory memory = owner._memory
+    if memory is None:
+        memory = _Memory.__new__(_Memory)
+        memory.cards_at, memory.kinds_at, memory.keys_at = owner.cards_at, owner.kinds_at, owner.keys_at
+        memory.separate = owner.separate
+        owner._memory = memory  # from now on the memory is freed with the last of owner and its views
+        owner.lent = True
     cdef cnp.npy_intp dims[2]
     dims[0] = owner.n
     dims[1] = 2
     Py_INCREF(descr)  # the reference _new_array steals
     view = _new_array(<PyTypeObject*>cnp.ndarray, descr, nd, dims, NULL, data, cnp.NPY_ARRAY_CARRAY, None)
-    cnp.set_array_base(<cnp.ndarray>view, owner)
+    cnp.set_array_base(<cnp.ndarray>view, memory)
     return view
 
 
@@ -1169,9 +1195,12 @@ cdef class Moves:
         self.kinds_at = NULL
         self.keys_at = NULL
         self.separate = False
+        self.lent = False
         self.n = 0
 
     def __dealloc__(self):
+        if self.lent:  # a view was made: the memory is the _Memory's (a C flag: a collector's
+            return     # tp_clear may have emptied _memory already)
         free(self.cards_at)
         if self.separate:
             free(self.kinds_at)
