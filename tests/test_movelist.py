@@ -14,6 +14,7 @@ import pytest
 
 from guandan_fast import PASS, Hand, Move, backend, movelist
 from guandan_fast.game import deal_cards
+from guandan_fast.kinds import MoveArrays
 
 native = pytest.importorskip("guandan_fast._movelist")
 values = pytest.importorskip("guandan_fast._values")
@@ -150,11 +151,52 @@ class _Slotted:
     __slots__ = ("_once",)
 
 
-@pytest.mark.parametrize("cls", [_WithDict, _Slotted, int])
+class _LaterSlotMissing:
+    # CPython lays slots out in sorted order: _once comes after A..D, far from Hand's _once
+    __slots__ = ("A", "B", "C", "D", "_once")  # and there is no _twice
+
+
+class _Liar(type):
+    def __subclasscheck__(cls, other):
+        return True
+
+
+class _Big:
+    __slots__ = tuple(f"s{i}" for i in range(40))
+
+
+class _Borrower(metaclass=_Liar):
+    """Holds another class's descriptors, far past its own end, and a metaclass that lies."""
+
+    __slots__ = ()
+    _once = _Big.__dict__["s38"]
+    _twice = _Big.__dict__["s39"]
+
+
+@pytest.mark.parametrize("cls", [_WithDict, _Slotted, int, _LaterSlotMissing, _Borrower])
 def test_makers_refuse_classes_they_cannot_fill(cls):
     with pytest.raises(TypeError):
         values.bind_hand(cls)
-    assert type(values.new_hand(1, 0)) is Hand  # a refused binding changes nothing
+    for _ in range(1000):  # a refused binding changes nothing: the slots are still Hand's
+        hand = values.new_hand(5, 1)
+    assert type(hand) is Hand and (hand.once, hand.twice) == (5, 1)
+
+
+@pytest.mark.parametrize("twin", TWINS)
+def test_any_int_outside_the_list_is_an_index_error(twin):
+    moves = twin.legal_moves("S3 H3 S4", 2)
+    for index in (2**63, -(2**63) - 1, 10**30):
+        with pytest.raises(IndexError):
+            moves[index]
+        with pytest.raises(IndexError):
+            moves.row(index)
+
+
+@pytest.mark.parametrize("twin", TWINS)
+def test_given_arrays_are_read_as_ints(twin):
+    moves = twin.legal_moves("S3 H3 S4", 2)
+    wrapped = twin.MoveList(MoveArrays(moves.kinds, moves.keys, moves.cards.astype(np.int64)), 2)
+    assert list(wrapped) == list(moves)
 
 
 def test_python_makers_make_what_the_native_ones_make():

@@ -1211,17 +1211,23 @@ cdef class Moves:
 
     cdef object kinds_array(self):
         if self._kinds is None:
-            self._kinds = _view(self, _UINT8, 1, self.kinds_at)
+            with cython.critical_section(self):  # one _Memory per Moves, also without a GIL
+                if self._kinds is None:
+                    self._kinds = _view(self, _UINT8, 1, self.kinds_at)
         return self._kinds
 
     cdef object keys_array(self):
         if self._keys is None:
-            self._keys = _view(self, _UINT8, 1, self.keys_at)
+            with cython.critical_section(self):  # one _Memory per Moves, also without a GIL
+                if self._keys is None:
+                    self._keys = _view(self, _UINT8, 1, self.keys_at)
         return self._keys
 
     cdef object cards_array(self):
         if self._cards is None:
-            self._cards = _view(self, _UINT64, 2, self.cards_at)
+            with cython.critical_section(self):  # one _Memory per Moves, also without a GIL
+                if self._cards is None:
+                    self._cards = _view(self, _UINT64, 2, self.cards_at)
         return self._cards
 
     @property
@@ -1370,6 +1376,8 @@ cdef int fill_generated(Moves moves, uint64_t once, uint64_t twice, int level, i
     cdef uint64_t card_store[2 * LIST_CAPACITY]
     cdef uint8_t* block = NULL
     cdef Py_ssize_t n
+    if moves.cards_at != NULL or moves.lent:
+        raise ValueError("fill_generated fills a new, empty Moves")
     _check(once, twice, level, last_kind, last_key, last_size)
     if last_kind == K_PASS:  # a long list: written in place into the result's memory
         block = <uint8_t*>malloc(LEAD_CAPACITY * MOVE_BYTES)

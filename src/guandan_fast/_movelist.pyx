@@ -6,11 +6,10 @@ In a following call the kernel is a third of the time; the rest was Python aroun
 (the call's frame, the generator's argument conversion, a result object and a list
 object). Here the hand's planes go straight to the native generator, its moves are
 written into the list's own memory (the list is a :class:`~guandan_fast._movegen.Moves`),
-and the list is a static type with a free list. With the reference backend the list
+and the list is a static type (a subtype of ``Moves``). With the reference backend the list
 holds the reference generator's arrays instead.
 """
 
-cimport cython
 from libc.stdint cimport uint64_t
 
 from guandan_fast._bitops cimport gf_popcount64
@@ -21,13 +20,20 @@ import numpy as np
 
 from guandan_fast import _movegen
 from guandan_fast import backend as _backend
-from guandan_fast.hand import Hand
+from guandan_fast.hand import Hand, new_hand
 from guandan_fast.kinds import MoveArrays
 from guandan_fast.movelist import MOVE_DTYPE, call_args
-from guandan_fast.moves import Move
+from guandan_fast.moves import Move, MoveType
 
 
-@cython.freelist(16)
+cdef int _check_index(object index, Py_ssize_t n) except -1:
+    """IndexError, as numpy words it, for an int ``index`` outside a list of ``n`` moves
+    (however large the int: it is compared as a Python int)."""
+    if not -n <= index < n:
+        raise IndexError(f"index {index} is out of bounds for axis 0 with size {n}")
+    return 0
+
+
 cdef class MoveList(Moves):
     """The moves of one call, held as parallel numpy arrays.
 
@@ -98,24 +104,26 @@ cdef class MoveList(Moves):
                             gf_popcount64(once) + gf_popcount64(twice))
 
     cdef object _given_move(self, index):
-        """Move ``index`` of the given arrays, indexed as numpy indexes them."""
+        """Move ``index`` of the given arrays, read as the Python twin reads them."""
         once, twice = self._cards[index]
-        cdef uint64_t o = once, t = twice
-        return make_move_of(self._kinds[index], self._keys[index], o, t, self.level,
-                            gf_popcount64(o) + gf_popcount64(t))
+        return Move._trusted(MoveType(int(self._kinds[index])), int(self._keys[index]),
+                             new_hand(int(once), int(twice)), self.level)
 
     def __getitem__(self, index):
-        cdef Py_ssize_t i
         if isinstance(index, slice):
             return [self[j] for j in range(*index.indices(len(self)))]
-        if self._given or type(index) is not int:
-            return self._given_move(index) if self._given else self._own_move_at(index)
-        i = index
-        if i < 0:
-            i += self.n
-        if not 0 <= i < self.n:
-            raise IndexError(f"index {index} is out of bounds for axis 0 with size {self.n}")
-        return self._own_move(i)
+        if type(index) is int and not self._given:
+            return self._own_move(self._own_index(index))
+        if type(index) is int:
+            _check_index(index, len(self))
+        return self._given_move(index) if self._given else self._own_move_at(index)
+
+    cdef Py_ssize_t _own_index(self, object index) except -1:
+        """The row of an int ``index`` into the list's own memory (negative from the end);
+        IndexError, as numpy words it, outside the list (however large the int)."""
+        _check_index(index, self.n)
+        cdef Py_ssize_t i = index
+        return i + self.n if i < 0 else i
 
     cdef object _own_move_at(self, index):
         """Move ``index`` (any index numpy takes) of the list's own memory."""
@@ -155,13 +163,11 @@ cdef class MoveList(Moves):
         """Move ``index`` as plain ints ``(kind, key, once, twice)``, without building a Move."""
         cdef Py_ssize_t i
         if self._given or type(index) is not int:
+            if type(index) is int:
+                _check_index(index, len(self))
             cards = self.cards_array()
             return self.kinds_array().item(index), self.keys_array().item(index), cards.item(index, 0), cards.item(index, 1)
-        i = index
-        if i < 0:
-            i += self.n
-        if not 0 <= i < self.n:
-            raise IndexError(f"index {index} is out of bounds for axis 0 with size {self.n}")
+        i = self._own_index(index)
         return self.kinds_at[i], self.keys_at[i], self.cards_at[2 * i], self.cards_at[2 * i + 1]
 
     def rows(self):

@@ -29,6 +29,9 @@ cdef extern from *:
     #include "structmember.h"
     #define Py_T_OBJECT_EX T_OBJECT_EX
     #endif
+    static int gf_is_subtype(PyObject* a, PyObject* b) {
+        return PyType_Check(a) && PyType_Check(b) && PyType_IsSubtype((PyTypeObject*)a, (PyTypeObject*)b);
+    }
     static PyObject* gf_allocate(PyObject* cls) {
         return ((PyTypeObject*)cls)->tp_alloc((PyTypeObject*)cls, 0);
     }
@@ -37,6 +40,7 @@ cdef extern from *:
     PyObject* gf_allocate(PyObject* cls)
     # the member type of an object slot that raises AttributeError while empty (__slots__)
     int Py_T_OBJECT_EX
+    bint PyType_IsSubtype "gf_is_subtype" (object a, object b)
 
 cdef enum:
     # slots of Hand, and of Move (in this order)
@@ -54,22 +58,31 @@ MOVE_SLOT_NAMES = ("kind", "key", "cards", "level", "table_args")
 
 
 cdef void _offsets(object cls, tuple names, Py_ssize_t* out) except *:
-    """The offset of each named slot of ``cls``: each must be an object slot (a member
-    descriptor of ``cls`` or a base) in an instance without ``__dict__``."""
+    """The offset of each named slot of ``cls`` into ``out``, written only once all are
+    checked: each must be an object slot (a member descriptor of ``cls`` or of a real
+    base) lying inside a fixed-size instance without ``__dict__``."""
+    cdef Py_ssize_t found[MOVE_SLOTS]
+    cdef PyMemberDescrObject* member
+    cdef Py_ssize_t i, offset
     if not isinstance(cls, type):
         raise TypeError(f"a value class must be a class, not {type(cls).__name__}")
-    if cls.__dictoffset__:
-        raise TypeError(f"{cls.__name__} instances have a __dict__: only slotted classes can be bound")
-    cdef PyMemberDescrObject* member
-    cdef Py_ssize_t i
+    if cls.__dictoffset__ or cls.__itemsize__:
+        raise TypeError(f"{cls.__name__} instances have a __dict__ or a variable size: only slotted classes can be bound")
+    if len(names) > MOVE_SLOTS:
+        raise ValueError("too many slots")
     for i, name in enumerate(names):
         descr = getattr(cls, name, None)
-        if type(descr) is not MemberDescriptorType or not issubclass(cls, descr.__objclass__):
+        # PyType_IsSubtype, not issubclass: a metaclass cannot claim a base it does not have
+        if type(descr) is not MemberDescriptorType or not PyType_IsSubtype(cls, descr.__objclass__):
             raise TypeError(f"{cls.__name__}.{name} is not a slot")
         member = <PyMemberDescrObject*>descr
-        if member.d_member.type != Py_T_OBJECT_EX:
-            raise TypeError(f"{cls.__name__}.{name} is not an object slot")
-        out[i] = member.d_member.offset
+        offset = member.d_member.offset
+        if (member.d_member.type != Py_T_OBJECT_EX or offset < <Py_ssize_t>sizeof(PyObject)
+                or offset + <Py_ssize_t>sizeof(PyObject*) > cls.__basicsize__):
+            raise TypeError(f"{cls.__name__}.{name} is not an object slot of its instances")
+        found[i] = offset
+    for i in range(len(names)):
+        out[i] = found[i]
 
 
 def bind_hand(cls):
@@ -83,8 +96,9 @@ def bind_move(cls, kinds):
     """Make :func:`new_move` build instances of ``cls`` (slots ``kind``, ``key``,
     ``cards``, ``level``, ``table_args``); ``kinds`` holds the MoveType members by code."""
     global _move_type, _kinds
+    members = tuple(kinds)
     _offsets(cls, MOVE_SLOT_NAMES, _move_at)
-    _kinds = tuple(kinds)
+    _kinds = members
     _move_type = cls
 
 

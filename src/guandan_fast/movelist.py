@@ -84,7 +84,10 @@ class MoveList:
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
         moves = self._moves
-        once, twice = moves.cards[index]
+        try:
+            once, twice = moves.cards[index]
+        except OverflowError:  # an int too large for numpy: outside the list, as any other
+            raise IndexError(f"index {index} is out of bounds for axis 0 with size {len(self)}") from None
         return Move._trusted(
             MoveType(int(moves.kinds[index])), int(moves.keys[index]), new_hand(int(once), int(twice)), self.level
         )
@@ -104,7 +107,10 @@ class MoveList:
         """Move ``index`` as plain ints ``(kind, key, once, twice)``, without building a Move."""
         moves = self._moves
         cards = moves.cards
-        return moves.kinds.item(index), moves.keys.item(index), cards.item(index, 0), cards.item(index, 1)
+        try:
+            return moves.kinds.item(index), moves.keys.item(index), cards.item(index, 0), cards.item(index, 1)
+        except OverflowError:  # an int too large for numpy: outside the list, as any other
+            raise IndexError(f"index {index} is out of bounds for axis 0 with size {len(self)}") from None
 
     def rows(self) -> Iterator[tuple[int, int, int, int]]:
         """Every move as plain ints ``(kind, key, once, twice)``, without building Moves."""
