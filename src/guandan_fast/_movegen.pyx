@@ -1161,13 +1161,15 @@ cdef class _Memory:
 cdef object _view(Moves owner, cnp.dtype descr, int nd, void* data):
     """A numpy array over ``n`` rows of the memory of ``owner``, which moves into a
     :class:`_Memory` (the view's base) at the first view."""
-    cdef _Memory memory = owner._memory
-    if memory is None:
-        memory = _Memory.__new__(_Memory)
-        memory.cards_at, memory.kinds_at, memory.keys_at = owner.cards_at, owner.kinds_at, owner.keys_at
-        memory.separate = owner.separate
-        owner._memory = memory  # from now on the memory is freed with the last of owner and its views
-        owner.lent = True
+    cdef _Memory memory
+    with cython.critical_section(owner):  # one _Memory per Moves, also without a GIL (two
+        memory = owner._memory            # threads racing to a view make two views at worst)
+        if memory is None:
+            memory = _Memory.__new__(_Memory)
+            memory.cards_at, memory.kinds_at, memory.keys_at = owner.cards_at, owner.kinds_at, owner.keys_at
+            memory.separate = owner.separate
+            owner._memory = memory  # from now on the memory is freed with the last of owner and its views
+            owner.lent = True
     cdef cnp.npy_intp dims[2]
     dims[0] = owner.n
     dims[1] = 2
@@ -1211,23 +1213,17 @@ cdef class Moves:
 
     cdef object kinds_array(self):
         if self._kinds is None:
-            with cython.critical_section(self):  # one _Memory per Moves, also without a GIL
-                if self._kinds is None:
-                    self._kinds = _view(self, _UINT8, 1, self.kinds_at)
+            self._kinds = _view(self, _UINT8, 1, self.kinds_at)
         return self._kinds
 
     cdef object keys_array(self):
         if self._keys is None:
-            with cython.critical_section(self):  # one _Memory per Moves, also without a GIL
-                if self._keys is None:
-                    self._keys = _view(self, _UINT8, 1, self.keys_at)
+            self._keys = _view(self, _UINT8, 1, self.keys_at)
         return self._keys
 
     cdef object cards_array(self):
         if self._cards is None:
-            with cython.critical_section(self):  # one _Memory per Moves, also without a GIL
-                if self._cards is None:
-                    self._cards = _view(self, _UINT64, 2, self.cards_at)
+            self._cards = _view(self, _UINT64, 2, self.cards_at)
         return self._cards
 
     @property
