@@ -103,10 +103,11 @@ cdef class MoveList(Moves):
         return make_move_of(self.kinds_at[i], self.keys_at[i], once, twice, self.level,
                             gf_popcount64(once) + gf_popcount64(twice))
 
-    cdef object _given_move(self, index):
-        """Move ``index`` of the given arrays, read as the Python twin reads them."""
-        once, twice = self._cards[index]
-        return Move._trusted(MoveType(int(self._kinds[index])), int(self._keys[index]),
+    cdef object _array_move(self, index):
+        """Move ``index`` read from the arrays (given, or views of the list's own memory),
+        as the Python twin reads them: any index numpy takes, any integer planes."""
+        once, twice = self.cards_array()[index]
+        return Move._trusted(MoveType(int(self.kinds_array()[index])), int(self.keys_array()[index]),
                              new_hand(int(once), int(twice)), self.level)
 
     def __getitem__(self, index):
@@ -116,7 +117,7 @@ cdef class MoveList(Moves):
             return self._own_move(self._own_index(index))
         if type(index) is int:
             _check_index(index, len(self))
-        return self._given_move(index) if self._given else self._own_move_at(index)
+        return self._array_move(index)
 
     cdef Py_ssize_t _own_index(self, object index) except -1:
         """The row of an int ``index`` into the list's own memory (negative from the end);
@@ -125,18 +126,11 @@ cdef class MoveList(Moves):
         cdef Py_ssize_t i = index
         return i + self.n if i < 0 else i
 
-    cdef object _own_move_at(self, index):
-        """Move ``index`` (any index numpy takes) of the list's own memory."""
-        once, twice = self.cards_array()[index]
-        cdef uint64_t o = once, t = twice
-        return make_move_of(self.kinds_array()[index], self.keys_array()[index], o, t, self.level,
-                            gf_popcount64(o) + gf_popcount64(t))
-
     def __iter__(self):
         cdef Py_ssize_t i
         if self._given:
             for i in range(len(self._kinds)):
-                yield self._given_move(i)
+                yield self._array_move(i)
         else:
             for i in range(self.n):
                 yield self._own_move(i)
