@@ -1374,7 +1374,6 @@ cdef int fill_generated(Moves moves, uint64_t once, uint64_t twice, int level, i
     cdef Py_ssize_t n
     if moves.cards_at != NULL or moves.lent:
         raise ValueError("fill_generated fills a new, empty Moves")
-    _check(once, twice, level, last_kind, last_key, last_size)
     if last_kind == K_PASS:  # a long list: written in place into the result's memory
         block = <uint8_t*>malloc(LEAD_CAPACITY * MOVE_BYTES)
         if block == NULL:
@@ -1389,6 +1388,8 @@ cdef int fill_generated(Moves moves, uint64_t once, uint64_t twice, int level, i
                 n = generate_append(once, twice, level, last_kind, last_key, last_size, strongest, &buf)
         else:
             n = generate_append(once, twice, level, last_kind, last_key, last_size, strongest, &buf)
+        if n == -2:  # the arguments, checked once by the kernel: name the fault
+            _check(once, twice, level, last_kind, last_key, last_size)
         if n < 0:
             raise MemoryError()
         if block != NULL:
