@@ -25,6 +25,9 @@ from guandan_fast.kinds import MoveArrays
 from guandan_fast.movelist import MOVE_DTYPE, call_args
 from guandan_fast.moves import Move, MoveType
 
+# the generators of the backends named in calls (backend.generator fills it; never rebound)
+cdef dict _NAMED_GENERATORS = _backend._named_generators
+
 
 cdef int _check_index(object index, Py_ssize_t n) except -1:
     """IndexError, as numpy words it, for an int ``index`` outside a list of ``n`` moves
@@ -188,11 +191,14 @@ cdef class MoveList(Moves):
 
 cdef object _read_call(Args* c, object hand, object level, object last, object backend):
     """Read a call's arguments into ``c`` and return the generator to ask: in C for the
-    common forms (a Hand, an int level, the default backend, and no move, a Move of that
-    level or a platform triple the generator reads), else by
-    :func:`guandan_fast.movelist.call_args`, which names any fault."""
-    gen = _backend._default_generator
-    if type(hand) is Hand and type(level) is int and backend is None and gen is not None and 2 <= level <= 14:
+    common forms (a Hand, an int level, the default backend or one a call has named
+    before, and no move, a Move of that level or a platform triple the generator reads),
+    else by :func:`guandan_fast.movelist.call_args`, which names any fault."""
+    if backend is None:
+        gen = _backend._default_generator
+    else:  # a backend named in the call: its generator, once a call has resolved the name
+        gen = _NAMED_GENERATORS.get(backend) if type(backend) is str else None
+    if type(hand) is Hand and type(level) is int and gen is not None and 2 <= level <= 14:
         c.level = level
         c.once = hand._once
         c.twice = hand._twice
