@@ -120,14 +120,19 @@ cdef struct MoveBuffer:
     int fixed               # nonzero: never grow (a full buffer sets ``failed``); internal
     int borrowed            # nonzero: the arrays belong to the caller (e.g. on its stack);
                             # growing moves the moves to heap memory of the buffer's own
+    uint8_t* block          # non-NULL: the three arrays lie in this one heap block (cards,
+                            # then kinds at 16 * cap, then keys at 17 * cap), grown by realloc
 
 
 cdef inline void movebuf_free(MoveBuffer* b) noexcept nogil:
     """Release the buffer's memory (safe to call twice, or after a failed init)."""
-    if not b.borrowed:
+    if b.block != NULL:
+        free(b.block)
+    elif not b.borrowed:
         free(b.kinds)
         free(b.keys)
         free(b.cards)
+    b.block = NULL
     b.borrowed = 0
     b.kinds = NULL
     b.keys = NULL
@@ -145,6 +150,7 @@ cdef inline int movebuf_init(MoveBuffer* b, Py_ssize_t cap) noexcept nogil:
     b.failed = 0
     b.fixed = 0
     b.borrowed = 0
+    b.block = NULL
     b.kinds = <uint8_t*>malloc(<size_t>cap)
     b.keys = <uint8_t*>malloc(<size_t>cap)
     b.cards = <uint64_t*>malloc(<size_t>cap * 2 * sizeof(uint64_t))
@@ -167,6 +173,7 @@ cdef inline void movebuf_borrow(MoveBuffer* b, uint8_t* kinds, uint8_t* keys, ui
     b.failed = 0
     b.fixed = 0
     b.borrowed = 1
+    b.block = NULL
 
 
 cdef inline void movebuf_clear(MoveBuffer* b) noexcept nogil:
@@ -188,7 +195,7 @@ cdef Py_ssize_t generate_into(uint64_t once, uint64_t twice, int level,
     # else the moves that beat the last one, RULES.md §5): the complete list (every reading)
     # or, with ``strongest``, one reading per (kind, cards), the one with the highest key.
     # Returns the number of moves, -1 when the buffer could not grow (out of memory; the
-    # moves held are then an incomplete list) or -2 for invalid arguments (check_args;
+    # buffer then holds no usable list) or -2 for invalid arguments (check_args;
     # ``out`` is then left empty). Never reads or writes outside the buffer.
 
 cdef Py_ssize_t generate_append(uint64_t once, uint64_t twice, int level,

@@ -60,6 +60,8 @@ from guandan_fast.kinds import _CODE_BY_PLATFORM_NAME, _POSITION_BY_CHAR, _RANK_
 cdef enum:
     # moves held on the stack while classifying (the readings of one card set are few)
     READINGS_ROOM = 64
+    # bytes per move in one block of moves: two uint64 planes, the kind and the key
+    MOVE_BYTES = 18
 
 # The four 16-bit suit lanes of _straight_flushes: bit 0, bit 1 and bit 10 of each lane;
 # SUIT_LANES[nib]: bit 0 of the lane of each suit in the 4-bit suit mask ``nib``.
@@ -72,8 +74,12 @@ cdef uint64_t LANE_BIT_10 = 0x0400040004000400ULL
 # (o: suits held at least once, t: suits held twice, t a subset of o): the entries of
 # size k are SUB_DATA[SUB_OFF[p][k] : SUB_OFF[p][k + 1]], each a pattern byte itself.
 # Patterns with t not a subset of o have no entries. Filled once at import; read-only.
-cdef uint8_t SUB_DATA[1296]
+cdef uint8_t SUB_DATA[1296 + 16]  # (16 entries of padding: _rank_rows reads whole rows)
 cdef uint16_t SUB_OFF[256][10]
+# The most sub-multisets k = 0..3 natural cards of one rank can have (each suit held twice).
+cdef int ROWS_OF_SIZE[4]
+# NIB_CARDS[nib][j]: the j-th suit bit of the 4-bit suit mask ``nib``, then zeros.
+cdef uint8_t NIB_CARDS[16][4]
 # Number of bits set in each 5-bit value.
 cdef uint8_t POP5[32]
 # Number of cards in the sub-multiset of each pattern byte (bits of o plus bits of t).
@@ -90,6 +96,18 @@ cdef void _build_tables() noexcept:
                 SUIT_LANES[p] |= <uint64_t>1 << (16 * s)
     for p in range(32):
         POP5[p] = <uint8_t>((p & 1) + (p >> 1 & 1) + (p >> 2 & 1) + (p >> 3 & 1) + (p >> 4 & 1))
+    for p in range(16):
+        k = 0
+        for s in range(4):
+            NIB_CARDS[p][s] = 0
+        for s in range(4):
+            if p >> s & 1:
+                NIB_CARDS[p][k] = <uint8_t>(1 << s)
+                k += 1
+    ROWS_OF_SIZE[0] = 1
+    ROWS_OF_SIZE[1] = 4
+    ROWS_OF_SIZE[2] = 10
+    ROWS_OF_SIZE[3] = 16
     for p in range(256):
         SUB_SIZE[p] = <uint8_t>(POP5[p & 15] + POP5[p >> 4])
     for p in range(256):
@@ -126,6 +144,9 @@ cdef void _build_tables() noexcept:
                     SUB_DATA[pos] = <uint8_t>(sub_o | (sub_t << 4))
                     pos += 1
 
+    for p in range(pos, 1296 + 16):
+        SUB_DATA[p] = 0
+
 
 _build_tables()
 
@@ -134,9 +155,23 @@ _build_tables()
 # The move buffer
 # --------------------------------------------------------------------------------------
 
+cdef int _block_init(MoveBuffer* b, Py_ssize_t cap) noexcept nogil:
+    """Start an empty buffer whose arrays lie in one heap block with room for ``cap``
+    moves (see ``MoveBuffer.block``), to be taken over whole by :func:`_hold_block`; 0, or
+    -1 when out of memory."""
+    cdef uint8_t* block = <uint8_t*>malloc(<size_t>cap * MOVE_BYTES)
+    if block == NULL:
+        return -1
+    movebuf_borrow(b, block + 16 * cap, block + 17 * cap, <uint64_t*>block, cap)
+    b.borrowed = 0
+    b.block = block
+    return 0
+
+
 cdef int _grow(MoveBuffer* b) noexcept nogil:
     """Double the buffer; 0 on success, -1 (and ``failed`` set) when it cannot grow."""
     cdef Py_ssize_t cap
+    cdef uint8_t* block
     cdef uint8_t* kinds
     cdef uint8_t* keys
     cdef uint64_t* cards
@@ -144,6 +179,19 @@ cdef int _grow(MoveBuffer* b) noexcept nogil:
         b.failed = 1
         return -1
     cap = b.cap * 2
+    if b.block != NULL:  # one block: grown in place where the heap allows, kinds and keys moved up
+        block = <uint8_t*>realloc(b.block, <size_t>cap * MOVE_BYTES)
+        if block == NULL:
+            b.failed = 1
+            return -1
+        memmove(block + 17 * cap, block + 17 * b.cap, <size_t>b.n)
+        memmove(block + 16 * cap, block + 16 * b.cap, <size_t>b.n)
+        b.block = block
+        b.cards = <uint64_t*>block
+        b.kinds = block + 16 * cap
+        b.keys = block + 17 * cap
+        b.cap = cap
+        return 0
     if b.borrowed:  # the caller's arrays: move to memory of our own
         kinds = <uint8_t*>malloc(<size_t>cap)
         keys = <uint8_t*>malloc(<size_t>cap)
@@ -203,15 +251,21 @@ cdef inline Py_ssize_t _reserve(MoveBuffer* b, Py_ssize_t count) noexcept nogil:
     return count
 
 
-cdef inline uint64_t* _open_rows(MoveBuffer* b, int kind, int key, Py_ssize_t count, Py_ssize_t* room) noexcept nogil:
-    """Rows for ``count`` moves of one kind and key after the last move: their kinds and
-    keys are written (one memset each; byte stores in the callers' loops would alias the
-    cards), the cards of the first row are returned. ``room[0]`` gets how many rows there
-    are: ``count``, or fewer when the buffer cannot grow (then ``failed`` is set)."""
+cdef inline uint64_t* _open_rows(MoveBuffer* b, int key, Py_ssize_t count, Py_ssize_t* room) noexcept nogil:
+    """Rows for ``count`` moves of one key after the last move: their keys are written
+    (one memset; byte stores in the callers' loops would alias the cards; the kinds are
+    the generator's to write, once for all its runs: :func:`_fill_kind`), the cards of the
+    first row are returned. ``room[0]`` gets how many rows there are: ``count``, or fewer
+    when the buffer cannot grow (then ``failed`` is set)."""
     room[0] = _reserve(b, count)
-    memset(b.kinds + b.n, kind, <size_t>room[0])
     memset(b.keys + b.n, key, <size_t>room[0])
     return b.cards + 2 * b.n
+
+
+cdef inline void _fill_kind(MoveBuffer* b, Py_ssize_t start, int kind) noexcept nogil:
+    """The kind of the moves ``start`` .. of one generator's runs (:func:`_open_rows`)."""
+    if b.n > start:
+        memset(b.kinds + start, kind, <size_t>(b.n - start))
 
 
 cdef inline bint _close_rows(MoveBuffer* b, Py_ssize_t written, Py_ssize_t counted) noexcept nogil:
@@ -225,16 +279,17 @@ cdef inline bint _close_rows(MoveBuffer* b, Py_ssize_t written, Py_ssize_t count
 
 
 cdef inline int _rank_rows(uint64_t* dst, uint8_t p, int k, int sh) noexcept nogil:
-    """The sub-multisets of ``k`` natural cards of the rank of pattern ``p`` (its cards at
-    bits ``sh`` on) as interleaved (once, twice) rows into ``dst``; their number."""
-    cdef int j, n = 0
+    """The sub-multisets of ``k`` (0..3) natural cards of the rank of pattern ``p`` (its
+    cards at bits ``sh`` on) as interleaved (once, twice) rows into ``dst``; their number.
+    ``ROWS_OF_SIZE[k]`` rows are written whatever their number (a loop of one length for
+    every hand: its exit is never mispredicted), so ``dst`` needs room for that many."""
+    cdef int j, lo = SUB_OFF[p][k]
     cdef uint8_t b
-    for j in range(SUB_OFF[p][k], SUB_OFF[p][k + 1]):
-        b = SUB_DATA[j]
-        dst[2 * n] = <uint64_t>(b & 15) << sh
-        dst[2 * n + 1] = <uint64_t>(b >> 4) << sh
-        n += 1
-    return n
+    for j in range(ROWS_OF_SIZE[k]):
+        b = SUB_DATA[lo + j]
+        dst[2 * j] = <uint64_t>(b & 15) << sh
+        dst[2 * j + 1] = <uint64_t>(b >> 4) << sh
+    return SUB_OFF[p][k + 1] - lo
 
 
 # --------------------------------------------------------------------------------------
@@ -347,8 +402,9 @@ cdef void _singles(Ctx* c, int min_key) noexcept nogil:
             _emit(c.out, K_SINGLE, key, <uint64_t>1 << i, 0)
 
 
-cdef inline void _of_rank(Ctx* c, int kind, int need, int r) noexcept nogil:
-    """Every set of ``need`` cards of rank r (natural cards and wildcards), as ``kind``.
+cdef inline void _of_rank(Ctx* c, int need, int r) noexcept nogil:
+    """Every set of ``need`` cards of rank r (natural cards and wildcards), their kind not
+    written (:func:`_fill_kind`).
 
     The sets with k = kmin .. kmax natural cards are one contiguous slice of the
     sub-multiset table (sizes ascending), each completed by ``need - k`` wildcards: one
@@ -365,7 +421,7 @@ cdef inline void _of_rank(Ctx* c, int kind, int need, int r) noexcept nogil:
         return
     lo = SUB_OFF[p][kmin]
     count = SUB_OFF[p][kmax + 1] - lo
-    cards = _open_rows(c.out, kind, c.pw[r], count, &room)
+    cards = _open_rows(c.out, c.pw[r], count, &room)
     for i in range(room):
         b = SUB_DATA[lo + i]
         w = need - SUB_SIZE[b]  # kmin <= its size <= kmax: 0 <= w <= W
@@ -383,12 +439,14 @@ cdef void _same_rank(Ctx* c, int kind, int need, int min_key) noexcept nogil:
     """
     cdef int r
     cdef MoveBuffer* out = c.out
+    cdef Py_ssize_t start = out.n
     for r in range(13):
         if c.pw[r] <= min_key or c.cnt[r] + c.W < need:
             continue
-        _of_rank(c, kind, need, r)
+        _of_rank(c, need, r)
         if out.failed:
             return
+    _fill_kind(out, start, kind)
     if need == 2:
         if c.sbc == 2 and SB_POWER > min_key:
             _emit(out, K_PAIR, SB_POWER, SB_BIT, SB_BIT)
@@ -428,6 +486,47 @@ cdef inline Py_ssize_t _append_rows(uint64_t* dst, Py_ssize_t n, const uint64_t*
     return n + hi - lo
 
 
+cdef enum:
+    # rows of one list of pairs of _three_with_two: two joker pairs, and for each rank its
+    # pairs of natural cards (at most 10) and of one natural card and a wildcard (4)
+    PAIR_ROOM = 2 + 13 * 14
+
+
+cdef int _pair_list(Ctx* c, int wild_row, uint64_t* rows, int* start) noexcept nogil:
+    """The pairs a triple of ``3 - wild_row`` wildcards can take, as interleaved (once,
+    twice) rows into ``rows``, twice over (the second copy right after the first): the
+    joker pairs first, then rank by rank in order of power (the level rank last), each
+    rank's pairs of natural cards and, when ``wild_row`` is 0 or 1, its pairs of a natural
+    card and a wildcard (that wildcard's bit: in ``once`` beside no other wildcard, in
+    ``twice`` beside the triple's one). ``start[q]``: the first row of the rank of power
+    order q (``start[13]``: after the last). The number of rows of one copy."""
+    cdef int q, o, m, i, n = 0, li = c.level_index
+    cdef uint64_t wbit = c.wo[1]
+    cdef uint64_t add_o = wbit if wild_row == 0 else 0
+    cdef uint64_t add_t = wbit if wild_row == 1 else 0
+    if c.sbc == 2:
+        rows[2 * n] = SB_BIT
+        rows[2 * n + 1] = SB_BIT
+        n += 1
+    if c.hrc == 2:
+        rows[2 * n] = HR_BIT
+        rows[2 * n + 1] = HR_BIT
+        n += 1
+    for q in range(13):
+        o = q + (1 if q >= li else 0) if q < 12 else li  # the ranks by power, the level's last
+        start[q] = n
+        n += _rank_rows(&rows[2 * n], c.pat[o], 2, 4 * o)
+        if wild_row == 0 or wild_row == 1:
+            m = _rank_rows(&rows[2 * n], c.pat[o], 1, 4 * o)
+            for i in range(n, n + 4):  # all four rows written (see _rank_rows)
+                rows[2 * i] |= add_o
+                rows[2 * i + 1] |= add_t
+            n += m
+    start[13] = n
+    memcpy(&rows[2 * n], rows, <size_t>n * 2 * sizeof(uint64_t))
+    return n
+
+
 cdef void _three_with_two(Ctx* c, int min_key) noexcept nogil:
     """A triple of rank r and a pair of another rank o (or of jokers); key: the triple's.
 
@@ -437,86 +536,60 @@ cdef void _three_with_two(Ctx* c, int min_key) noexcept nogil:
     and a pair of r: the strongest list keeps the reading of higher power, so it pairs
     such a triple only with ranks of lower power.
 
-    The pairs of every rank are laid out rank after rank (two natural cards in ``p2``;
-    the natural card of a pair with a wildcard in ``p1``), so the pair ranks allowed
-    with a triple are at most two contiguous runs of each. For one triple rank and one number of natural cards in the
-    triple, every allowed pair is gathered once into ``adds``; then each such triple is
-    written as one run of ``adds`` (all runs of one length: few mispredicted branches).
+    For each number of wildcards in the triple, the pairs it can take are listed once
+    (:func:`_pair_list`), by power and twice over, so that the pairs allowed with a triple
+    of rank r are one contiguous run: every rank but r (from the rank after r, wrapping
+    round), or the jokers and the ranks of lower power. Each triple is then written as
+    that run (and the two wildcards as its pair, with a triple of natural cards).
     """
-    cdef uint64_t p2[2 * 13 * 10]  # (once, twice) rows of every pair of natural cards, rank by rank
-    cdef uint64_t p1[2 * 13 * 4]   # the natural card of every pair with one wildcard
-    cdef uint64_t adds[2 * (13 * 10 + 13 * 4 + 3)]
-    cdef int s2[14]
-    cdef int s1[14]
-    cdef int seg_lo[2]
-    cdef int seg_hi[2]
-    cdef int r, o, kr, wr, key, j, sh, n2 = 0, n1 = 0, i, li = c.level_index
-    cdef Py_ssize_t total, room, at, n_adds
+    cdef uint64_t rows[2 * 2 * PAIR_ROOM]
+    cdef int by_power[14]  # the first row of each rank (in order of power) in ``rows``
+    cdef int r, q, kr, wr, key, j, sh, n, lo, hi, li = c.level_index, W = c.W
+    cdef Py_ssize_t total, room, at
     cdef uint8_t b, p
     cdef uint64_t to, tt
     cdef uint64_t* cards
+    cdef bint wild_pair
     cdef MoveBuffer* out = c.out
-    cdef int W = c.W
-    for o in range(13):
-        p = c.pat[o]
-        sh = 4 * o
-        s2[o] = n2
-        s1[o] = n1
-        n2 += _rank_rows(&p2[2 * n2], p, 2, sh)
-        if W:
-            n1 += _rank_rows(&p1[2 * n1], p, 1, sh)
-    s2[13] = n2
-    s1[13] = n1
-    for r in range(13):
-        key = c.pw[r]
-        if key <= min_key:
-            continue
-        p = c.pat[r]
-        sh = 4 * r
-        for kr in range(_max(3 - W, 1), _min(3, c.cnt[r]) + 1):
-            wr = 3 - kr
-            # the pair ranks: any but r; in the strongest list with kr <= 2, only those of
-            # lower power (ranks below r but the level rank; every other rank for the level)
-            if c.strongest and kr <= 2 and r != li:
-                seg_lo[0] = 0
-                seg_hi[0] = r if li > r else li
-                seg_lo[1] = li + 1 if li < r else r
-                seg_hi[1] = r
-            else:
-                seg_lo[0] = 0
-                seg_hi[0] = r
-                seg_lo[1] = r + 1
-                seg_hi[1] = 13
-            n_adds = 0
-            for i in range(2):
-                n_adds = _append_rows(adds, n_adds, p2, s2[seg_lo[i]], s2[seg_hi[i]], 0, 0)
-            if W > wr:  # a pair of one natural card and a wildcard: wr + 1 wildcards in all
-                for i in range(2):
-                    n_adds = _append_rows(adds, n_adds, p1, s1[seg_lo[i]], s1[seg_hi[i]], c.wo[wr + 1], c.wt[wr + 1])
-            if kr == 3 and W == 2:
-                adds[2 * n_adds] = c.wo[2]
-                adds[2 * n_adds + 1] = c.wt[2]
-                n_adds += 1
-            if c.sbc == 2:
-                adds[2 * n_adds] = SB_BIT
-                adds[2 * n_adds + 1] = SB_BIT
-                n_adds += 1
-            if c.hrc == 2:
-                adds[2 * n_adds] = HR_BIT
-                adds[2 * n_adds + 1] = HR_BIT
-                n_adds += 1
-            total = n_adds * (SUB_OFF[p][kr + 1] - SUB_OFF[p][kr])
+    cdef Py_ssize_t first = out.n
+    cdef unsigned int above = 0, ranks
+    for r in range(13):  # the ranks of power above min_key (no branch)
+        above |= <unsigned int>(c.pw[r] > min_key) << r
+    for wr in range(_min(W, 2) + 1):
+        kr = 3 - wr
+        n = _pair_list(c, wr if W > wr else -1, rows, by_power)
+        wild_pair = kr == 3 and W == 2
+        ranks = (c.at_least[kr] >> 2) & above & 0x1FFFu  # the ranks with kr natural cards
+        while ranks:
+            r = gf_ctz64(ranks)
+            ranks &= ranks - 1
+            key = c.pw[r]
+            p = c.pat[r]
+            q = r - (1 if r > li else 0) if r != li else 12  # r's place in the order of power
+            if c.strongest and kr <= 2:  # the jokers and the ranks of lower power
+                lo = 0
+                hi = by_power[q]
+            else:  # every rank but r
+                lo = by_power[q + 1]
+                hi = n + by_power[q]
+            total = (hi - lo + (1 if wild_pair else 0)) * (SUB_OFF[p][kr + 1] - SUB_OFF[p][kr])
             if total == 0:
                 continue
-            cards = _open_rows(out, K_THREE_TWO, key, total, &room)
+            sh = 4 * r
+            cards = _open_rows(out, key, total, &room)
             at = 0
             for j in range(SUB_OFF[p][kr], SUB_OFF[p][kr + 1]):
                 b = SUB_DATA[j]
                 to = (<uint64_t>(b & 15) << sh) | c.wo[wr]
                 tt = (<uint64_t>(b >> 4) << sh) | c.wt[wr]
-                at = _put_pairs(cards, at, room, to, tt, adds, n_adds)
+                at = _put_pairs(cards, at, room, to, tt, &rows[2 * lo], hi - lo)
+                if wild_pair and at < room:
+                    cards[2 * at] = to | c.wo[2]
+                    cards[2 * at + 1] = tt | c.wt[2]
+                    at += 1
             if not _close_rows(out, at, total):
                 return
+    _fill_kind(out, first, K_THREE_TWO)
 
 
 cdef enum:
@@ -560,6 +633,7 @@ cdef void _sequences(Ctx* c, int kind, int nslots, int need, int max_key, int mi
     cdef MoveBuffer* out = c.out
     cdef unsigned int window = (1u << nslots) - 1
     cdef unsigned int listed = 0  # the ranks whose options are listed (on first use)
+    cdef Py_ssize_t start = out.n
     for key in range(_max(min_key + 1, 1), max_key + 1):
         miss = need * nslots
         for j in range(1, need + 1):
@@ -611,7 +685,7 @@ cdef void _sequences(Ctx* c, int kind, int nslots, int need, int max_key, int mi
                 total += <Py_ssize_t>opt_n[last][v] * first_n[w]
         if total == 0:
             continue
-        cards = _open_rows(out, kind, key, total, &room)
+        cards = _open_rows(out, key, total, &room)
         at = 0
         for v in range(W + 1):
             for j in range(opt_n[last][v]):
@@ -620,6 +694,7 @@ cdef void _sequences(Ctx* c, int kind, int nslots, int need, int max_key, int mi
                                     opt[last][v][2 * j + 1] | c.wt[v + w], first[w], first_n[w])
         if not _close_rows(out, at, total):
             return
+    _fill_kind(out, start, kind)
 
 
 cdef enum:
@@ -662,78 +737,146 @@ cdef inline Py_ssize_t _put_run(uint64_t* cards, Py_ssize_t at, Py_ssize_t room,
     return at + n
 
 
+cdef inline int _extend(uint64_t* dst, const uint64_t* src, int n, const uint64_t* opts, int n_opts,
+                        const uint64_t* skipped, int n_skipped) noexcept nogil:
+    """One more slot for the products ``src`` (n of them): each with one of the slot's
+    ``opts`` (:func:`_widen`), then the products ``skipped`` that leave the slot to a
+    wildcard, unchanged; their number (``dst`` needs room for three entries past it)."""
+    cdef int i, m = _widen(src, n, opts, n_opts, dst)
+    for i in range(n_skipped):
+        dst[m + i] = skipped[i]
+    return m + n_skipped
+
+
+cdef inline uint64_t* _cross(uint64_t* row, const uint64_t* products, int n, const uint64_t* opts, int n_opts,
+                             uint64_t add_o, uint64_t t) noexcept nogil:
+    """The rows ``(products[i] | opts[j] | add_o, t)`` for i < n, j < n_opts <= 4 from
+    ``row`` on; the row after them. Each product writes four rows (``opts`` is padded to
+    four) and keeps the first ``n_opts`` (1..4, as :func:`_widen`): ``row`` needs room for
+    three rows past the result."""
+    cdef int i
+    cdef uint64_t x, o0 = opts[0] | add_o, o1 = opts[1] | add_o, o2 = opts[2] | add_o, o3 = opts[3] | add_o
+    for i in range(n):
+        x = products[i]
+        row[0] = x | o0
+        row[1] = t
+        row[2] = x | o1
+        row[3] = t
+        row[4] = x | o2
+        row[5] = t
+        row[6] = x | o3
+        row[7] = t
+        row += 2 * n_opts
+    return row
+
+
+cdef bint _straight_window(Ctx* c, int key, const uint64_t* slot, int n_slot, bint slot_wild,
+                           uint64_t (*products)[PREFIX_ROOM], const int* n_products) noexcept nogil:
+    """The straights of one window: every option of its fifth slot (the ``n_slot`` natural
+    cards ``slot``, and a wildcard when ``slot_wild``) with each product of the other four
+    slots using few enough wildcards (``products[g]``: the ``n_products[g]`` with g
+    wildcards): per group, the natural options in one pass (:func:`_cross`), the wildcard
+    in one run. False when the buffer could not grow (the list is incomplete)."""
+    cdef int g, i, W = c.W
+    cdef Py_ssize_t count = 0, room, at = 0
+    cdef uint64_t* cards
+    cdef uint64_t* row
+    for g in range(W + 1):
+        count += <Py_ssize_t>n_products[g] * (n_slot + (1 if slot_wild and g < W else 0))
+    if count == 0:
+        return True
+    cards = _open_rows(c.out, key, count + 3, &room)  # three rows of slack for _cross
+    if room < count + 3:  # the buffer cannot grow: as many rows as fit, one at a time
+        for g in range(W + 1):
+            for i in range(n_slot):
+                at = _put_run(cards, at, room, slot[i] | c.wo[g], c.wt[g], products[g], n_products[g])
+            if slot_wild and g < W:
+                at = _put_run(cards, at, room, c.wo[g + 1], c.wt[g + 1], products[g], n_products[g])
+        return _close_rows(c.out, at, count)
+    row = cards
+    for g in range(W + 1):
+        if n_slot > 0:  # (with no option, _cross would still write four rows, past the room)
+            row = _cross(row, products[g], n_products[g], slot, n_slot, c.wo[g], c.wt[g])
+        if slot_wild and g < W:
+            at = _put_run(cards, (row - cards) // 2, room, c.wo[g + 1], c.wt[g + 1], products[g], n_products[g])
+            row = cards + 2 * at
+    return _close_rows(c.out, (row - cards) // 2, count)
+
+
 cdef void _straights(Ctx* c, int min_key) noexcept nogil:
     """Straights: five consecutive ranks of one card each, lowest position key =
     min_key + 1 .. 10.
 
     The one-card case of :func:`_sequences`, enumerated directly. Each rank's options are
     its distinct natural cards (listed once for all windows, padded to four), and in a
-    window a wildcard may stand in any slot while wildcards are left. The products of a
-    window's first four slots are built slot by slot, grouped by the wildcards they use
-    (``_widen``: no branch on a slot's number of options); then every option of the last
-    slot is written with each group in one run. A window short of more cards than there
-    are wildcards is skipped at once. Readings as in :func:`_sequences`: the strongest
-    list drops the windows below the top whose lowest slot is a wildcard.
+    window a wildcard may stand in any slot while wildcards are left. Two windows share
+    four slots: the products of the four slots from each even position p (2..10) on are
+    built once, slot by slot, grouped by the wildcards they use (``_widen``: no branch on
+    a slot's number of options), and serve the window at p - 1 (crossed with its lowest
+    slot) and the window at p (crossed with its top slot), each option of the fifth slot
+    written with a whole group in one run. A window short of more cards than there are
+    wildcards is skipped at once. Readings as in :func:`_sequences`: the strongest list
+    drops the windows below the top whose lowest slot is a wildcard (the products whose
+    first slot is natural come first in each group, so the window at p keeps a prefix).
     """
     cdef uint64_t natural[13][4]  # natural[r]: the distinct natural cards of rank r (then zeros)
     cdef int n_natural[13]
-    cdef uint64_t prefix[2][3][PREFIX_ROOM]  # the products so far (and the next ones), by wildcards
+    # the products so far (and the next ones), by wildcards used: first those with a
+    # natural card in the first slot (``first_natural`` of them), then those with a wildcard
+    cdef uint64_t prefix[2][3][PREFIX_ROOM]
     cdef int prefix_n[2][3]
-    cdef Py_ssize_t count, at, room
-    cdef int key, i, j, r, g, m, slot, cur, W = c.W
-    cdef unsigned int nib
-    cdef uint64_t q
-    cdef MoveBuffer* out = c.out
-    cdef uint64_t* cards
+    cdef int first_natural[2][3]
+    cdef int kept[3]
+    cdef int key, p, i, j, r, g, m, slot, cur, low, high, W = c.W
+    cdef unsigned int nib, windows = 0
+    cdef Py_ssize_t start = c.out.n
     for r in range(13):
         nib = c.pat[r] & 15
-        natural[r][0] = 0
-        natural[r][1] = 0
-        natural[r][2] = 0
-        natural[r][3] = 0
-        j = 0
-        while nib:
-            natural[r][j] = <uint64_t>1 << (4 * r + gf_ctz64(nib))
-            nib &= nib - 1
-            j += 1
-        n_natural[r] = j
-    for key in range(_max(min_key + 1, 1), 11):
-        if 5 - POP5[(c.at_least[1] >> key) & 31] > W:
+        for j in range(4):
+            natural[r][j] = <uint64_t>NIB_CARDS[nib][j] << (4 * r)
+        n_natural[r] = POP5[nib]
+    for key in range(_max(min_key + 1, 1), 11):  # the windows with cards enough
+        if 5 - POP5[(c.at_least[1] >> key) & 31] <= W:
+            windows |= 1u << key
+    for p in range(2, 11, 2):
+        low = windows >> (p - 1) & 1
+        high = windows >> p & 1
+        if not (low or high):
             continue
-        # the lowest slot; a wildcard there unless a strongest list is below the top
-        r = _rank_at(key)
+        # the products of the slots at p .. p + 3 (ranks p - 2 .. p + 1)
+        r = p - 2
         for i in range(4):
             prefix[0][0][i] = natural[r][i]
-        prefix_n[0][0] = n_natural[r]
+        prefix_n[0][0] = first_natural[0][0] = n_natural[r]
         prefix[0][1][0] = 0
-        prefix_n[0][1] = 1 if W > 0 and not (c.strongest and key < 10) else 0
-        prefix_n[0][2] = 0
+        prefix_n[0][1] = 1 if W > 0 else 0
+        first_natural[0][1] = 0
+        prefix_n[0][2] = first_natural[0][2] = 0
         cur = 0
-        for slot in range(1, 4):  # ranks key - 1 .. key + 1 stand at positions key + 1 .. key + 3
-            r = key - 2 + slot
+        for slot in range(1, 4):
+            r = p - 2 + slot
             for g in range(W + 1):
-                m = _widen(prefix[cur][g], prefix_n[cur][g], natural[r], n_natural[r], prefix[1 - cur][g])
-                if g > 0 and prefix_n[cur][g - 1] > 0:  # this slot a wildcard
-                    memcpy(&prefix[1 - cur][g][m], prefix[cur][g - 1], <size_t>prefix_n[cur][g - 1] * sizeof(uint64_t))
-                    m += prefix_n[cur][g - 1]
+                # natural first slot: widened, or (a wildcard here) one fewer wildcard before
+                m = _extend(prefix[1 - cur][g], prefix[cur][g], first_natural[cur][g], natural[r], n_natural[r],
+                            prefix[cur][g - 1] if g > 0 else NULL, first_natural[cur][g - 1] if g > 0 else 0)
+                first_natural[1 - cur][g] = m
+                m += _extend(&prefix[1 - cur][g][m], &prefix[cur][g][first_natural[cur][g]],
+                             prefix_n[cur][g] - first_natural[cur][g], natural[r], n_natural[r],
+                             &prefix[cur][g - 1][first_natural[cur][g - 1]] if g > 0 else NULL,
+                             prefix_n[cur][g - 1] - first_natural[cur][g - 1] if g > 0 else 0)
                 prefix_n[1 - cur][g] = m
             cur = 1 - cur
-        r = _rank_at(key + 4)
-        count = 0
-        for g in range(W + 1):
-            count += <Py_ssize_t>prefix_n[cur][g] * (n_natural[r] + (1 if g < W else 0))
-        if count == 0:
-            continue
-        cards = _open_rows(out, K_STRAIGHT, key, count, &room)
-        at = 0
-        for j in range(n_natural[r]):
-            q = natural[r][j]
-            for g in range(W + 1):
-                at = _put_run(cards, at, room, q | c.wo[g], c.wt[g], prefix[cur][g], prefix_n[cur][g])
-        for g in range(W):  # the top slot a wildcard
-            at = _put_run(cards, at, room, c.wo[g + 1], c.wt[g + 1], prefix[cur][g], prefix_n[cur][g])
-        if not _close_rows(out, at, count):
-            return
+        if low:  # the window at p - 1: its lowest slot (a wildcard only in a complete list)
+            r = _rank_at(p - 1)
+            if not _straight_window(c, p - 1, natural[r], n_natural[r], not c.strongest, prefix[cur], prefix_n[cur]):
+                return
+        if high:  # the window at p: its top slot; a strongest list below the top keeps the
+            for g in range(W + 1):  # products with a natural first slot
+                kept[g] = first_natural[cur][g] if c.strongest and p < 10 else prefix_n[cur][g]
+            r = _rank_at(p + 4)
+            if not _straight_window(c, p, natural[r], n_natural[r], True, prefix[cur], kept):
+                return
+    _fill_kind(c.out, start, K_STRAIGHT)
 
 
 cdef void _straight_flushes(Ctx* c, int min_key) noexcept nogil:
@@ -809,15 +952,17 @@ cdef void _bombs(Ctx* c, int last_tier, int last_key) noexcept nogil:
     cdef int r, size, tier
     cdef unsigned int ranks = c.bomb_ranks
     cdef MoveBuffer* out = c.out
+    cdef Py_ssize_t start = out.n
     while ranks:
         r = gf_ctz64(ranks)
         ranks &= ranks - 1
         for size in range(4, _min(10, c.cnt[r] + c.W) + 1):
             tier = bomb_tier(K_BOMB, size)
             if tier > last_tier or (tier == last_tier and c.pw[r] > last_key):
-                _of_rank(c, K_BOMB, size, r)
+                _of_rank(c, size, r)
         if out.failed:
             return
+    _fill_kind(out, start, K_BOMB)
     if SF_TIER > last_tier:
         _straight_flushes(c, -1)
     elif SF_TIER == last_tier:
@@ -1135,11 +1280,6 @@ cdef tuple _to_numpy(MoveBuffer* b, Py_ssize_t start, Py_ssize_t n):
     return kinds, keys, cards
 
 
-cdef enum:
-    # bytes per move in a Moves block: two uint64 planes, the kind and the key
-    MOVE_BYTES = 18
-
-
 @cython.freelist(16)
 cdef class _Memory:
     """The memory of a :class:`Moves`' moves once a numpy view of it exists: the base of
@@ -1188,8 +1328,9 @@ cdef class Moves:
     object's memory, made on first access (the moves themselves are all computed by the
     call), so a caller who only counts the moves or reads one array pays for no other.
     The memory is one block (cards, then kinds, then keys): a leading list is written
-    straight into it, a following list copied in from the call's stack buffer; a list
-    that outgrew the room made at first keeps the three arrays it grew in, without a copy.
+    straight into it (grown by realloc when it fills), a following list copied in from
+    the call's stack buffer; a following list that outgrew that buffer keeps the three
+    arrays it grew in, without a copy.
     """
 
     def __cinit__(self):
@@ -1311,23 +1452,23 @@ cdef int _hold(Moves moves, MoveBuffer* b, Py_ssize_t n) except -1:
     return 0
 
 
-cdef int _hold_block(Moves moves, uint8_t* block, Py_ssize_t cap, MoveBuffer* b, Py_ssize_t n) except -1:
-    """Make the empty ``moves`` hold the ``n`` moves of ``b``, where ``b`` was started on
-    ``block`` (room for ``cap`` moves: cards, then kinds at ``16 * cap``, then keys at
-    ``17 * cap``). While the moves are still there the block becomes the result's (kinds
-    and keys moved down behind the cards, the room not used given back); a list that
-    outgrew it is in the buffer's own arrays, taken over, and the block is freed.
-    ``block`` is the caller's to free only when this raises."""
+cdef int _hold_block(Moves moves, MoveBuffer* b, Py_ssize_t n) except -1:
+    """Make the empty ``moves`` hold the ``n`` moves of ``b``, a buffer of one block
+    (:func:`_block_init`): the block becomes the result's, kinds and keys moved down behind
+    the cards and the room not used given back; ``b`` is left empty."""
+    cdef uint8_t* block = b.block
     cdef void* smaller
-    if b.cards != <uint64_t*>block:
-        _hold(moves, b, n)
-        free(block)
-        return 0
-    memmove(block + 16 * n, block + 16 * cap, <size_t>n)
-    memmove(block + 17 * n, block + 17 * cap, <size_t>n)
+    memmove(block + 16 * n, b.kinds, <size_t>n)
+    memmove(block + 17 * n, b.keys, <size_t>n)
     smaller = realloc(block, <size_t>(n if n > 0 else 1) * MOVE_BYTES)
     if smaller != NULL:
         block = <uint8_t*>smaller
+    b.block = NULL
+    b.cards = NULL
+    b.kinds = NULL
+    b.keys = NULL
+    b.n = 0
+    b.cap = 0
     moves.cards_at = <uint64_t*>block
     moves.kinds_at = block + 16 * n
     moves.keys_at = block + 17 * n
@@ -1341,7 +1482,7 @@ cdef enum:
     # own and grows there
     LIST_CAPACITY = 1024
     # the same, in the result's own block, while leading (a dealt hand leads with 760 moves
-    # on average, with more than 2,048 in one hand of fifty)
+    # on average; one in twenty has more than 2,048, and the block then grows by realloc)
     LEAD_CAPACITY = 2048
     # generate releases the GIL for hands of more cards than this (a dealt hand has 27)
     BIG_HAND = 27
@@ -1370,16 +1511,12 @@ cdef int fill_generated(Moves moves, uint64_t once, uint64_t twice, int level, i
     cdef uint8_t kind_store[LIST_CAPACITY]
     cdef uint8_t key_store[LIST_CAPACITY]
     cdef uint64_t card_store[2 * LIST_CAPACITY]
-    cdef uint8_t* block = NULL
     cdef Py_ssize_t n
     if moves.cards_at != NULL or moves.lent:
         raise ValueError("fill_generated fills a new, empty Moves")
     if last_kind == K_PASS:  # a long list: written in place into the result's memory
-        block = <uint8_t*>malloc(LEAD_CAPACITY * MOVE_BYTES)
-        if block == NULL:
+        if _block_init(&buf, LEAD_CAPACITY) != 0:
             raise MemoryError()
-        movebuf_borrow(&buf, block + 16 * LEAD_CAPACITY, block + 17 * LEAD_CAPACITY, <uint64_t*>block,
-                       LEAD_CAPACITY)
     else:
         movebuf_borrow(&buf, kind_store, key_store, card_store, LIST_CAPACITY)
     try:
@@ -1392,14 +1529,12 @@ cdef int fill_generated(Moves moves, uint64_t once, uint64_t twice, int level, i
             _check(once, twice, level, last_kind, last_key, last_size)
         if n < 0:
             raise MemoryError()
-        if block != NULL:
-            _hold_block(moves, block, LEAD_CAPACITY, &buf, n)
-            block = NULL
+        if buf.block != NULL:
+            _hold_block(moves, &buf, n)
         else:
             _hold(moves, &buf, n)
         return 0
     finally:
-        free(block)
         movebuf_free(&buf)
 
 
