@@ -76,8 +76,6 @@ cdef uint64_t LANE_BIT_10 = 0x0400040004000400ULL
 # Patterns with t not a subset of o have no entries. Filled once at import; read-only.
 cdef uint8_t SUB_DATA[1296 + 16]  # (16 entries of padding: _rank_rows reads whole rows)
 cdef uint16_t SUB_OFF[256][10]
-# The most sub-multisets k = 0..3 natural cards of one rank can have (each suit held twice).
-cdef int ROWS_OF_SIZE[4]
 # NIB_CARDS[nib][j]: the j-th suit bit of the 4-bit suit mask ``nib``, then zeros.
 cdef uint8_t NIB_CARDS[16][4]
 # Number of bits set in each 5-bit value.
@@ -104,10 +102,6 @@ cdef void _build_tables() noexcept:
             if p >> s & 1:
                 NIB_CARDS[p][k] = <uint8_t>(1 << s)
                 k += 1
-    ROWS_OF_SIZE[0] = 1
-    ROWS_OF_SIZE[1] = 4
-    ROWS_OF_SIZE[2] = 10
-    ROWS_OF_SIZE[3] = 16
     for p in range(256):
         SUB_SIZE[p] = <uint8_t>(POP5[p & 15] + POP5[p >> 4])
     for p in range(256):
@@ -279,17 +273,21 @@ cdef inline bint _close_rows(MoveBuffer* b, Py_ssize_t written, Py_ssize_t count
 
 
 cdef inline int _rank_rows(uint64_t* dst, uint8_t p, int k, int sh) noexcept nogil:
-    """The sub-multisets of ``k`` (0..3) natural cards of the rank of pattern ``p`` (its
-    cards at bits ``sh`` on) as interleaved (once, twice) rows into ``dst``; their number.
-    ``ROWS_OF_SIZE[k]`` rows are written whatever their number (a loop of one length for
-    every hand: its exit is never mispredicted), so ``dst`` needs room for that many."""
-    cdef int j, lo = SUB_OFF[p][k]
+    """The sub-multisets of ``k`` natural cards of the rank of pattern ``p`` (its cards at
+    bits ``sh`` on) as interleaved (once, twice) rows into ``dst``; their number.
+    Four rows are written whatever their number (most ranks have at most four: a loop of
+    one length, whose exit is never mispredicted), so ``dst`` needs room for four."""
+    cdef int j, lo = SUB_OFF[p][k], n = SUB_OFF[p][k + 1] - lo
     cdef uint8_t b
-    for j in range(ROWS_OF_SIZE[k]):
+    for j in range(4):
         b = SUB_DATA[lo + j]
         dst[2 * j] = <uint64_t>(b & 15) << sh
         dst[2 * j + 1] = <uint64_t>(b >> 4) << sh
-    return SUB_OFF[p][k + 1] - lo
+    for j in range(4, n):
+        b = SUB_DATA[lo + j]
+        dst[2 * j] = <uint64_t>(b & 15) << sh
+        dst[2 * j + 1] = <uint64_t>(b >> 4) << sh
+    return n
 
 
 # --------------------------------------------------------------------------------------
@@ -518,7 +516,7 @@ cdef int _pair_list(Ctx* c, int wild_row, uint64_t* rows, int* start) noexcept n
         n += _rank_rows(&rows[2 * n], c.pat[o], 2, 4 * o)
         if wild_row == 0 or wild_row == 1:
             m = _rank_rows(&rows[2 * n], c.pat[o], 1, 4 * o)
-            for i in range(n, n + 4):  # all four rows written (see _rank_rows)
+            for i in range(n, n + 4):  # four rows at least written (see _rank_rows)
                 rows[2 * i] |= add_o
                 rows[2 * i + 1] |= add_t
             n += m
@@ -597,8 +595,8 @@ cdef enum:
     # three cards (at most 16 of them, for a rank held twice in every suit)
     SLOT_ROOM = 16
     # Combinations of the first two slots of a tube, with the same number of wildcards
-    # (at most 10 x 10 pairs of natural cards)
-    HEAD_ROOM = 100
+    # (at most 10 x 10 pairs of natural cards), and room for the rows written past them
+    HEAD_ROOM = 104
 
 
 cdef void _sequences(Ctx* c, int kind, int nslots, int need, int max_key, int min_key) noexcept nogil:
@@ -634,12 +632,15 @@ cdef void _sequences(Ctx* c, int kind, int nslots, int need, int max_key, int mi
     cdef unsigned int window = (1u << nslots) - 1
     cdef unsigned int listed = 0  # the ranks whose options are listed (on first use)
     cdef Py_ssize_t start = out.n
+    cdef unsigned int windows = 0  # the windows with cards enough, found without a branch
     for key in range(_max(min_key + 1, 1), max_key + 1):
         miss = need * nslots
         for j in range(1, need + 1):
             miss -= POP5[(c.at_least[j] >> key) & window]
-        if miss > W:
-            continue
+        windows |= <unsigned int>(miss <= W) << key
+    while windows:
+        key = gf_ctz64(windows)
+        windows &= windows - 1
         for i in range(nslots):
             r = _rank_at(key + i)
             ranks[i] = r
@@ -670,8 +671,8 @@ cdef void _sequences(Ctx* c, int kind, int nslots, int need, int max_key, int mi
                     continue
                 for v in range(W + 1 - w):
                     n = head_n[w + v]
-                    for i in range(opt_n[r][w]):
-                        for j in range(opt_n[u][v]):
+                    for i in range(opt_n[r][w]):  # four rows at least (see _rank_rows): an
+                        for j in range(_max(opt_n[u][v], 4)):  # exit mispredicted only past four
                             head[w + v][2 * (n + j)] = opt[r][w][2 * i] | opt[u][v][2 * j]
                             head[w + v][2 * (n + j) + 1] = opt[r][w][2 * i + 1] | opt[u][v][2 * j + 1]
                         n += opt_n[u][v]
