@@ -235,21 +235,29 @@ def test_playouts_run_in_parallel_threads() -> None:
 # ---------------------------------------------------------------------------------------------
 # The native entry points check their arguments themselves
 # ---------------------------------------------------------------------------------------------
+STATE_NAMES = ("once", "twice", "level", "to_act", "last_kind", "last_key", "last_size", "greater", "passes", "finish")
+
+
 def native_args(deal: Deal) -> dict[str, Any]:
-    names = ("once", "twice", "level", "to_act", "last_kind", "last_key", "last_size", "greater", "passes", "finish")
-    return dict(zip(names, deal._play_state()))
+    """A deal's play state by name (the tests change one value at a time)."""
+    return dict(zip(STATE_NAMES, deal._play_state()))
+
+
+def as_state(args: dict[str, Any]) -> tuple[Any, ...]:
+    """The state tuple the native entry points take."""
+    return tuple(args[name] for name in STATE_NAMES)
 
 
 def call_playout(args: dict[str, Any], seed: Any = 0) -> Any:
     from guandan_fast import _playout
 
-    return _playout.playout(**args, seed=seed)
+    return _playout.playout(as_state(args), seed=seed)
 
 
 def call_playouts(args: dict[str, Any], seed: Any = 0, n: Any = 2) -> Any:
     from guandan_fast import _playout
 
-    return _playout.playouts(**args, seed=seed, n=n)
+    return _playout.playouts(as_state(args), seed=seed, n=n)
 
 
 def following_deal() -> Deal:
@@ -343,6 +351,19 @@ def test_native_playout_rejects_bad_states_with_seats_out() -> None:
 
 
 @native
+def test_native_state_is_one_tuple_of_ten_values() -> None:
+    from guandan_fast import _playout
+
+    state = as_state(native_args(following_deal()))
+    assert len(_playout.playout(state, seed=1)) == 4
+    assert _playout.playout(list(state), seed=1) == _playout.playout(state, seed=1)
+    for bad in (state[:9], state + (0,), dict(zip(STATE_NAMES, state)), None, "once"):
+        with pytest.raises(TypeError, match="tuple of ten values"):
+            _playout.playout(bad, seed=1)
+        with pytest.raises(TypeError, match="tuple of ten values"):
+            _playout.playouts(bad, seed=1, n=2)
+
+
 def test_native_seeds_and_counts() -> None:
     from guandan_fast import _playout
 
@@ -546,19 +567,19 @@ def test_world_playouts_refuse_what_does_not_fit() -> None:
     for planes, message in ((emptied, "world 1 does not fit"), (beyond, "world 0 does not fit"),
                             (worlds[:, :3], "shape")):
         with pytest.raises(ValueError, match=message):
-            _playout.world_playouts(**args, worlds=planes, move_kinds=[], move_keys=[],
+            _playout.world_playouts(as_state(args), worlds=planes, move_kinds=[], move_keys=[],
                                     move_cards=np.zeros((0, 2), dtype=np.uint64), seed=0, n=1)
     leading = deal.legal_moves().rows()[0] if not deal.following else None
     if leading is None:
         with pytest.raises(ValueError, match="no legal action"):
-            _playout.world_playouts(**args, worlds=worlds, move_kinds=[1], move_keys=[99], move_cards=[[1, 0]],
+            _playout.world_playouts(as_state(args), worlds=worlds, move_kinds=[1], move_keys=[99], move_cards=[[1, 0]],
                                     seed=0, n=1)
     else:
         with pytest.raises(ValueError, match="move 0 is no legal action"):
-            _playout.world_playouts(**args, worlds=worlds, move_kinds=moves[0], move_keys=moves[1],
+            _playout.world_playouts(as_state(args), worlds=worlds, move_kinds=moves[0], move_keys=moves[1],
                                     move_cards=moves[2], seed=0, n=1)
     with pytest.raises(ValueError, match="the same moves"):
-        _playout.world_playouts(**args, worlds=worlds, move_kinds=[0, 0], move_keys=[0], move_cards=[[0, 0]],
+        _playout.world_playouts(as_state(args), worlds=worlds, move_kinds=[0, 0], move_keys=[0], move_cards=[[0, 0]],
                                 seed=0, n=1)
     with pytest.raises(ValueError, match="out of range"):
         deal.world_playouts(worlds, [10_000])
@@ -603,9 +624,9 @@ def test_bad_playout_policy() -> None:
 
     for policy, error in ((3, ValueError), (-1, ValueError), (True, TypeError), (1.0, TypeError)):
         with pytest.raises(error, match="policy"):
-            _playout.playouts(**args, seed=0, n=1, policy=policy)
+            _playout.playouts(as_state(args), seed=0, n=1, policy=policy)
         with pytest.raises(error, match="policy"):
-            _playout.playout(**args, seed=0, policy=policy)
+            _playout.playout(as_state(args), seed=0, policy=policy)
         with pytest.raises(error, match="policy"):
-            _playout.world_playouts(**args, worlds=np.zeros((0, 4, 2), dtype=np.uint64), move_kinds=[], move_keys=[],
+            _playout.world_playouts(as_state(args), worlds=np.zeros((0, 4, 2), dtype=np.uint64), move_kinds=[], move_keys=[],
                                     move_cards=np.zeros((0, 2), dtype=np.uint64), seed=0, n=1, policy=policy)

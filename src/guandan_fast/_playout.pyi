@@ -10,47 +10,14 @@ from typing import Any
 
 import numpy as np
 
-def playout(
-    once: Sequence[int],
-    twice: Sequence[int],
-    level: int,
-    to_act: int,
-    last_kind: int,
-    last_key: int,
-    last_size: int,
-    greater: int,
-    passes: int,
-    finish: Sequence[int],
-    seed: int,
-    record: bool = False,
-    policy: int = 0,
-) -> Any: ...
-def playouts(
-    once: Sequence[int],
-    twice: Sequence[int],
-    level: int,
-    to_act: int,
-    last_kind: int,
-    last_key: int,
-    last_size: int,
-    greater: int,
-    passes: int,
-    finish: Sequence[int],
-    seed: int,
-    n: int,
-    policy: int = 0,
-) -> np.ndarray: ...
+#: The ten values of a deal in its play phase (``Deal._play_state()``): once, twice (four
+#: planes each), level, to_act, last_kind, last_key, last_size, greater, passes, finish.
+PlayState = tuple[Sequence[int], Sequence[int], int, int, int, int, int, int, int, Sequence[int]]
+
+def playout(state: PlayState, seed: int, record: bool = False, policy: int = 0) -> Any: ...
+def playouts(state: PlayState, seed: int, n: int, policy: int = 0) -> np.ndarray: ...
 def world_playouts(
-    once: Sequence[int],
-    twice: Sequence[int],
-    level: int,
-    to_act: int,
-    last_kind: int,
-    last_key: int,
-    last_size: int,
-    greater: int,
-    passes: int,
-    finish: Sequence[int],
+    state: PlayState,
     worlds: np.ndarray,
     move_kinds: Sequence[int] | np.ndarray,
     move_keys: Sequence[int] | np.ndarray,

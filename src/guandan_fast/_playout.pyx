@@ -676,11 +676,15 @@ cdef str _card_name(uint64_t bits):
     return CARD_NAMES[gf_ctz64(bits)]
 
 
-cdef State _state_from(object once, object twice, object level, object to_act, object last_kind,
-                       object last_key, object last_size, object greater, object passes,
-                       object finish) except *:
-    """A validated playout state: exactly the states a Deal in its play phase can be in."""
+cdef State _state_from(object state) except *:
+    """A validated playout state: exactly the states a Deal in its play phase can be in,
+    given as its ten values ``(once, twice, level, to_act, last_kind, last_key, last_size,
+    greater, passes, finish)`` (what ``Deal._play_state()`` returns)."""
     cdef State s
+    if not isinstance(state, (tuple, list)) or len(state) != 10:
+        raise TypeError("a playout state is a tuple of ten values: (once, twice, level, to_act, last_kind, "
+                        "last_key, last_size, greater, passes, finish)")
+    once, twice, level, to_act, last_kind, last_key, last_size, greater, passes, finish = state
     cdef int seat, k, code, others, at
     cdef uint64_t one = 0, two = 0, over = 0, plane
     if len(once) != 4 or len(twice) != 4:
@@ -768,20 +772,20 @@ cdef _raise(int code):
     raise RuntimeError("a native playout did not end (a bug: please report it with the seed)")
 
 
-def playout(once, twice, level, to_act, last_kind, last_key, last_size, greater, passes, finish, seed,
-            bint record=False, policy=POLICY_RANDOM):
+def playout(state, seed, bint record=False, policy=POLICY_RANDOM):
     """Play a state to its end with uniformly random legal actions.
 
-    The state must be one a deal in its play phase can be in (ValueError otherwise,
-    TypeError for an argument that is no integer); ``seed`` is 0 <= seed < 2**64.
+    ``state`` is the ten values of a deal in its play phase (``Deal._play_state()``: once,
+    twice, level, to_act, last_kind, last_key, last_size, greater, passes, finish) and must
+    be one such a deal can be in (ValueError otherwise, TypeError for a value that is no
+    integer); ``seed`` is 0 <= seed < 2**64.
 
     Returns the finishing order (a tuple of the four seats, first to last) or, with
     ``record``, ``(finish, seats, kinds, keys, cards)``: one row per action in the order
     played (kind 0 is a pass), cards as uint64 ``(once, twice)`` rows. ``policy``: 0 random
     play, 1 the greedy rules, 2 MinPlaysAgent's rules (see :func:`playouts`).
     """
-    cdef State s = _state_from(once, twice, level, to_act, last_kind, last_key, last_size, greater,
-                               passes, finish)
+    cdef State s = _state_from(state)
     cdef uint64_t start_seed = _seed(seed)
     cdef int rule = _small(policy, "policy", POLICY_RANDOM, POLICY_MINPLAYS)
     cdef int code
@@ -863,16 +867,14 @@ cdef _finishing_orders(const State* start, int deal_level, uint64_t first_seed, 
     return out
 
 
-def playouts(once, twice, level, to_act, last_kind, last_key, last_size, greater, passes, finish, seed, n,
-             policy=POLICY_RANDOM):
+def playouts(state, seed, n, policy=POLICY_RANDOM):
     """``n`` playouts of one state; playout ``i`` is :func:`playout` with seed ``seed + i``
     (mod 2**64). Returns an ``int8`` array of shape ``(n, 4)``: the finishing orders.
 
     ``policy``: 0 uniformly random play, 1 the greedy rules, 2 MinPlaysAgent's rules (1 and
     2 are deterministic: the game is played once and its row repeated; the seed is not
     used)."""
-    cdef State start = _state_from(once, twice, level, to_act, last_kind, last_key, last_size, greater,
-                                   passes, finish)
+    cdef State start = _state_from(state)
     cdef uint64_t first_seed = _seed(seed)
     cdef Py_ssize_t count = _count(n, "the number of playouts")
     cdef int code = _small(policy, "policy", POLICY_RANDOM, POLICY_MINPLAYS)
@@ -977,8 +979,7 @@ cdef int _world_playouts(const State* base, const uint64_t* worlds, Py_ssize_t n
     return code
 
 
-def world_playouts(once, twice, level, to_act, last_kind, last_key, last_size, greater, passes, finish, worlds,
-                   move_kinds, move_keys, move_cards, seed, n, policy=POLICY_RANDOM):
+def world_playouts(state, worlds, move_kinds, move_keys, move_cards, seed, n, policy=POLICY_RANDOM):
     """Playouts of one state in several worlds after several candidate moves.
 
     The state is :func:`playout`'s; ``worlds`` are hands that may replace its hands, as
@@ -989,8 +990,7 @@ def world_playouts(once, twice, level, to_act, last_kind, last_key, last_size, g
     each move's cards in every world. Returns ``int8[w, m, n, 4]``, the finishing orders:
     world ``i``, move ``j`` played, then playout ``r`` seeded ``seed + i n + r`` whatever
     the move (common random numbers). ``policy`` as in :func:`playouts`."""
-    cdef State start = _state_from(once, twice, level, to_act, last_kind, last_key, last_size, greater, passes,
-                                   finish)
+    cdef State start = _state_from(state)
     cdef uint64_t first_seed = _seed(seed)
     cdef Py_ssize_t count = _count(n, "the number of playouts")
     cdef int rule = _small(policy, "policy", POLICY_RANDOM, POLICY_MINPLAYS)

@@ -85,7 +85,7 @@ def plays_natively() -> bool:
 def native_playout(state: PlayState, seed: int, record: bool, policy: int = 0) -> Any:
     """The finishing order of one native playout by the policy of code ``policy``; with
     ``record`` also every action taken as ``(seat, platform triple)``."""
-    result = _native.playout(*state, seed, record, policy)  # type: ignore[union-attr]
+    result = _native.playout(state, seed, record, policy)  # type: ignore[union-attr]
     if not record:
         return list(result)
     finish, seats, kinds, keys, cards = result
@@ -112,7 +112,7 @@ def policy_code(policy: object) -> int:
 def native_playouts(state: PlayState, seed: int, n: int, policy: int = 0) -> np.ndarray:
     """``n`` native playouts from ``state`` by the policy of code ``policy``: the finishing
     orders, ``int8[n, 4]``."""
-    return np.asarray(_native.playouts(*state, seed, n, policy), dtype=np.int8)  # type: ignore[union-attr]
+    return np.asarray(_native.playouts(state, seed, n, policy), dtype=np.int8)  # type: ignore[union-attr]
 
 
 def native_world_playouts(state: PlayState, worlds: np.ndarray, moves: tuple[Any, Any, Any], seed: int, n: int,
@@ -120,7 +120,7 @@ def native_world_playouts(state: PlayState, worlds: np.ndarray, moves: tuple[Any
     """``n`` native playouts from ``state`` with its hands replaced by each world
     (``uint64[w, 4, 2]``) after each move (``(kinds, keys, cards)`` rows, kind 0 the
     pass): the finishing orders, ``int8[w, m, n, 4]`` (see ``_playout.world_playouts``)."""
-    return _native.world_playouts(*state, worlds, *moves, seed, n, policy)  # type: ignore[union-attr]
+    return _native.world_playouts(state, worlds, *moves, seed, n, policy)  # type: ignore[union-attr]
 
 
 def python_playout(deal: Any, seed: int, record: bool) -> tuple[list[int], list[tuple[int, list[Any]]]]:
