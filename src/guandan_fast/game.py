@@ -56,7 +56,8 @@ from typing import Any, Union
 import numpy as np
 
 from . import infoset
-from .api import MoveList, classify, legal_moves
+from .api import MoveList, legal_moves
+from .backend import generator
 from .cards import CARD_NAMES, NUM_CARDS, bounded, check_seat, level_char, parse_card, parse_level
 from .hand import Hand, as_hand, new_hand
 from .infoset import Unseen
@@ -1099,14 +1100,19 @@ def _reading(action: Sequence[Any], level: int) -> tuple[int, int, int, int, int
         pass
     except TypeError:  # no sequence, or unhashable parts: read (and refused) below, not memoised
         memo_key = None
-    kind, key, hand = read_platform(action, level)
-    if kind is MoveType.PASS:
-        reading = None
-    elif any(m.kind is kind and m.key == key for m in classify(hand, level)):
-        size = len(hand)
-        reading = (int(kind), key, hand.once, hand.twice, size, _TIERS[kind][size])
-    else:
-        reading = _NOT_A_READING
+    gen = generator()
+    row = gen.read_checked(action, level)  # a well-formed triple that reads as it says
+    if row is not None:
+        reading = (*row, _TIERS[row[0]][row[4]])
+    else:  # anything else: read in Python, which names a fault (or is a pass, or no reading)
+        kind, key, hand = read_platform(action, level)
+        if kind is MoveType.PASS:
+            reading = None
+        elif gen.reads_as(hand.once, hand.twice, level, int(kind), key):  # another notation
+            size = len(hand)
+            reading = (int(kind), key, hand.once, hand.twice, size, _TIERS[kind][size])
+        else:
+            reading = _NOT_A_READING
     if memo_key is not None:
         if len(_READINGS) >= _READINGS_MAX:
             _READINGS.clear()
