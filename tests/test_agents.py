@@ -135,6 +135,33 @@ def test_minplays_returns_the_card_that_hurts_its_hand_least() -> None:
     assert chosen(deal, make_agent("minplays")) == ["back", "back", ["S9"]]
 
 
+def test_minplays_choices_are_act_and_sensible_from_one_solve(monkeypatch: pytest.MonkeyPatch) -> None:
+    from guandan_fast.agents import minplays
+
+    solves: list[str] = []
+    real = minplays.min_plays
+    monkeypatch.setattr(minplays, "min_plays", lambda *args, **options: solves.append("") or real(*args, **options))
+    rng = random.Random(4)
+    checked = {"lead": 0, "follow": 0, "cards": 0}
+    for number in range(6):  # with tribute and return phases (a previous finishing order)
+        deal = gf.Deal.random(number, level=7, previous_finish=[0, 1, 2, 3])
+        agent = MinPlaysAgent()
+        while not deal.done:
+            seat = deal.to_act
+            if deal.phase == "play" and not deal.following:
+                solves.clear()
+                pick, sensible = agent.choices(deal, seat)
+                assert len(solves) == 1  # act and sensible together: the hand solved once
+                checked["lead"] += 1
+            else:
+                pick, sensible = agent.choices(deal, seat)
+                checked["follow" if deal.phase == "play" else "cards"] += 1
+            assert pick == MinPlaysAgent().act(deal, seat)
+            assert sensible == (MinPlaysAgent().sensible(deal, seat) if deal.phase == "play" else [])
+            deal.step(rng.choice([pick, *sensible]) if sensible else pick)
+    assert min(checked.values()) > 0
+
+
 def test_minplays_beats_random() -> None:
     from guandan_fast.arena import play_matches
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 from ..cards import card_power, parse_card
 from ..game import Deal
 from ..hand import Hand
-from ..moves import MoveType, bomb_tier
+from ..moves import Move, MoveType, bomb_tier
 from ..solver import min_plays
 from .base import check_turn
 
@@ -70,17 +70,48 @@ class MinPlaysAgent:
         if deal.phase != "play":
             return self._card_choice(deal, seat)
         if deal.following:
-            return self._follow(deal, seat)
-        return self._lead(deal, seat)
+            rows, rest = self._rests(deal, seat)
+            return self._follow(deal, seat, rows, rest)
+        rows, plays = self._decomposition(deal, seat)
+        return self._lead(rows, plays)
+
+    def choices(self, deal: Deal, seat: int) -> tuple[int, list[int]]:
+        """``(act(deal, seat), sensible(deal, seat))`` from one solve of the hand (what a
+        search built on these rules asks at each decision); outside the play phase the
+        list is empty."""
+        seat = check_turn(deal, seat)
+        if deal.phase != "play":
+            return self._card_choice(deal, seat), []
+        if deal.following:
+            rows, rest = self._rests(deal, seat)
+            return self._follow(deal, seat, rows, rest), self._sensible_follow(deal, seat, rows, rest)
+        rows, plays = self._decomposition(deal, seat)
+        return self._lead(rows, plays), self._sensible_lead(rows, plays)
+
+    def sensible(self, deal: Deal, seat: int) -> list[int]:
+        """The play actions these rules would consider (what a search may choose among):
+        leading, the plays of the decomposition; following, the pass, the non-bomb moves
+        that keep the decomposition or empty the hand, and the two best bombs."""
+        if not deal.following:
+            return self._sensible_lead(*self._decomposition(deal, seat))
+        return self._sensible_follow(deal, seat, *self._rests(deal, seat))
 
     # -- play ---------------------------------------------------------------------------------
-    def _lead(self, deal: Deal, seat: int) -> int:
-        hand, level = deal.hands[seat], deal.level
-        rows = list(deal.legal_moves().rows())
-        _, plays = min_plays(hand, level, prefer="bombs")
+    def _decomposition(self, deal: Deal, seat: int) -> tuple[list[Row], list[Move]]:
+        """The leader's moves, as rows, and the plays of its hand's fewest-plays
+        decomposition (bombs kept whole)."""
+        _, plays = min_plays(deal.hands[seat], deal.level, prefer="bombs")
+        return list(deal.legal_moves().rows()), plays
+
+    @staticmethod
+    def _lead(rows: list[Row], plays: list[Move]) -> int:
         options = [p for p in plays if p.kind not in BOMB_KINDS] or plays
         best = min(options, key=lambda p: (p.key, -len(p.cards)))
         return rows.index((int(best.kind), best.key, best.cards.once, best.cards.twice))
+
+    @staticmethod
+    def _sensible_lead(rows: list[Row], plays: list[Move]) -> list[int]:
+        return sorted({rows.index((int(p.kind), p.key, p.cards.once, p.cards.twice)) for p in plays})
 
     def _rests(self, deal: Deal, seat: int) -> tuple[list[Row], list[int]]:
         """The moves to follow with (action ``i + 1`` is ``rows[i]``; action 0 is the pass)
@@ -89,23 +120,14 @@ class MinPlaysAgent:
         rows = list(deal.legal_moves().rows())
         return rows, [self.count(hand.remove(Hand.from_bits(once, twice)), level) for _, _, once, twice in rows]
 
-    def sensible(self, deal: Deal, seat: int) -> list[int]:
-        """The play actions these rules would consider (what a search may choose among):
-        leading, the plays of the decomposition; following, the pass, the non-bomb moves
-        that keep the decomposition or empty the hand, and the two best bombs."""
-        if not deal.following:
-            rows = list(deal.legal_moves().rows())
-            _, plays = min_plays(deal.hands[seat], deal.level, prefer="bombs")
-            return sorted({rows.index((int(p.kind), p.key, p.cards.once, p.cards.twice)) for p in plays})
-        rows, rest = self._rests(deal, seat)
+    def _sensible_follow(self, deal: Deal, seat: int, rows: list[Row], rest: list[int]) -> list[int]:
         n = self.count(deal.hands[seat], deal.level)
         keeping = [i + 1 for i, row in enumerate(rows) if row[0] not in BOMB_KINDS and (rest[i] <= n - 1 or rest[i] == 0)]
         bombs = sorted((i for i, row in enumerate(rows) if row[0] in BOMB_KINDS), key=lambda i: (rest[i], row_tier(rows[i])))
         return [0, *keeping, *sorted(i + 1 for i in bombs[:2])]
 
-    def _follow(self, deal: Deal, seat: int) -> int:
+    def _follow(self, deal: Deal, seat: int, rows: list[Row], rest: list[int]) -> int:
         hand, level = deal.hands[seat], deal.level
-        rows, rest = self._rests(deal, seat)
         if 0 in rest:
             return rest.index(0) + 1
         if deal.last_seat == seat ^ 2:

@@ -122,13 +122,13 @@ class PIMCAgent:
 
     def act(self, deal: Deal, seat: int) -> int:
         seat = check_turn(deal, seat)
-        pick = self._rules.act(deal, seat)
+        pick, sensible = self._rules.choices(deal, seat)  # one solve of the hand for both
         if deal.phase != "play":
             return pick
         seed = self._rng.getrandbits(63)
         if self.endgame is not None and min(n for n in deal.cards_left() if n) > self.endgame:
             return pick
-        others = [i for i in self._rules.sensible(deal, seat) if i != pick]
+        others = [i for i in sensible if i != pick]
         candidates = [pick, *others[: self.max_candidates - 1]]
         if len(candidates) == 1:
             return pick
