@@ -63,7 +63,7 @@ from .hand import Hand, as_hand, new_hand
 from .infoset import Unseen
 from .kinds import MoveArrays
 from .moves import PASS, Move, MoveType, bomb_tier, read_platform
-from .observation import PASS_ACTION, DealView, Observation, StoredAction, card_triple, fresh, move_triple, observe
+from .observation import PASS_ACTION, DealView, Observation, StoredAction, card_triple, fresh, move_triple, observe, play_row
 from .playout import (
     NATIVE_PLAYOUT,
     SEED_MASK,
@@ -156,7 +156,7 @@ class Deal:
         "_played",
         "_played_array",
         "_plays",
-        "_plays_packed",
+        "_rows",
         "_to_act",
         "_tribute",
         "_trick",
@@ -181,12 +181,14 @@ class Deal:
     _finish: list[int]
     #: Tributes and returns as (seat, stored triple); they all come before the first play.
     _card_actions: list[tuple[int, StoredAction]]
-    #: Every play-phase action as (seat, kind, key, once, twice) (the :attr:`plays` rows).
-    _plays: list[tuple[int, int, int, int, int]]
-    #: The same rows packed for the native encoders (:mod:`guandan_fast.encode`), which read
-    #: them without a Python object per play: three words each, ``seat | kind << 2 |
-    #: key << 6``, ``once``, ``twice``.
-    _plays_packed: array[int]
+    #: Every play-phase action, packed: three words each, ``seat | kind << 2 | key << 6``,
+    #: ``once``, ``twice`` (:func:`~guandan_fast.observation.play_row`), so that a step
+    #: appends three ints and the native encoders (:mod:`guandan_fast.encode`) read the log
+    #: without a Python object per play.
+    _plays: array[int]
+    #: The first plays as (seat, kind, key, once, twice) rows, made when :attr:`plays` or
+    #: :attr:`history` is read.
+    _rows: list[tuple[int, int, int, int, int]]
     #: Stored triples of the first plays, made when :attr:`history` is read.
     _triples: list[StoredAction]
     #: Per seat, the index in ``_plays`` of its action in the current trick, or -1.
@@ -236,8 +238,8 @@ class Deal:
         deal._hands = _check_hands(hands)
         deal._finish = _check_finished(finished, deal._hands)
         deal._card_actions = []
-        deal._plays = []
-        deal._plays_packed = array("Q")
+        deal._plays = array("Q")
+        deal._rows = []
         deal._triples = []
         deal._trick = [-1, -1, -1, -1]
         deal._last = None
@@ -330,12 +332,19 @@ class Deal:
     def history(self) -> list[tuple[int, list[Any]]]:
         """Every action so far as ``(seat, platform triple)``, tributes and returns included
         (new lists on every call: changing them changes nothing in the deal)."""
-        triples, plays, level = self._triples, self._plays, self.level
+        triples, plays, level = self._triples, self._play_rows(), self.level
         for seat, kind, key, once, twice in plays[len(triples) :]:
             triples.append(move_triple(kind, key, once, twice, level))
         out = [(seat, fresh(triple)) for seat, triple in self._card_actions]
         out.extend((row[0], fresh(triple)) for row, triple in zip(plays, triples))
         return out
+
+    def _play_rows(self) -> list[tuple[int, int, int, int, int]]:
+        """The rows of every play so far (the packed log read once, as far as it goes)."""
+        rows, plays = self._rows, self._plays
+        for index in range(len(rows), len(plays) // 3):
+            rows.append(play_row(plays, index))
+        return rows
 
     @property
     def played(self) -> np.ndarray:
@@ -354,7 +363,7 @@ class Deal:
         """Every play-phase action in order as plain ints ``(seat, kind, key, once,
         twice)`` (the :class:`~guandan_fast.api.MoveList` row of the move, and
         ``(seat, 0, 0, 0, 0)`` for a pass)."""
-        return tuple(self._plays)
+        return tuple(self._play_rows())
 
     @property
     def last_move(self) -> Move | None:
@@ -430,7 +439,7 @@ class Deal:
         other._finish = self._finish[:]
         other._card_actions = self._card_actions[:]
         other._plays = self._plays[:]
-        other._plays_packed = self._plays_packed[:]
+        other._rows = self._rows[:]
         other._triples = self._triples[:]
         other._trick = self._trick[:]
         other._tribute = self._tribute
@@ -499,6 +508,7 @@ class Deal:
         state = {name: getattr(self, name) for name in Deal.__slots__}
         state["_moves"] = state["_actions"] = state["_played_array"] = None
         state["_triples"] = []
+        state["_rows"] = []
         if state["_last"] is not None:
             state["_last_move"] = None
         return state
@@ -680,15 +690,13 @@ class Deal:
         """Apply a checked play-phase action (a pass when ``kind`` is 0)."""
         seat: int = self._to_act  # type: ignore[assignment]
         plays = self._plays
-        self._trick[seat] = len(plays)
+        self._trick[seat] = len(plays) // 3
         self._moves = self._actions = None
         if not kind:
-            plays.append((seat, 0, 0, 0, 0))
-            self._plays_packed.extend((seat, 0, 0))
+            plays.extend((seat, 0, 0))
             self._after_pass(seat)
             return
-        plays.append((seat, kind, key, once, twice))
-        self._plays_packed.extend((seat | kind << 2 | key << 6, once, twice))
+        plays.extend((seat | kind << 2 | key << 6, once, twice))
         hand = self._hands[seat]
         held_once, held_twice = hand.once, hand.twice
         hand = self._hands[seat] = new_hand((held_once & ~once) | (held_twice & ~twice), held_twice & ~once)
@@ -981,7 +989,7 @@ class Deal:
                 None if last is None else last[:4],
                 tuple(self._card_actions),
                 self._plays,
-                len(self._plays),
+                len(self._plays) // 3,
                 (self._trick[0], self._trick[1], self._trick[2], self._trick[3]),
                 tuple(self._finish),
                 self._actions_later() if seat == self._to_act else tuple,
@@ -1003,7 +1011,7 @@ class Deal:
             self._to_act,
             self._finish,
             self._played,
-            self._plays_packed,
+            self._plays,
             self._last,
             self._last_seat,
             h0._once,

@@ -76,8 +76,8 @@ class DealView(NamedTuple):
     last_seat: int  #: who made the move to beat, -1 when leading
     last: tuple[int, int, int, int] | None  #: the move to beat as (kind, key, once, twice)
     card_actions: tuple[tuple[int, StoredAction], ...]  #: tributes and returns, (seat, triple)
-    plays: Sequence[tuple[int, int, int, int, int]]  #: the deal's play log (append-only)
-    play_count: int  #: how many entries of ``plays`` belong to this view
+    plays: Sequence[int]  #: the deal's packed play log (append-only; see :func:`play_row`)
+    play_count: int  #: how many plays of ``plays`` belong to this view
     trick: tuple[int, int, int, int]  #: per seat, its action in the current trick (index into plays) or -1
     finish: tuple[int, ...]
     actions: Callable[[], Sequence[StoredAction]]  #: the seat's legal actions (empty unless it acts)
@@ -172,6 +172,15 @@ def _memo(make: Callable[[], Sequence[StoredAction]]) -> Callable[[], Sequence[S
     return once
 
 
+def play_row(plays: Sequence[int], index: int) -> tuple[int, int, int, int, int]:
+    """Play ``index`` of a packed play log as ``(seat, kind, key, once, twice)``: a log
+    holds three words a play, ``seat | kind << 2 | key << 6``, ``once`` and ``twice`` (so
+    that the native encoders read it without a Python object per play)."""
+    at = 3 * index
+    word = plays[at]
+    return word & 3, word >> 2 & 15, word >> 6, plays[at + 1], plays[at + 2]
+
+
 def observe(view: DealView) -> Observation:
     """The observation of ``view.seat`` (see :meth:`Deal.observation
     <guandan_fast.game.Deal.observation>` for the fields)."""
@@ -179,14 +188,14 @@ def observe(view: DealView) -> Observation:
     actions = _memo(view.actions)
     own, other = view.team_levels[seat & 1], view.team_levels[1 - (seat & 1)]
     if count:
-        cur_pos = plays[count - 1][0]
+        cur_pos = plays[3 * count - 3] & 3
     elif view.card_actions:
         cur_pos = view.card_actions[-1][0]
     else:
         cur_pos = -1
 
     def play_triple(index: int) -> list[Any]:
-        _, kind, key, once, twice = plays[index]
+        _, kind, key, once, twice = play_row(plays, index)
         return fresh(move_triple(kind, key, once, twice, level))
 
     def last_move() -> list[Any] | None:
@@ -194,7 +203,7 @@ def observe(view: DealView) -> Observation:
 
     def history() -> list[list[Any]]:
         out = [[s, fresh(triple)] for s, triple in view.card_actions]
-        out.extend([plays[i][0], play_triple(i)] for i in range(count))
+        out.extend([plays[3 * i] & 3, play_triple(i)] for i in range(count))
         return out
 
     def cur_action() -> list[Any] | None:

@@ -194,7 +194,7 @@ cdef int _check_deal(object deal) except -1:
 
 cdef int _gather_plays(object packed, Position* p, bint full) except -1:
     """The last plays (and, for the full layout, the bombs per seat) from the deal's packed
-    plays: three uint64 words per play (see ``Deal._plays_packed``)."""
+    plays: three uint64 words per play (see ``Deal._plays``)."""
     cdef cparray.array words
     cdef const uint64_t* data
     cdef Py_ssize_t n, start, j
