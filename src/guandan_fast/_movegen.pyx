@@ -299,8 +299,8 @@ cdef struct Ctx:
     uint64_t twice
     int level_index         # rank index of the level (level - 2)
     int W                   # wildcards held, 0..2
-    uint64_t wo[3]          # planes of w wildcards, w = 0..2
-    uint64_t wt[3]
+    uint64_t wo[4]          # planes of w wildcards, w = 0..2 (and 3: none, for the rows
+    uint64_t wt[4]          # _of_rank writes past its run, never kept)
     uint8_t pat[13]         # pattern byte of the natural cards of each rank
     int cnt[13]             # natural cards of each rank
     int pw[13]              # power of each rank
@@ -366,6 +366,8 @@ cdef inline void _setup(Ctx* c, uint64_t once, uint64_t twice, int level, bint s
     c.wt[0] = 0
     c.wt[1] = 0
     c.wt[2] = wbit
+    c.wo[3] = 0
+    c.wt[3] = 0
     for r in range(13):
         c.pat[r] = <uint8_t>(((no >> (4 * r)) & 15) | (((nt >> (4 * r)) & 15) << 4))
         c.cnt[r] = <int>((counts >> (4 * r)) & 15)
@@ -406,7 +408,9 @@ cdef inline void _of_rank(Ctx* c, int need, int r) noexcept nogil:
 
     The sets with k = kmin .. kmax natural cards are one contiguous slice of the
     sub-multiset table (sizes ascending), each completed by ``need - k`` wildcards: one
-    run of rows, room made once."""
+    run of rows, room made once. As in :func:`_rank_rows`, the first four rows are
+    written whatever the count (room is made for them; those past the run are not kept):
+    the loop exit is mispredicted only for ranks of more than four sets."""
     cdef int w, sh = 4 * r
     cdef int kmin = _max(need - c.W, 0)
     cdef int kmax = _min(need, c.cnt[r])
@@ -419,13 +423,22 @@ cdef inline void _of_rank(Ctx* c, int need, int r) noexcept nogil:
         return
     lo = SUB_OFF[p][kmin]
     count = SUB_OFF[p][kmax + 1] - lo
-    cards = _open_rows(c.out, c.pw[r], count, &room)
-    for i in range(room):
+    cards = _open_rows(c.out, c.pw[r], _max(count, 4), &room)
+    if room >= 4:  # four rows whatever the count (see _rank_rows), then the rest
+        for i in range(4):
+            b = SUB_DATA[lo + i]
+            w = (need - SUB_SIZE[b]) & 3  # in the run: kmin <= its size <= kmax, 0 <= w <= W
+            cards[2 * i] = (<uint64_t>(b & 15) << sh) | c.wo[w]
+            cards[2 * i + 1] = (<uint64_t>(b >> 4) << sh) | c.wt[w]
+        i = 4
+    else:
+        i = 0
+    for i in range(i, _min(count, room)):
         b = SUB_DATA[lo + i]
-        w = need - SUB_SIZE[b]  # kmin <= its size <= kmax: 0 <= w <= W
+        w = need - SUB_SIZE[b]
         cards[2 * i] = (<uint64_t>(b & 15) << sh) | c.wo[w]
         cards[2 * i + 1] = (<uint64_t>(b >> 4) << sh) | c.wt[w]
-    _close_rows(c.out, room, count)
+    _close_rows(c.out, _min(count, room), count)
 
 
 cdef void _same_rank(Ctx* c, int kind, int need, int min_key) noexcept nogil:
@@ -438,9 +451,12 @@ cdef void _same_rank(Ctx* c, int kind, int need, int min_key) noexcept nogil:
     cdef int r
     cdef MoveBuffer* out = c.out
     cdef Py_ssize_t start = out.n
-    for r in range(13):
-        if c.pw[r] <= min_key or c.cnt[r] + c.W < need:
-            continue
+    cdef unsigned int ranks = 0
+    for r in range(13):  # the ranks with cards enough, found without a branch per rank
+        ranks |= (<unsigned int>(c.pw[r] > min_key) & <unsigned int>(c.cnt[r] + c.W >= need)) << r
+    while ranks:
+        r = gf_ctz64(ranks)
+        ranks &= ranks - 1
         _of_rank(c, need, r)
         if out.failed:
             return
