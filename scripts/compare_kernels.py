@@ -35,9 +35,9 @@ def _source(revision: str, name: str) -> str:
     ).stdout
 
 
-def build(revisions: list[str], where: Path) -> list[str]:
+def build(revisions: list[str], where: Path, defines: list[tuple[str, str]] | None = None) -> list[str]:
     """Compile ``_movegen`` of each revision as the top-level module ``_kernel_<i>`` in
-    ``where``; the module names."""
+    ``where`` (with the C macros ``defines``, beside the build's own); the module names."""
     import numpy
     from Cython.Build import cythonize
     from setuptools import Extension
@@ -55,7 +55,7 @@ def build(revisions: list[str], where: Path) -> list[str]:
                 [str(where / f"{name}.pyx")],
                 include_dirs=[numpy.get_include(), str(PACKAGE)],
                 extra_compile_args=["-O3", "-g0"],  # as setup.py builds the shipped module
-                define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+                define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION"), *(defines or [])],
             )
         )
         names.append(name)

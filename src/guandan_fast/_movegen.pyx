@@ -149,6 +149,10 @@ _build_tables()
 # The move buffer
 # --------------------------------------------------------------------------------------
 
+cdef inline Py_ssize_t _max_size(Py_ssize_t a, Py_ssize_t b) noexcept nogil:
+    return a if a > b else b
+
+
 cdef int _block_init(MoveBuffer* b, Py_ssize_t cap) noexcept nogil:
     """Start an empty buffer whose arrays lie in one heap block with room for ``cap``
     moves (see ``MoveBuffer.block``), to be taken over whole by :func:`_hold_block`; 0, or
@@ -162,17 +166,30 @@ cdef int _block_init(MoveBuffer* b, Py_ssize_t cap) noexcept nogil:
     return 0
 
 
-cdef int _grow(MoveBuffer* b) noexcept nogil:
-    """Double the buffer; 0 on success, -1 (and ``failed`` set) when it cannot grow."""
+cdef extern from *:
+    """
+    #ifndef GF_TIGHT_BUFFERS
+    #define GF_TIGHT_BUFFERS 0
+    #endif
+    """
+    # Nonzero in a build for scripts/memcheck.py only: buffers start on the heap with room
+    # for one move and grow to exactly the room asked for, so that any write past the room
+    # made lies past the end of a heap block, where valgrind sees it.
+    const int TIGHT_BUFFERS "GF_TIGHT_BUFFERS"
+
+
+cdef int _grow(MoveBuffer* b, Py_ssize_t need) noexcept nogil:
+    """Make room for ``need`` moves in all (doubling at least); 0 on success, -1 (and
+    ``failed`` set) when the buffer cannot grow."""
     cdef Py_ssize_t cap
     cdef uint8_t* block
     cdef uint8_t* kinds
     cdef uint8_t* keys
     cdef uint64_t* cards
-    if b.failed or b.fixed or b.cap <= 0 or b.cap > (<Py_ssize_t>1 << 40):
+    if b.failed or b.fixed or b.cap <= 0 or need > (<Py_ssize_t>1 << 40):
         b.failed = 1
         return -1
-    cap = b.cap * 2
+    cap = need if TIGHT_BUFFERS else _max_size(b.cap * 2, need)
     if b.block != NULL:  # one block: grown in place where the heap allows, kinds and keys moved up
         block = <uint8_t*>realloc(b.block, <size_t>cap * MOVE_BYTES)
         if block == NULL:
@@ -227,7 +244,7 @@ cdef int _grow(MoveBuffer* b) noexcept nogil:
 cdef inline void _emit(MoveBuffer* b, int kind, int key, uint64_t once, uint64_t twice) noexcept nogil:
     cdef Py_ssize_t n = b.n
     if n >= b.cap:
-        if _grow(b) != 0:
+        if _grow(b, n + 1) != 0:
             return
     b.kinds[n] = <uint8_t>kind
     b.keys[n] = <uint8_t>key
@@ -239,8 +256,8 @@ cdef inline void _emit(MoveBuffer* b, int kind, int key, uint64_t once, uint64_t
 cdef inline Py_ssize_t _reserve(MoveBuffer* b, Py_ssize_t count) noexcept nogil:
     """Room for ``count`` more moves: returns ``count``, or less when the buffer cannot
     grow (then ``failed`` is set)."""
-    while b.n + count > b.cap:
-        if _grow(b) != 0:
+    if b.n + count > b.cap:
+        if _grow(b, b.n + count) != 0:
             return b.cap - b.n if b.cap > b.n else 0
     return count
 
@@ -1531,8 +1548,8 @@ cdef int fill_generated(Moves moves, uint64_t once, uint64_t twice, int level, i
     cdef Py_ssize_t n
     if moves.cards_at != NULL or moves.lent:
         raise ValueError("fill_generated fills a new, empty Moves")
-    if last_kind == K_PASS:  # a long list: written in place into the result's memory
-        if _block_init(&buf, LEAD_CAPACITY) != 0:
+    if last_kind == K_PASS or TIGHT_BUFFERS:  # a long list: written in place into the result's memory
+        if _block_init(&buf, 1 if TIGHT_BUFFERS else LEAD_CAPACITY) != 0:
             raise MemoryError()
     else:
         movebuf_borrow(&buf, kind_store, key_store, card_store, LIST_CAPACITY)
@@ -1735,7 +1752,7 @@ def generate_batch(hands, levels, last_kind, last_key, last_size, strongest):
     cdef cnp.ndarray offsets = cnp.PyArray_EMPTY(1, &odim, cnp.NPY_INT64, 0)
     op = <int64_t*>cnp.PyArray_DATA(offsets)
     # room for about as many moves as a dealt hand has: memory never touched costs nothing
-    if movebuf_init(&buf, LIST_CAPACITY if n < 64 else _min(n, 4096) * LIST_CAPACITY) != 0:
+    if movebuf_init(&buf, 1 if TIGHT_BUFFERS else LIST_CAPACITY if n < 64 else _min(n, 4096) * LIST_CAPACITY) != 0:
         raise MemoryError()
     try:
         with nogil:
