@@ -21,15 +21,24 @@ except for a full house whose pair is the two wildcards: its cards do not depend
 the pair's rank, so it is written once. The ``strongest`` lists drop the readings that
 another reading of the same cards beats; the rules for that are at each generator.
 
+Speed: what a leading list costs is mostly mispredicted branches (loops whose length
+depends on the hand), not instructions, so the kernels write a few rows more than they
+keep where that makes a loop's length the same for every hand: four rows of a rank's
+sub-multisets whatever their number (``_rank_rows``, ``_of_rank``), four products per
+source (``_widen``, ``_cross``); the rows past the count are room made but not kept.
+
 Bounds: the kernels index only fixed-size C arrays and the move buffer, with indices
 bounded by construction (pattern bytes < 256, sub-multiset sizes <= 8, at most 13 ranks,
-5 slots, 3 wildcard counts; the option lists of a slot, the combinations of two slots and
-those of a straight's first four slots are sized for the most a rank can hold:
-``SLOT_ROOM``, ``HEAD_ROOM``, ``PREFIX_ROOM``, the last with room for the four-wide
-writes of ``_widen``), and every write to the buffer is one ``_emit`` (which grows it or
-stops) or lies below the room ``_reserve`` returned (a run of counted moves; fewer than
-counted only when the buffer cannot grow, and then ``failed`` is set). Every entry point
-checks its arguments (``check_args``) before any kernel runs.
+5 slots, 3 wildcard counts; ``SUB_DATA`` is padded for the four-row reads past a slice;
+the option lists of a slot, the combinations of two slots and those of a straight's
+first four slots are sized for the most a rank can hold, with room for the rows written
+past the count: ``SLOT_ROOM``, ``HEAD_ROOM``, ``PREFIX_ROOM``, ``PAIR_ROOM``), and every
+write to the buffer is one ``_emit`` (which grows it or stops) or lies below the room
+``_reserve`` returned (a run of counted moves, with the slack its writes need reserved
+too; fewer than counted only when the buffer cannot grow, and then ``failed`` is set).
+``scripts/memcheck.py`` checks the last under valgrind, with buffers grown to exactly the
+room asked for. Every entry point checks its arguments (``check_args``) before any kernel
+runs.
 """
 
 cimport cython
