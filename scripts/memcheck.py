@@ -26,7 +26,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from compare_kernels import build  # noqa: E402  (a sibling script)
+from compare_kernels import build
 
 _DRIVE = """
 import random, sys

@@ -19,6 +19,6 @@ SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "memcheck.py"
 @pytest.mark.skipif(not SCRIPT.exists(), reason="needs the source tree (scripts/memcheck.py)")
 def test_generators_never_write_past_the_room_they_made() -> None:
     pytest.importorskip("Cython", reason="the check builds the generator (pip install '.[test]')")
-    done = subprocess.run([sys.executable, str(SCRIPT), "40"], capture_output=True, text=True, timeout=900)
+    done = subprocess.run([sys.executable, str(SCRIPT), "40"], check=False, capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-2000:]
     assert "memcheck: 0 invalid accesses" in done.stdout

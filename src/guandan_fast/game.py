@@ -63,7 +63,17 @@ from .hand import Hand, as_hand, new_hand
 from .infoset import Unseen
 from .kinds import MoveArrays
 from .moves import PASS, Move, MoveType, bomb_tier, read_platform
-from .observation import PASS_ACTION, DealView, Observation, StoredAction, card_triple, fresh, move_triple, observe, play_row
+from .observation import (
+    PASS_ACTION,
+    DealView,
+    Observation,
+    StoredAction,
+    card_triple,
+    fresh,
+    move_triple,
+    observe,
+    play_row,
+)
 from .playout import (
     NATIVE_PLAYOUT,
     SEED_MASK,
