@@ -271,13 +271,19 @@ cdef inline Py_ssize_t _reserve(MoveBuffer* b, Py_ssize_t count) noexcept nogil:
     return count
 
 
-cdef inline uint64_t* _open_rows(MoveBuffer* b, int key, Py_ssize_t count, Py_ssize_t* room) noexcept nogil:
-    """Rows for ``count`` moves of one key after the last move: their keys are written
-    (one memset; byte stores in the callers' loops would alias the cards; the kinds are
-    the generator's to write, once for all its runs: :func:`_fill_kind`), the cards of the
-    first row are returned. ``room[0]`` gets how many rows there are: ``count``, or fewer
-    when the buffer cannot grow (then ``failed`` is set)."""
-    room[0] = _reserve(b, count)
+cdef inline uint64_t* _open_rows(MoveBuffer* b, int key, Py_ssize_t count, Py_ssize_t slack,
+                                 Py_ssize_t* room) noexcept nogil:
+    """Rows for ``count`` moves of one key after the last move, and ``slack`` rows more
+    for writes past them where the buffer has or can get that room: their keys are
+    written (one memset; byte stores in the callers' loops would alias the cards; the
+    kinds are the generator's to write, once for all its runs: :func:`_fill_kind`), the
+    cards of the first row are returned. ``room[0]`` gets how many rows there are:
+    ``count + slack``, else ``count``, or fewer when the buffer cannot grow (then, and only
+    then, ``failed`` is set: a buffer that cannot grow still takes a list that fits it)."""
+    if slack > 0 and (b.n + count + slack <= b.cap or (not b.fixed and _grow(b, b.n + count + slack) == 0)):
+        room[0] = count + slack
+    else:
+        room[0] = _reserve(b, count)
     memset(b.keys + b.n, key, <size_t>room[0])
     return b.cards + 2 * b.n
 
@@ -449,7 +455,7 @@ cdef inline void _of_rank(Ctx* c, int need, int r) noexcept nogil:
         return
     lo = SUB_OFF[p][kmin]
     count = SUB_OFF[p][kmax + 1] - lo
-    cards = _open_rows(c.out, c.pw[r], _max(count, 4), &room)
+    cards = _open_rows(c.out, c.pw[r], count, 4 - count if count < 4 else 0, &room)
     if room >= 4:  # four rows whatever the count (see _rank_rows), then the rest
         for i in range(4):
             b = SUB_DATA[lo + i]
@@ -616,7 +622,7 @@ cdef void _three_with_two(Ctx* c, int min_key) noexcept nogil:
             if total == 0:
                 continue
             sh = 4 * r
-            cards = _open_rows(out, key, total, &room)
+            cards = _open_rows(out, key, total, 0, &room)
             at = 0
             for j in range(SUB_OFF[p][kr], SUB_OFF[p][kr + 1]):
                 b = SUB_DATA[j]
@@ -728,7 +734,7 @@ cdef void _sequences(Ctx* c, int kind, int nslots, int need, int max_key, int mi
                 total += <Py_ssize_t>opt_n[last][v] * first_n[w]
         if total == 0:
             continue
-        cards = _open_rows(out, key, total, &room)
+        cards = _open_rows(out, key, total, 0, &room)
         at = 0
         for v in range(W + 1):
             for j in range(opt_n[last][v]):
@@ -828,7 +834,7 @@ cdef bint _straight_window(Ctx* c, int key, const uint64_t* slot, int n_slot, bi
         count += <Py_ssize_t>n_products[g] * (n_slot + (1 if slot_wild and g < W else 0))
     if count == 0:
         return True
-    cards = _open_rows(c.out, key, count + 3, &room)  # three rows of slack for _cross
+    cards = _open_rows(c.out, key, count, 3, &room)  # three rows of slack for _cross
     if room < count + 3:  # the buffer cannot grow: as many rows as fit, one at a time
         for g in range(W + 1):
             for i in range(n_slot):
