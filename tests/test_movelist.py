@@ -227,37 +227,3 @@ def test_arrays_outlive_their_list_and_do_not_hold_it(name):
         del moves
     for (kinds, keys, cards), rows in zip(arrays, expected):
         assert list(zip(kinds.tolist(), keys.tolist(), cards[:, 0].tolist(), cards[:, 1].tolist())) == rows
-
-
-def test_python_makers_make_what_the_native_ones_make():
-    from guandan_fast import hand as hand_module
-    from guandan_fast import moves as moves_module
-
-    assert hand_module._new_hand_in_python(5, 1) == values.new_hand(5, 1)
-    row = (2, 3, 1 << 4 | 1 << 5, 0, 2)
-    made = moves_module._move_of_row_in_python(row, 7)
-    assert type(made) is Move and made == values.new_move_of(row, 7) and made.table_args == (2, 3, 2)
-    parts = (made.kind, 3, made.cards, 7, (2, 3, 2))
-    assert moves_module._made_in_python(*parts) == values.new_move(*parts)
-
-
-@pytest.mark.parametrize("name", BACKENDS)
-def test_arrays_outlive_their_list_and_make_no_cycle(name):
-    import gc
-
-    expected = [list(movelist.legal_moves(hand, level, last, backend=name).rows()) for hand, level, last in CASES]
-    gc.collect()
-    gc.disable()
-    try:
-        arrays = []
-        for hand, level, last in CASES:
-            moves = native.legal_moves(hand, level, last, backend=name)
-            arrays.append((moves.kinds, moves.keys, moves.cards))
-            del moves  # the arrays keep the memory, not the list
-        unreachable = gc.collect()
-    finally:
-        gc.enable()
-    if name == "native":  # (the reference generator leaves cycles of its own)
-        assert unreachable == 0  # a list whose arrays were read is freed when dropped
-    for (kinds, keys, cards), rows in zip(arrays, expected):
-        assert list(zip(kinds.tolist(), keys.tolist(), cards[:, 0].tolist(), cards[:, 1].tolist())) == rows
