@@ -201,7 +201,7 @@ class Deal:
     _rows: list[tuple[int, int, int, int, int]]
     #: Stored triples of the first plays, made when :attr:`history` is read.
     _triples: list[StoredAction]
-    #: Per seat, the index in ``_plays`` of its action in the current trick, or -1.
+    #: Per seat, the number (from 0) of its play in the current trick, or -1.
     _trick: list[int]
     _tribute: TributeRecord
     #: Tributes chosen, (payer, card), not yet handed over (a double tribute is paid at once).

@@ -188,7 +188,7 @@ def observe(view: DealView) -> Observation:
     actions = _memo(view.actions)
     own, other = view.team_levels[seat & 1], view.team_levels[1 - (seat & 1)]
     if count:
-        cur_pos = plays[3 * count - 3] & 3
+        cur_pos = play_row(plays, count - 1)[0]
     elif view.card_actions:
         cur_pos = view.card_actions[-1][0]
     else:
@@ -203,7 +203,7 @@ def observe(view: DealView) -> Observation:
 
     def history() -> list[list[Any]]:
         out = [[s, fresh(triple)] for s, triple in view.card_actions]
-        out.extend([plays[3 * i] & 3, play_triple(i)] for i in range(count))
+        out.extend([play_row(plays, i)[0], play_triple(i)] for i in range(count))
         return out
 
     def cur_action() -> list[Any] | None:
