@@ -333,6 +333,7 @@ cdef struct Ctx:
     int W                   # wildcards held, 0..2
     uint64_t wo[4]          # planes of w wildcards, w = 0..2 (and 3: none, for the rows
     uint64_t wt[4]          # _of_rank writes past its run, never kept)
+    uint64_t counts         # the natural cards of each rank r, counted in its 4-bit group
     uint8_t pat[13]         # pattern byte of the natural cards of each rank
     int cnt[13]             # natural cards of each rank
     int pw[13]              # power of each rank
@@ -390,6 +391,7 @@ cdef inline void _setup(Ctx* c, uint64_t once, uint64_t twice, int level, bint s
     cdef uint64_t counts = _nibble_counts(no) + _nibble_counts(nt)
     c.once = once
     c.twice = twice
+    c.counts = counts
     c.level_index = li
     c.W = (1 if once & wbit else 0) + (1 if twice & wbit else 0)
     c.wo[0] = 0
@@ -415,6 +417,15 @@ cdef inline void _setup(Ctx* c, uint64_t once, uint64_t twice, int level, bint s
     c.hrc = (1 if once & HR_BIT else 0) + (1 if twice & HR_BIT else 0)
     c.strongest = strongest
     c.out = out
+
+
+cdef inline unsigned int _ranks_above(Ctx* c, int min_key) noexcept nogil:
+    """The ranks (bit r) of power above ``min_key``, found without a branch per rank."""
+    cdef unsigned int ranks = 0
+    cdef int r
+    for r in range(13):
+        ranks |= <unsigned int>(c.pw[r] > min_key) << r
+    return ranks
 
 
 cdef void _singles(Ctx* c, int min_key) noexcept nogil:
@@ -483,9 +494,10 @@ cdef void _same_rank(Ctx* c, int kind, int need, int min_key) noexcept nogil:
     cdef int r
     cdef MoveBuffer* out = c.out
     cdef Py_ssize_t start = out.n
-    cdef unsigned int ranks = 0
-    for r in range(13):  # the ranks with cards enough, found without a branch per rank
-        ranks |= (<unsigned int>(c.pw[r] > min_key) & <unsigned int>(c.cnt[r] + c.W >= need)) << r
+    # the ranks with cards enough (with the wildcards), found without a branch per rank
+    cdef unsigned int ranks = _ranks_above(c, min_key)
+    if need > c.W:
+        ranks &= _ranks_with(c.counts, need - c.W) if need - c.W <= 8 else 0
     while ranks:
         r = gf_ctz64(ranks)
         ranks &= ranks - 1
@@ -513,23 +525,6 @@ cdef inline Py_ssize_t _put_pairs(uint64_t* cards, Py_ssize_t at, Py_ssize_t roo
         row[2 * i] = base_o | adds[2 * i]
         row[2 * i + 1] = base_t | adds[2 * i + 1]
     return at + n
-
-
-cdef inline Py_ssize_t _append_rows(uint64_t* dst, Py_ssize_t n, const uint64_t* src, Py_ssize_t lo, Py_ssize_t hi,
-                                    uint64_t add_o, uint64_t add_t) noexcept nogil:
-    """Append the interleaved rows ``src[lo:hi]``, each with the bits ``(add_o, add_t)``,
-    to ``dst`` after its n rows; the new count."""
-    cdef Py_ssize_t i
-    cdef uint64_t* row = dst + 2 * n
-    if hi <= lo:
-        return n
-    if add_o == 0 and add_t == 0:
-        memcpy(row, src + 2 * lo, <size_t>(hi - lo) * 2 * sizeof(uint64_t))
-    else:
-        for i in range(hi - lo):
-            row[2 * i] = src[2 * (lo + i)] | add_o
-            row[2 * i + 1] = src[2 * (lo + i) + 1] | add_t
-    return n + hi - lo
 
 
 cdef enum:
@@ -598,9 +593,7 @@ cdef void _three_with_two(Ctx* c, int min_key) noexcept nogil:
     cdef bint wild_pair
     cdef MoveBuffer* out = c.out
     cdef Py_ssize_t first = out.n
-    cdef unsigned int above = 0, ranks
-    for r in range(13):  # the ranks of power above min_key (no branch)
-        above |= <unsigned int>(c.pw[r] > min_key) << r
+    cdef unsigned int above = _ranks_above(c, min_key), ranks
     for wr in range(_min(W, 2) + 1):
         kr = 3 - wr
         n = _pair_list(c, wr if W > wr else -1, rows, by_power)
