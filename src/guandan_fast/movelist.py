@@ -83,8 +83,14 @@ class MoveList:
     def __getitem__(self, index: int | slice) -> Any:
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
-        kind, key, once, twice = self.row(index)
-        return Move._trusted(MoveType(kind), key, new_hand(once, twice), self.level)
+        moves = self._moves
+        try:
+            once, twice = moves.cards[index]
+        except OverflowError:  # an int too large for numpy: outside the list, as any other
+            raise IndexError(f"index {index} is out of bounds for axis 0 with size {len(self)}") from None
+        return Move._trusted(
+            MoveType(int(moves.kinds[index])), int(moves.keys[index]), new_hand(int(once), int(twice)), self.level
+        )
 
     def __iter__(self) -> Iterator[Move]:
         for i in range(len(self)):
