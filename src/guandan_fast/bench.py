@@ -37,7 +37,7 @@ import numpy as np
 
 from . import api
 from .cards import RANKS, level_char, wildcard
-from .game import Deal, deal_cards
+from .game import Deal, deal_cards, forget_readings
 from .hand import Hand, forget_parsed
 from .moves import Move, MoveType, sort_key
 
@@ -68,6 +68,7 @@ PATHS: dict[str, tuple[str, str]] = {
     "step_move": ("Deal.step(Move)", "step_move"),
     "step_index": ("Deal.step(index)", "step_move"),
     "step_triple": ("Deal.step(platform triple)", "step_move"),
+    "step_new_triple": ("Deal.step(platform triple), triple not seen before", "step_move"),
     "observation": ("Deal.observation(seat), leading with ~500 moves", "observation"),
 }
 #: Deals per pass of the Deal paths (fewer for a workload of fewer hands).
@@ -292,10 +293,12 @@ def make_path(path: str, workload: Workload) -> tuple[Callable[[], Any], Callabl
     n_deals = max(1, min(PATH_DEALS, len(workload)))
     if path.startswith("step_"):
         deals = _deals_to_step(workload.seed, n_deals)
-        column = {"step_triple": 1, "step_index": 2, "step_move": 3}[path]
+        column = {"step_triple": 1, "step_new_triple": 1, "step_index": 2, "step_move": 3}[path]
         actions = [entry[column] for entry in deals]
 
         def fresh_deals() -> list[Deal]:
+            if path == "step_new_triple":
+                forget_readings()  # each triple read and checked, as by a client's first sight of it
             clones = [entry[0].clone() for entry in deals]
             for deal in clones:
                 deal.legal_moves()  # the list a user chose from is known: step pays no generation

@@ -1105,6 +1105,12 @@ _READINGS_MAX = 1 << 16
 _NOT_A_READING = (0, 0, 0, 0, 0, -1)
 
 
+def forget_readings() -> None:
+    """Empty the memory of platform triples read by :meth:`Deal.step` (every triple is new
+    again: what the bench's "triple not seen before" path times)."""
+    _READINGS.clear()
+
+
 def _reading(action: Sequence[Any], level: int) -> tuple[int, int, int, int, int, int] | None:
     """What a platform triple names at ``level``: None for a pass, ``_NOT_A_READING`` when
     its cards do not form that reading; TypeError/ValueError for a malformed triple."""
