@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from guandan_fast import Hand, MoveBatch, legal_moves, legal_moves_batch
-from guandan_fast.cards import CARD_NAMES
+from guandan_fast.engine.cards import CARD_NAMES
 
 
 def dealt_hands(count: int, seed: int) -> list[Hand]:

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from guandan_fast import PASS, Hand
-from guandan_fast.cards import parse_card
-from guandan_fast.game import Deal
-from guandan_fast.moves import MoveType
+from guandan_fast.engine.cards import parse_card
+from guandan_fast.engine.deal import Deal
+from guandan_fast.engine.moves import MoveType
 
 PASS_TRIPLE = ["PASS", "PASS", "PASS"]
 

@@ -32,9 +32,9 @@ from typing import Any
 import numpy as np
 
 from ..agents.base import checked_choice
-from ..bench import ProgressBar
-from ..cards import NUM_CARDS, parse_card
-from ..game import Deal
+from .progress import ProgressBar
+from ..engine.cards import NUM_CARDS, parse_card
+from ..engine.deal import Deal
 from .matches import AgentSpec, build_agent, derive_seed
 from .runner import check_positive, run_tasks
 
@@ -78,7 +78,7 @@ def encode_state(deal: Deal, seat: int, encoding: str) -> np.ndarray:
 def default_encoding() -> str:
     """``"danzero"`` when :mod:`guandan_fast.encode` is there, else ``"counts"``."""
     try:
-        from .. import encode  # noqa: F401
+        from .. import encode
     except ImportError:
         return "counts"
     return "danzero"

@@ -15,11 +15,12 @@ from typing import Any, Final
 import numpy as np
 
 from ..agents.base import action_count, as_agent
-from ..cards import bounded, level_char, parse_level
+from ..engine.cards import bounded, level_char, parse_level
 from ..encode import LAYOUTS, actions, state
-from ..game import Deal, Match
+from ..engine.deal import Deal
+from ..engine.match import Match
 from ..platform.playlog import _describe
-from ..rules import Rules
+from ..engine.rules import Rules
 
 #: The default observation layout.
 DEFAULT_LAYOUT: Final = "full-v1"

@@ -22,7 +22,7 @@ except ImportError as error:  # pragma: no cover - exercised only without the ex
         "guandan_fast.envs.GuandanGymEnv needs gymnasium: pip install 'guandan_fast[envs]'"
     ) from error
 
-from ..cards import check_seat
+from ..engine.cards import check_seat
 from ..encode.actions import NUM_ACTIONS
 from ._table import RENDER_MODES, TableEnv, check_policies, observation_box
 

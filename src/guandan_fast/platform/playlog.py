@@ -7,9 +7,9 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ..cards import CARD_NAMES, bounded, level_char
-from ..game import Match
-from ..rules import Rules
+from ..engine.cards import CARD_NAMES, bounded, level_char
+from ..engine.match import Match
+from ..engine.rules import Rules
 
 __all__ = ["play_log"]
 
