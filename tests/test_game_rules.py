@@ -319,24 +319,18 @@ def test_choices_and_natural_order() -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# Rules.openguandan() against the real server's recordings (PROTOCOL.md; outside the
-# repository: skipped where they are absent)
+# Rules.openguandan() against the real server's recordings (PROTOCOL.md; in tests/data/platform)
 # ---------------------------------------------------------------------------------------------
 @functools.cache
 def _recordings() -> list[Any]:
     import gzip
     import json
-    import os
     from pathlib import Path
 
-    here = Path(__file__).resolve().parent
-    folders = [os.environ.get("GUANDAN_PLATFORM_RECORDINGS", ""), here / "data" / "platform"]
-    folders += [parent / "shared" / "platform" for parent in here.parents[:3]]
-    for folder in filter(None, map(Path, folders)):
-        paths = sorted(folder.glob("session-*.jsonl.gz"))
-        if paths:
-            return [[json.loads(line) for line in gzip.open(path, "rt", encoding="utf-8")] for path in paths]
-    pytest.skip("no OpenGuanDan recordings (session-*.jsonl.gz) found; set GUANDAN_PLATFORM_RECORDINGS")
+    folder = Path(__file__).resolve().parent / "data" / "platform"
+    paths = sorted(folder.glob("session-*.jsonl.gz"))
+    assert paths, f"the OpenGuanDan recordings are missing from {folder}"
+    return [[json.loads(line) for line in gzip.open(path, "rt", encoding="utf-8")] for path in paths]
 
 
 def _received(session: list[dict[str, Any]]) -> list[tuple[int, dict[str, Any]]]:

@@ -1,5 +1,5 @@
-"""The mirror replayed over the real OpenGuanDan recordings (``../shared/platform/``, outside
-the repository; skipped where absent), and fed malformed or doctored messages.
+"""The mirror replayed over the real OpenGuanDan recordings (``tests/data/platform/``, copied
+from the shared folder), and fed malformed or doctored messages.
 
 Each recorded seat's messages go through a :class:`~guandan_fast.platform.Mirror`: every
 ``act``'s list must equal the mirror's legal actions up to the three documented classes,
@@ -26,10 +26,8 @@ from guandan_fast.hand import Hand
 from guandan_fast.moves import read_platform
 from guandan_fast.platform import DEPARTURES, Mirror, ProtocolError
 
-# The repository sits beside the shared folder: /work/main and /work/shared in CI.
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "platform"
-SESSIONS = sorted(SHARED.glob("session-*.jsonl.gz")) if SHARED.is_dir() else []
-needs_recordings = pytest.mark.skipif(not SESSIONS, reason=f"the OpenGuanDan recordings are not at {SHARED}")
+RECORDINGS = Path(__file__).resolve().parent / "data" / "platform"
+SESSIONS = sorted(RECORDINGS.glob("session-*.jsonl.gz"))
 
 #: What the two recorded sessions hold, summed over the four seats (each departure is
 #: counted once per seat that sees it; the move-list classes once per act and class): with
@@ -109,7 +107,6 @@ def _index(card: str) -> int:
     return next(Hand([card]).indices())
 
 
-@needs_recordings
 @pytest.mark.parametrize("path", SESSIONS, ids=[p.name.split(".")[0] for p in SESSIONS])
 def test_recorded_session_mirrors_without_unexplained_departures(path: Path) -> None:
     totals: Counter[str] = Counter()
@@ -132,7 +129,6 @@ def test_recorded_session_mirrors_without_unexplained_departures(path: Path) -> 
     assert dict(totals) == SERVER_BUGS[path.name.split(".")[0]]
 
 
-@needs_recordings
 @pytest.mark.parametrize("path", SESSIONS, ids=[p.name.split(".")[0] for p in SESSIONS])
 def test_national_rules_count_the_servers_rule_choices_too(path: Path) -> None:
     totals: Counter[str] = Counter()
@@ -145,10 +141,7 @@ def test_national_rules_count_the_servers_rule_choices_too(path: Path) -> None:
 
 
 def _session(name: str) -> Path:
-    path = SHARED / f"{name}.jsonl.gz"
-    if not path.exists():
-        pytest.skip(f"the OpenGuanDan recording {path} is absent")
-    return path
+    return RECORDINGS / f"{name}.jsonl.gz"
 
 
 def _replay_with(path: Path, seat: int, doctor: Any) -> Mirror:
@@ -160,7 +153,6 @@ def _replay_with(path: Path, seat: int, doctor: Any) -> Mirror:
     return mirror
 
 
-@needs_recordings
 def test_an_act_to_a_seat_that_is_out_is_counted_and_ignored(caplog: pytest.LogCaptureFixture) -> None:
     injected = []
 
@@ -180,7 +172,6 @@ def test_an_act_to_a_seat_that_is_out_is_counted_and_ignored(caplog: pytest.LogC
     assert any("act_to_out_seat" in record.message for record in caplog.records)
 
 
-@needs_recordings
 def test_the_trick_end_skip_is_counted_and_the_turn_taken_from_the_server() -> None:
     injected = []
 
@@ -203,7 +194,6 @@ def test_the_trick_end_skip_is_counted_and_the_turn_taken_from_the_server() -> N
     assert injected and mirror.departures["trick_end_skip"] == 1 and mirror.departures["unexplained"] == 0
 
 
-@needs_recordings
 def test_a_tie_given_by_arrival_order_is_counted() -> None:
     path = _session("session-1")
     swapped = []
@@ -222,7 +212,6 @@ def test_a_tie_given_by_arrival_order_is_counted() -> None:
     assert mirror.departures["unexplained"] == 0
 
 
-@needs_recordings
 def test_failing_at_a_is_taken_from_the_server() -> None:
     """Session 2: team 0 fails a deal at A; had the server sent it back to 2 (its
     three-failures rule), the mirror takes that level and counts the departure."""
@@ -239,7 +228,6 @@ def test_failing_at_a_is_taken_from_the_server() -> None:
     assert mirror.departures["failing_at_a"] == 1 and mirror.departures["unexplained"] == 0
 
 
-@needs_recordings
 def test_unseen_observation_and_placeholders_stay_consistent() -> None:
     mirror = Mirror()
     for count, msg in enumerate(received(_session("session-2"), 3)):
@@ -319,7 +307,6 @@ def test_a_play_the_rules_refuse_is_logged_and_taken_as_played(caplog: pytest.Lo
     assert len(mirror.unseen().cards) == 108 - 27 - 2 and mirror.unseen().counts == (25, 0, 27, 27)
 
 
-@needs_recordings
 def test_damaged_messages_raise_only_protocol_errors() -> None:
     """Recorded messages with a field removed or of the wrong type, each fed to a copy of
     the mirror as it stood: it either reads them or raises ProtocolError naming the fault,
@@ -341,3 +328,9 @@ def test_damaged_messages_raise_only_protocol_errors() -> None:
                 assert str(error)
         mirror.feed(msg)
     assert damaged > 60 and mirror.departures["unexplained"] == 0
+
+
+def test_the_recordings_travel_with_the_tests() -> None:
+    """A fresh clone replays every recording: none of the tests above may be skipped."""
+    names = sorted(path.name for path in RECORDINGS.glob("*.jsonl.gz"))
+    assert names == ["session-1.jsonl.gz", "session-2.jsonl.gz", "tribute-tie-game.jsonl.gz"]
