@@ -23,7 +23,7 @@ from conftest import GAME_SPEED
 
 from guandan_fast.agents import make_agent
 from guandan_fast.platform import Mirror, answer_index
-from guandan_fast.platform.legacy import OpenGuanDanProtocol
+from guandan_fast.platform.protocols import OpenGuanDanProtocol
 
 RECORDINGS = Path(__file__).resolve().parents[1] / "tests" / "data" / "platform"
 SESSIONS = sorted(RECORDINGS.glob("session-*.jsonl.gz"))

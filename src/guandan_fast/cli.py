@@ -12,7 +12,7 @@ from .api import legal_moves
 from .cards import parse_level
 from .hand import Hand
 from .moves import MoveType
-from .platform.legacy import PROTOCOLS
+from .platform.protocols import PROTOCOLS
 
 
 def _moves_command(args: argparse.Namespace) -> int:

@@ -14,7 +14,9 @@ seat and answers for any agent; ``websockets`` is needed only to connect (the
 """
 
 from .client import ClientResult, PlatformError, answer_index, play, play_sync
-from .mirror import DEPARTURES, MOVE_LIST_CLASSES, Mirror, ProtocolError
+from .audit import DEPARTURES, MOVE_LIST_CLASSES
+from .messages import ProtocolError
+from .mirror import Mirror
 from .observation import act_message
 from .playlog import play_log
 

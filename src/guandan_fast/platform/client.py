@@ -27,8 +27,9 @@ from typing import IO, Any
 from ..cards import bounded, check_seat
 from ..game import Rules
 from ..kinds import platform_row
-from .legacy import PROTOCOLS, LegacyProtocol, OpenGuanDanProtocol, Protocol
-from .mirror import Mirror, ProtocolError
+from .messages import ProtocolError
+from .mirror import Mirror
+from .protocols import PROTOCOLS, LegacyProtocol, OpenGuanDanProtocol, Protocol
 
 __all__ = ["ClientResult", "PlatformError", "answer_index", "play", "play_sync"]
 
