@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from guandan_fast import Hand, game
-from guandan_fast.cards import parse_card
+from guandan_fast.cards import CARD_NAMES, parse_card
 from guandan_fast.game import Deal, Match, Rules, score_deal
 from guandan_fast.tribute import (
     NO_TRIBUTE,
@@ -399,3 +399,27 @@ def test_openguandan_tribute_return_and_leader_follow_the_recorded_server() -> N
                 assert message["curPos"] == leader[seat]
                 leader[seat] = None
     assert checked > 0
+
+
+def test_tribute_order_decides_who_pays_the_first_player_on_equal_cards() -> None:
+    """RULES.md §9: on a tie the loser after the first player pays him (the default order);
+    ``tribute_order`` gives the order the payers chose in (the OpenGuanDan server pairs
+    equal tributes by arrival), and only a tie depends on it."""
+    hands = ["S3 S4", "SA H5", "S6 S7", "SA D5"]
+
+    def paid(order: Any, cards: Any = hands) -> list[tuple[int, int, str]]:
+        deal = Deal.start(cards, 2, previous_finish=[0, 2, 1, 3], tribute_order=order)
+        assert deal.to_act == (1 if order is None else order[0])
+        while deal.phase == "tribute":
+            deal.step(0)
+        return [(p, r, CARD_NAMES[c]) for p, r, c in deal.tribute["payments"]]
+
+    assert paid(None) == paid([1, 3]) == [(1, 0, "SA"), (3, 2, "SA")]
+    assert paid([3, 1]) == [(3, 0, "SA"), (1, 2, "SA")]
+    unequal = ["S3 S4", "SK H5", "S6 S7", "SA D5"]
+    assert paid([3, 1], unequal) == paid([1, 3], unequal) == [(3, 0, "SA"), (1, 2, "SK")]
+    for bad in ([1, 1], [0, 2], [1], "13"):
+        with pytest.raises(ValueError, match="tribute_order must list the payers"):
+            Deal.start(hands, 2, previous_finish=[0, 2, 1, 3], tribute_order=bad)
+    with pytest.raises(ValueError, match="needs previous_finish"):
+        Deal.start(hands, 2, leader=0, tribute_order=[1, 3])
