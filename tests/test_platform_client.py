@@ -22,7 +22,8 @@ from platform_server import Faults, PlatformServer
 from guandan_fast.agents import AGENTS, make_agent
 from guandan_fast.cli import main
 from guandan_fast.game import Deal
-from guandan_fast.platform import ClientResult, Mirror, PlatformError, act_message, answer_index, play
+from guandan_fast.hand import Hand
+from guandan_fast.platform import ClientResult, Mirror, PlatformError, act_message, answer_index, placeholders, play
 
 #: Every await of a test is bounded by this (seconds).
 LIMIT = 30.0
@@ -222,3 +223,51 @@ def test_acts_the_rules_would_not_ask_are_answered_with_the_servers_pass() -> No
     mirror.feed(msg)  # the list (PASS and what beats its own play) is not compared with a lead's
     assert mirror.off_rules(msg) and mirror.departures["unexplained"] == 0
     assert answer_index(mirror, Refusing(), msg) == (0, True)
+
+
+class Choosing:
+    """An agent that picks the first legal action ``wanted(action)`` accepts."""
+
+    def __init__(self, wanted: Any) -> None:
+        self.wanted = wanted
+
+    def act(self, deal: Any, seat: int) -> int:
+        return next(i for i, action in enumerate(deal.legal_actions()) if self.wanted(action))
+
+
+def test_a_one_suit_straight_is_sent_as_the_servers_straight_flush() -> None:
+    """The server lists five cards of one suit only as a StraightFlush. An agent choosing
+    them as a Straight got the first entry instead (a silent PASS when following, ``SB``
+    once on a lead): the same cards are on offer under the stronger reading — that entry."""
+    hand = Hand("S8 S9 ST SJ SQ H3 D4 C6 H7 H7 D9 CT CT HJ DQ CQ SK HK DK CA HA SA SB S2 D2 C3 H5")
+    deal = Deal.start(placeholders.split_unseen(hand, 0, (), ()), 2, leader=0)
+    mirror = Mirror(0)
+    mirror.feed({"type": "notify", "stage": "beginning", "myPos": 0, "levelCard": "2", "handCards": hand.to_platform()})
+    straight = ["Straight", "8", ["S8", "S9", "ST", "SJ", "SQ"]]
+    msg = {**act_message(deal, 0), "type": "act", "stage": "play"}
+    msg["actionList"] = [a for a in msg["actionList"] if not (a[0] == "Straight" and sorted(a[2]) == sorted(straight[2]))]
+    msg["indexRange"] = len(msg["actionList"]) - 1
+    mirror.feed(msg, check=False)
+    index, matched = answer_index(mirror, Choosing(lambda a: a[0] == "Straight" and sorted(a[2]) == sorted(straight[2])), msg)
+    assert matched and msg["actionList"][index][0] == "StraightFlush"
+    assert sorted(msg["actionList"][index][2]) == sorted(straight[2])
+
+
+def test_a_tribute_card_the_server_leaves_out_is_paid_in_the_suit_it_offers() -> None:
+    """Of two top tribute cards in different suits the server offers one: an agent choosing
+    the other pays the one offered (same power), not the first entry by chance. Here the
+    mirror has not seen the previous deal end, so the request is answered on a stand-in
+    deal rebuilt from it (the seat pays a single tribute)."""
+    payer = Hand([f"{suit}{rank}" for suit in "SH" for rank in "3456789TJQK"] + ["SA", "HA", "C3", "C4", "C5"])
+    mirror = Mirror(2)
+    mirror.feed({"type": "notify", "stage": "beginning", "myPos": 2, "levelCard": "2", "handCards": payer.to_platform()})
+    offered = [["tribute", "tribute", ["HA"]]]
+    msg = {"type": "act", "stage": "tribute", "handCards": payer.to_platform(), "actionList": offered,
+           "indexRange": 0, "curRank": "2", "selfRank": "2", "oppoRank": "2"}
+    mirror.feed(msg, check=False)
+    assert not mirror.in_step(msg)
+    stand_in = mirror.answer_deal(msg)
+    assert stand_in is not None and stand_in.phase == "tribute" and stand_in.to_act == 2
+    assert sorted(a[2][0] for a in stand_in.legal_actions()) == ["HA", "SA"]
+    assert answer_index(mirror, Choosing(lambda a: a[2] == ["SA"]), msg) == (0, True)
+    assert answer_index(mirror, Choosing(lambda a: a[2] == ["HA"]), msg) == (0, True)

@@ -13,8 +13,9 @@ seat and answers for any agent; ``websockets`` is needed only to connect (the
 ``platform`` extra).
 """
 
-from .client import ClientResult, PlatformError, answer_index, play, play_sync
+from .answers import answer_index
 from .audit import DEPARTURES, MOVE_LIST_CLASSES
+from .client import ClientResult, PlatformError, play, play_sync
 from .messages import ProtocolError
 from .mirror import Mirror
 from .observation import act_message

@@ -3,6 +3,7 @@ cards, actions), every fault a :class:`ProtocolError` naming the message and the
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -13,7 +14,8 @@ from ..kinds import platform_row
 from ..moves import MoveType
 
 __all__ = [
-    "PASS", "PASS_KEY", "ROOM_REPLIES", "ProtocolError", "action_key", "field", "read_cards", "read_seat", "reading", "show",
+    "PASS", "PASS_KEY", "ROOM_REPLIES", "ProtocolError", "action_key", "decode", "field", "read_actions", "read_cards",
+    "read_seat", "reading", "show",
 ]
 
 #: Room bookkeeping replies that carry nothing for the game.
@@ -37,6 +39,52 @@ def reading(msg: Mapping[str, Any]) -> Iterator[None]:
     except (KeyError, IndexError, TypeError, ValueError) as error:
         what = f"{msg.get('type')!r}/{msg.get('stage')!r}"
         raise ProtocolError(f"malformed {what} message: {type(error).__name__}: {error}") from None
+
+
+def decode(raw: str | bytes) -> dict[str, Any]:
+    """One frame as a message: a JSON object whose ``type`` (and ``stage``, when there is
+    one) is a string. ProtocolError, quoting the start of the frame, for anything else
+    (nesting too deep for Python included)."""
+    try:
+        msg = json.loads(raw)
+    except (TypeError, ValueError, RecursionError) as error:
+        what = "nested too deeply" if isinstance(error, RecursionError) else "not JSON"
+        raise ProtocolError(f"a frame that is {what}: {_start(raw)}") from None
+    if not isinstance(msg, dict):
+        raise ProtocolError(f"a frame that is not a JSON object: {_start(raw)}")
+    if not isinstance(msg.get("type"), str) or not isinstance(msg.get("stage"), (str, type(None))):
+        raise ProtocolError(f"a message whose type or stage is not a string: {_start(raw)}")
+    return msg
+
+
+def _start(raw: object) -> str:
+    return repr(str(raw)[:200])
+
+
+def read_actions(msg: Mapping[str, Any]) -> Sequence[Any]:
+    """The ``actionList`` of an ``act``: a non-empty list of ``[type, rank, cards]``
+    triples (one card for a tribute or a return)."""
+    actions = field(msg, "actionList")
+    if isinstance(actions, (str, bytes)) or not isinstance(actions, Sequence) or not actions:
+        raise ProtocolError(f"act with an empty or malformed actionList: {str(actions)[:200]}")
+    for entry in actions:
+        if not _triple(entry):
+            raise ProtocolError(f"act whose actionList holds {str(entry)[:100]}, not a [type, rank, cards] triple")
+    return actions
+
+
+def _triple(entry: object) -> bool:
+    """Whether ``entry`` is ``[type, rank, cards]`` (``["PASS", "PASS", "PASS"]`` for the pass)."""
+    if isinstance(entry, (str, bytes)) or not isinstance(entry, Sequence) or len(entry) != 3:
+        return False
+    kind, rank, cards = entry
+    if kind == "PASS":
+        return True
+    return (
+        isinstance(kind, str) and isinstance(rank, str) and not isinstance(cards, (str, bytes))
+        and isinstance(cards, Sequence) and all(isinstance(card, str) for card in cards)
+        and (kind not in ("tribute", "back") or len(cards) == 1)
+    )
 
 
 def field(msg: Mapping[str, Any], name: str) -> Any:

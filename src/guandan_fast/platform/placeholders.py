@@ -23,7 +23,10 @@ FULL_DECK = Hand.from_indices([i for i in range(NUM_CARDS) for _ in range(2)])
 def split_unseen(own: Hand, seat: int, payers: Sequence[int], anti: Sequence[int]) -> list[Hand]:
     """Four 27-card hands: ``own`` at ``seat``, the other cards split among the hidden seats,
     the big jokers first to the ``anti`` seats (they refuse tribute), else last to the
-    ``payers`` (who must hold a card they may pay)."""
+    ``payers`` (who must hold a card they may pay). ValueError unless ``own`` holds 27
+    cards of the two decks."""
+    if len(own) != 27:
+        raise ValueError(f"a hand dealt holds 27 cards, not {len(own)}")
     rest = list(FULL_DECK.remove(own).indices())
     jokers = [c for c in rest if c == BIG_JOKER]
     others = [c for c in rest if c != BIG_JOKER]
@@ -74,7 +77,11 @@ def swapped_in(hands: list[Hand], own_seat: int, seat: int, cards: Hand, reserve
     keep = common(held, cards)
     need = list(cards.remove(keep).indices())
     rest = held.remove(keep)
-    spare = list(rest.remove(common(rest, reserved[seat])).indices() if seat in reserved else rest.indices())
+    # the seat's reserved cards stay, but those the swapped-in cards already hold are not
+    # needed twice (a known SA played as part of a straight frees the seat's other SA)
+    mine = reserved.get(seat, Hand())
+    staying = mine.remove(common(mine, cards))
+    spare = list(rest.remove(common(rest, staying)).indices())
     for card in need:
         donor = next((s for s in range(4) if s not in (seat, own_seat) and card in free(hands[s], reserved.get(s))), None)
         if donor is None or not spare:
