@@ -11,6 +11,7 @@ import json
 import random
 import sys
 import threading
+import time
 from typing import Any
 
 import pytest
@@ -23,7 +24,16 @@ from guandan_fast.agents import AGENTS, make_agent
 from guandan_fast.cli import main
 from guandan_fast.game import Deal
 from guandan_fast.hand import Hand
-from guandan_fast.platform import ClientResult, Mirror, PlatformError, act_message, answer_index, placeholders, play
+from guandan_fast.platform import (
+    ClientResult,
+    Mirror,
+    PlatformError,
+    act_message,
+    answer_index,
+    placeholders,
+    play,
+    play_sync,
+)
 
 #: Every await of a test is bounded by this (seconds).
 LIMIT = 30.0
@@ -271,3 +281,75 @@ def test_a_tribute_card_the_server_leaves_out_is_paid_in_the_suit_it_offers() ->
     assert sorted(a[2][0] for a in stand_in.legal_actions()) == ["HA", "SA"]
     assert answer_index(mirror, Choosing(lambda a: a[2] == ["SA"]), msg) == (0, True)
     assert answer_index(mirror, Choosing(lambda a: a[2] == ["HA"]), msg) == (0, True)
+
+
+def tie_prone_cards(rng: random.Random) -> list[Hand]:
+    """Hands where seats 0 and 2 hold one SB each and seats 1 and 3 one HR each: when team 0
+    pays a double tribute both pay an SB (a tie), when team 1 does it refuses (抗贡)."""
+    deck = [card for card in placeholders.FULL_DECK.to_platform() if card not in ("SB", "HR")]
+    rng.shuffle(deck)
+    return [Hand([*deck[26 * s : 26 * s + 26], "SB" if s % 2 == 0 else "HR"]) for s in range(4)]
+
+
+class SlowFirstPayer:
+    """A random agent that, when it is the payer the rules let choose first, answers a
+    double tribute late: the other payer's tribute arrives first (as it may on the real
+    server, which pairs two equal tributes by arrival order)."""
+
+    def __init__(self, seed: int) -> None:
+        self.agent = make_agent("random", seed=seed)
+
+    def act(self, deal: Any, seat: int) -> int:
+        info = deal.tribute
+        if deal.phase == "tribute" and info["kind"] == "double" and info["payers"][0] == seat:
+            time.sleep(0.3)
+        return int(self.agent.act(deal, seat))
+
+
+def test_the_practice_server_plays_a_tie_game_end_to_end() -> None:
+    """A whole game (to a win at A) with double tributes of equal cards paired by arrival
+    order: every seat's mirror takes the server's pairing, the returns and the leader, and
+    the four clients finish with no unexplained departure. Each client runs in its own
+    thread (its own event loop), so that a slow payer does not hold the others up."""
+    box: dict[str, Any] = {}
+    ready = threading.Event()
+
+    def serve() -> None:
+        async def run() -> None:
+            async with PlatformServer(seed=1, max_deals=None, deal_cards=tie_prone_cards) as server:
+                box["server"] = server
+                ready.set()
+                while server.games_played < 1 and not server.errors:
+                    await asyncio.sleep(0.05)
+                await asyncio.sleep(0.2)
+
+        asyncio.run(run())
+
+    serving = threading.Thread(target=serve, daemon=True)
+    serving.start()
+    assert ready.wait(LIMIT)
+    server = box["server"]
+    results: list[Any] = [None] * 4
+
+    def seat(number: int) -> None:
+        room = {"create_room": 1} if number == 0 else {"join": 1}
+        try:
+            results[number] = play_sync(server.url, SlowFirstPayer(number), seat=number, **room, **FAST)
+        except PlatformError as error:
+            results[number] = error
+
+    clients = [threading.Thread(target=seat, args=(0,), daemon=True)]
+    clients[0].start()
+    while not server.rooms:
+        time.sleep(0.01)
+    clients += [threading.Thread(target=seat, args=(s,), daemon=True) for s in (1, 2, 3)]
+    for thread in clients[1:]:
+        thread.start()
+    for thread in clients:
+        thread.join(LIMIT * 2)
+    serving.join(LIMIT)
+    _check_finished_game(server, results)
+    assert server.ties, "no double tribute of equal cards in this game"
+    # the payer the rules let choose first was always late: every tie departs, for every seat
+    assert [r.mirror.departures["tribute_tie_arrival_order"] for r in results] == [len(server.ties)] * 4
+    assert all(r.unfollowed == 0 and r.mirror.resyncs == 0 for r in results)
