@@ -353,3 +353,65 @@ def test_the_practice_server_plays_a_tie_game_end_to_end() -> None:
     # the payer the rules let choose first was always late: every tie departs, for every seat
     assert [r.mirror.departures["tribute_tie_arrival_order"] for r in results] == [len(server.ties)] * 4
     assert all(r.unfollowed == 0 and r.mirror.resyncs == 0 for r in results)
+
+
+async def _one_frame_server(frame: str) -> tuple[Any, str]:
+    """A websocket server that answers a seat's first message with ``frame``."""
+    import websockets
+
+    async def handler(link: Any) -> None:
+        await link.recv()
+        await link.send(frame)
+        await link.wait_closed()
+
+    server = await websockets.serve(handler, "127.0.0.1", 0, max_size=None)
+    return server, f"ws://127.0.0.1:{next(iter(server.sockets)).getsockname()[1]}"
+
+
+@pytest.mark.parametrize(
+    ("frame", "message"),
+    [
+        ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+        ('{"type": []}', "type or stage is not a string"),
+        ('{"type": "notify", "stage": ["play"]}', "type or stage is not a string"),
+        ('{"type": "act", "stage": {"a": 1}, "actionList": []}', "type or stage is not a string"),
+        ('{"type": "act", "stage": "play", "actionList": [["Single"]]}', "cannot answer"),
+    ],
+)
+def test_frames_that_are_no_protocol_message_end_the_client_with_a_platform_error(frame: str, message: str) -> None:
+    """Once a RecursionError traceback (deep nesting) or 'unhashable type: list' (exit 2,
+    TypeError out of play()); now a PlatformError naming the fault."""
+
+    async def scenario() -> None:
+        server, url = await _one_frame_server(frame)
+        async with server:
+            with pytest.raises(PlatformError, match=message):
+                await asyncio.wait_for(play(url, make_agent("random"), join=1, **FAST), LIMIT)
+
+    asyncio.run(scenario())
+
+
+def test_a_server_that_never_completes_the_handshake_is_named(capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture) -> None:
+    """Something accepts the TCP connection and says nothing: the client said 'cannot
+    connect to ...:' and no reason."""
+
+    async def scenario() -> None:
+        silent = await asyncio.start_server(lambda reader, writer: asyncio.sleep(5), "127.0.0.1", 0)
+        port = silent.sockets[0].getsockname()[1]
+        async with silent:
+            with pytest.raises(PlatformError, match=r"no websocket handshake within 0.3 s"):
+                await play(f"ws://127.0.0.1:{port}", make_agent("random"), join=1, connect_timeout=0.3)
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("where", ["missing", "directory"])
+def test_an_unwritable_game_log_is_a_clear_cli_error(where: str, tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    """``client --log`` into a missing directory, or onto a directory: a traceback before;
+    now exit 2 and one line, before anything is sent."""
+    path = tmp_path / "nowhere" / "game.jsonl" if where == "missing" else tmp_path
+    assert main(["client", "--url", "ws://127.0.0.1:1", "--join", "1", "--log", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert f"cannot write the game log {str(path)!r}" in err and "Traceback" not in err
+    with pytest.raises(ValueError, match="cannot write the game log"):
+        asyncio.run(play("ws://127.0.0.1:1", make_agent("random"), join=1, log_file=path))

@@ -25,7 +25,7 @@ from typing import IO, Any
 from ..cards import bounded, check_seat
 from ..game import Rules
 from .answers import answer_index
-from .messages import ProtocolError, decode, read_actions
+from .messages import ProtocolError, decode, read_actions, short
 from .mirror import Mirror
 from .protocols import PROTOCOLS, LegacyProtocol, OpenGuanDanProtocol, Protocol
 
@@ -172,7 +172,12 @@ class _Session:
 
     def _record(self, direction: str, msg: Any) -> None:
         if self.stream is not None:
-            self.stream.write(json.dumps({"seat": self.mirror.seat, "dir": direction, "msg": msg}, ensure_ascii=False) + "\n")
+            row = {"seat": self.mirror.seat, "dir": direction, "msg": msg}
+            try:
+                line = json.dumps(row, ensure_ascii=False)
+            except RecursionError:  # a frame nested nearly as deep as the decoder allows
+                line = json.dumps({**row, "msg": short(msg)}, ensure_ascii=False)
+            self.stream.write(line + "\n")
 
     async def _send(self, msg: dict[str, Any]) -> None:
         self._record("send", msg)
@@ -218,7 +223,7 @@ class _Session:
         """Feed ``msg`` to the mirror; whether it must be answered."""
         kind = msg["type"]
         if kind in _ROOM_REPLIES and msg.get("code", 200) != 200:
-            raise PlatformError(f"the server refused {kind}: {json.dumps(msg, ensure_ascii=False)[:300]}")
+            raise PlatformError(f"the server refused {kind}: {short(msg)}")
         mirror = self.mirror
         try:
             mirror.feed(msg, check=False)
@@ -227,7 +232,7 @@ class _Session:
                 try:
                     read_actions(msg)
                     if msg.get("stage") not in _ANSWERED_STAGES:
-                        raise ProtocolError(f"act of unknown stage {msg.get('stage')!r}")
+                        raise ProtocolError(f"act of unknown stage {short(msg.get('stage'))}")
                 except ProtocolError as unusable:
                     raise PlatformError(f"a request the client cannot answer: {unusable}") from None
             # a message of the deal puts the mirror out of step (it said so); anything else is noted

@@ -4,6 +4,7 @@ cards, actions), every fault a :class:`ProtocolError` naming the message and the
 from __future__ import annotations
 
 import json
+import reprlib
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -15,7 +16,7 @@ from ..moves import MoveType
 
 __all__ = [
     "PASS", "PASS_KEY", "ROOM_REPLIES", "ProtocolError", "action_key", "decode", "field", "read_actions", "read_cards",
-    "read_seat", "reading", "show",
+    "read_seat", "reading", "short", "show",
 ]
 
 #: Room bookkeeping replies that carry nothing for the game.
@@ -23,6 +24,16 @@ ROOM_REPLIES = frozenset({"CREATE_ROOM", "JOIN_ROOM", "JOIN"})
 PASS = ("PASS", "PASS", "PASS")
 #: The row (kind, key, once, twice) of the pass.
 PASS_KEY = (0, 0, 0, 0)
+
+
+_SHORT = reprlib.Repr()
+_SHORT.maxlevel, _SHORT.maxlist, _SHORT.maxdict, _SHORT.maxstring, _SHORT.maxother = 3, 8, 6, 60, 60
+
+
+def short(value: object) -> str:
+    """A bounded repr of a value from a message, for error and log lines (whatever its
+    size or nesting)."""
+    return _SHORT.repr(value)
 
 
 class ProtocolError(ValueError):
@@ -36,9 +47,9 @@ def reading(msg: Mapping[str, Any]) -> Iterator[None]:
         yield
     except ProtocolError:
         raise
-    except (KeyError, IndexError, TypeError, ValueError) as error:
-        what = f"{msg.get('type')!r}/{msg.get('stage')!r}"
-        raise ProtocolError(f"malformed {what} message: {type(error).__name__}: {error}") from None
+    except (KeyError, IndexError, TypeError, ValueError, RecursionError) as error:
+        what = f"{short(msg.get('type'))}/{short(msg.get('stage'))}"
+        raise ProtocolError(f"malformed {what} message: {type(error).__name__}: {str(error)[:200]}") from None
 
 
 def decode(raw: str | bytes) -> dict[str, Any]:
@@ -66,10 +77,10 @@ def read_actions(msg: Mapping[str, Any]) -> Sequence[Any]:
     triples (one card for a tribute or a return)."""
     actions = field(msg, "actionList")
     if isinstance(actions, (str, bytes)) or not isinstance(actions, Sequence) or not actions:
-        raise ProtocolError(f"act with an empty or malformed actionList: {str(actions)[:200]}")
+        raise ProtocolError(f"act with an empty or malformed actionList: {short(actions)}")
     for entry in actions:
         if not _triple(entry):
-            raise ProtocolError(f"act whose actionList holds {str(entry)[:100]}, not a [type, rank, cards] triple")
+            raise ProtocolError(f"act whose actionList holds {short(entry)}, not a [type, rank, cards] triple")
     return actions
 
 
@@ -91,21 +102,21 @@ def field(msg: Mapping[str, Any], name: str) -> Any:
     try:
         return msg[name]
     except KeyError:
-        raise ProtocolError(f"{msg.get('type')!r}/{msg.get('stage')!r} message without {name!r}") from None
+        raise ProtocolError(f"{short(msg.get('type'))}/{short(msg.get('stage'))} message without {name!r}") from None
 
 
 def read_cards(names: object) -> Hand:
     if isinstance(names, (str, bytes)) or not isinstance(names, Sequence):
-        raise ProtocolError(f"expected a list of cards, not {names!r}")
+        raise ProtocolError(f"expected a list of cards, not {short(names)}")
     try:
         return Hand(names)
     except (TypeError, ValueError) as error:
-        raise ProtocolError(f"bad card list {names!r}: {error}") from None
+        raise ProtocolError(f"bad card list {short(names)}: {str(error)[:200]}") from None
 
 
 def read_seat(value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 3:
-        raise ProtocolError(f"expected a seat 0-3, not {value!r}")
+        raise ProtocolError(f"expected a seat 0-3, not {short(value)}")
     return value
 
 

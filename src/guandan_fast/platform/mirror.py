@@ -35,7 +35,7 @@ from ..infoset import Unseen
 from ..tribute import natural_order, who_pays
 from . import placeholders, standin
 from .audit import Audit
-from .messages import PASS, ROOM_REPLIES, ProtocolError, field, read_actions, read_cards, read_seat, reading
+from .messages import PASS, ROOM_REPLIES, ProtocolError, field, read_actions, read_cards, read_seat, reading, short
 
 __all__ = ["Mirror"]
 
@@ -182,7 +182,7 @@ class Mirror:
             raise ProtocolError(f"a server message is a JSON object, not {type(msg).__name__}")
         kind, stage = msg.get("type"), msg.get("stage")
         if not isinstance(kind, str) or not isinstance(stage, (str, type(None))):
-            raise ProtocolError(f"a server message's type and stage are strings, not {kind!r} and {stage!r}")
+            raise ProtocolError(f"a server message's type and stage are strings, not {short(kind)} and {short(stage)}")
         self._view = None
         try:
             with reading(msg):
@@ -190,7 +190,7 @@ class Mirror:
                     self._pending = None
                     handler = self._NOTIFY.get(stage)  # type: ignore[arg-type]
                     if handler is None:
-                        raise ProtocolError(f"notify of unknown stage {stage!r}")
+                        raise ProtocolError(f"notify of unknown stage {short(stage)}")
                     handler(self, msg)
                 elif kind == "act":
                     self._act(msg, check)
@@ -214,7 +214,7 @@ class Mirror:
             if self._deal is not None and not self.game_over:
                 self.audit.depart("lost_wake_up", "a room query was needed to release a stuck message")
         elif kind != "tribute":  # the server's internal tribute codes: nothing to read
-            raise ProtocolError(f"unknown message type {kind!r}")
+            raise ProtocolError(f"unknown message type {short(kind)}")
 
     # -- the deal's start ---------------------------------------------------------------------
     def _beginning(self, msg: Mapping[str, Any]) -> None:
@@ -362,7 +362,7 @@ class Mirror:
         seat = read_seat(field(msg, "curPos"))
         action = field(msg, "curAction")
         if isinstance(action, (str, bytes)) or not isinstance(action, Sequence) or len(action) != 3:
-            raise ProtocolError(f"malformed curAction {action!r}")
+            raise ProtocolError(f"malformed curAction {short(action)}")
         passing = action[0] == "PASS"
         played = Hand() if passing else read_cards(action[2])
         deal = self._deal_to_follow()
@@ -374,13 +374,13 @@ class Mirror:
             deal = self._rebuilt(deal, [], [])
         greater = msg.get("greaterPos", -1)
         if deal.phase == "play" and not deal.hands[seat]:
-            self.audit.depart("act_to_out_seat", f"seat {seat} is out and was asked to act; it answered {list(action)!r}")
+            self.audit.depart("act_to_out_seat", f"seat {seat} is out and was asked to act; it answered {short(list(action))}")
             if passing:
                 return
-            raise ProtocolError(f"seat {seat} is out but played {list(action)!r}")
+            raise ProtocolError(f"seat {seat} is out but played {short(list(action))}")
         if greater == seat and deal.phase == "play":
             # The trick was over, but the server had the unbeaten player answer its own play.
-            self.audit.depart("trick_end_skip", f"seat {seat} was asked to beat its own play and answered {list(action)!r}")
+            self.audit.depart("trick_end_skip", f"seat {seat} was asked to beat its own play and answered {short(list(action))}")
             if passing:
                 return
         elif deal.to_act != seat or (passing and not deal.following):
@@ -397,7 +397,7 @@ class Mirror:
                 deal.step(action)
             except (TypeError, ValueError) as error:
                 # The server does not check what a client sends: take the cards as played.
-                self.audit.depart("unexplained", f"seat {seat} played {list(action)!r}, which the rules refuse: {error}")
+                self.audit.depart("unexplained", f"seat {seat} played {short(list(action))}, which the rules refuse: {error}")
                 deal = self._after_refused_play(deal, seat, played)
             self._played = self._played.add(played)
         self._deal = deal
@@ -418,7 +418,7 @@ class Mirror:
         """A play from a seat the deal did not expect (the server's turn order is taken):
         the deal ready for the action, or None when the action changes nothing."""
         if deal.phase != "play":
-            self.audit.depart("unexplained", f"seat {seat} acted {list(action)!r} after the deal ended")
+            self.audit.depart("unexplained", f"seat {seat} acted {short(list(action))} after the deal ended")
             return None
         if action[0] == "PASS":
             if not deal.following:
@@ -427,7 +427,7 @@ class Mirror:
                 self.audit.depart("unexplained", f"seat {seat} passed; the deal waits for seat {deal.to_act}")
             return None
         if deal.following:
-            self.audit.depart("unexplained", f"seat {seat} played {list(action)!r}; the deal waits for seat {deal.to_act}")
+            self.audit.depart("unexplained", f"seat {seat} played {short(list(action))}; the deal waits for seat {deal.to_act}")
         elif not self._played:  # the deal's first play: the leader after the tribute
             if self._leader_known:
                 kind = "unexplained"
@@ -464,7 +464,7 @@ class Mirror:
         stage = field(msg, "stage")
         read_actions(msg)
         if stage not in _PHASE_OF:
-            raise ProtocolError(f"act of unknown stage {stage!r}")
+            raise ProtocolError(f"act of unknown stage {short(stage)}")
         self._pending = msg
         self._server_levels(msg)
         deal = self._deal

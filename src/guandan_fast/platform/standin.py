@@ -18,7 +18,7 @@ from ..cards import CARD_NAMES, parse_card, parse_level
 from ..game import Deal, Rules
 from ..hand import Hand
 from . import placeholders
-from .messages import PASS, ProtocolError, field, read_cards, read_seat
+from .messages import PASS, ProtocolError, field, read_cards, read_seat, reading, short
 
 __all__ = ["card_stand_in", "greater", "play_stand_in"]
 
@@ -36,7 +36,7 @@ def greater(msg: Mapping[str, Any], seat: int) -> tuple[int, Sequence[Any]] | No
 def _rests(info: object) -> list[int]:
     """The four card counts of ``publicInfo`` (``[{"rest": n}, ...]``)."""
     if not isinstance(info, Sequence) or isinstance(info, (str, bytes)) or len(info) != 4:
-        raise ProtocolError(f"publicInfo lists the four seats, not {info!r}")
+        raise ProtocolError(f"publicInfo lists the four seats, not {short(info)}")
     rests = [entry.get("rest") if isinstance(entry, Mapping) else None for entry in info]
     if any(isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= 27 for n in rests):
         raise ProtocolError(f"publicInfo's counts are 0-27, not {rests}")
@@ -51,6 +51,13 @@ def play_stand_in(
     played so far in the deal (the others' placeholders are drawn from the rest);
     ``finished``: the seats out so far, in order, as far as known. ProtocolError when the
     message cannot be such a position."""
+    with reading(msg):
+        return _play_stand_in(msg, seat, rules, levels, Hand() if played is None else played, finished)
+
+
+def _play_stand_in(
+    msg: Mapping[str, Any], seat: int, rules: Rules, levels: tuple[int, int], played: Hand, finished: Sequence[int]
+) -> Deal:
     own = read_cards(field(msg, "handCards"))
     level = parse_level(field(msg, "curRank"))
     rests = _rests(field(msg, "publicInfo"))
@@ -61,11 +68,10 @@ def play_stand_in(
     # the unseen cards: 108 minus the own hand minus what was played (the move to beat is
     # played again in the stand-in, so it stays with its maker)
     pool = placeholders.FULL_DECK.remove(own)
-    played = Hand() if played is None else played
     gone = played.remove(placeholders.common(played, last))
     pool = pool.remove(placeholders.common(pool, gone))
     if not pool.contains(last):
-        raise ProtocolError(f"the move to beat {beat[1] if beat else None} is not among the unseen cards")
+        raise ProtocolError(f"the move to beat {short(beat[1] if beat else None)} is not among the unseen cards")
     pool = pool.remove(last)
     hands = [Hand()] * 4
     hands[seat] = own
@@ -101,6 +107,11 @@ def card_stand_in(msg: Mapping[str, Any], seat: int, rules: Rules, levels: tuple
     tribute the seat pays to the next seat, or the tribute the seat received from
     ``tributePos`` (its card ``tribute``), which it returns. ProtocolError when the
     message cannot be such a position."""
+    with reading(msg):
+        return _card_stand_in(msg, seat, rules, levels)
+
+
+def _card_stand_in(msg: Mapping[str, Any], seat: int, rules: Rules, levels: tuple[int, int]) -> Deal:
     stage = field(msg, "stage")
     own = read_cards(field(msg, "handCards"))
     level = parse_level(field(msg, "curRank"))
@@ -120,7 +131,7 @@ def card_stand_in(msg: Mapping[str, Any], seat: int, rules: Rules, levels: tuple
         deal = placeholders.arrange_tribute(deal, seat, {payer: card})
         deal.step(["tribute", "tribute", [CARD_NAMES[card]]])
     except (KeyError, TypeError, ValueError) as error:
-        raise ProtocolError(f"no position of the rules fits this {stage!r} request: {error}") from None
+        raise ProtocolError(f"no position of the rules fits this {short(stage)} request: {error}") from None
     if deal.to_act != seat:
-        raise ProtocolError(f"the rules do not give seat {seat} this {stage!r} request")
+        raise ProtocolError(f"the rules do not give seat {seat} this {short(stage)} request")
     return deal
