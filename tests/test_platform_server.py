@@ -110,6 +110,17 @@ async def _seat_with(url: str, answer: Any, seat: int) -> list[Any]:
     return received
 
 
+async def _three_clients(server: PlatformServer) -> list[Any]:
+    """Seats 0-2 playing in room 1 (seat 0 creates it), once they have sat down."""
+    creator = asyncio.create_task(play(server.url, make_agent("random"), create_room=1, seat=0, **FAST))
+    while not server.rooms:
+        await asyncio.sleep(0.01)
+    others = [asyncio.create_task(play(server.url, make_agent("random"), join=1, seat=s, **FAST)) for s in (1, 2)]
+    while len(server.rooms[1].seats) < 3:
+        await asyncio.sleep(0.01)
+    return [creator, *others]
+
+
 @pytest.mark.parametrize(
     ("answer", "reason"),
     [
@@ -120,14 +131,9 @@ async def _seat_with(url: str, answer: Any, seat: int) -> list[Any]:
 def test_a_bad_answer_stops_the_room_with_the_reason(answer: Any, reason: str) -> None:
     async def scenario() -> None:
         async with PlatformServer(seed=2, max_deals=1) as server:
-            creator = asyncio.create_task(play(server.url, make_agent("random"), create_room=1, seat=0, **FAST))
-            while not server.rooms:
-                await asyncio.sleep(0.01)
-            others = [asyncio.create_task(play(server.url, make_agent("random"), join=1, seat=s, **FAST)) for s in (1, 2)]
-            while len(server.rooms[1].seats) < 3:
-                await asyncio.sleep(0.01)
+            clients = await _three_clients(server)
             raw = await asyncio.wait_for(_seat_with(server.url, answer, 3), LIMIT)
-            results = await asyncio.wait_for(asyncio.gather(creator, *others, return_exceptions=True), LIMIT)
+            results = await asyncio.wait_for(asyncio.gather(*clients, return_exceptions=True), LIMIT)
             assert raw[-1][0] == 1008 and reason in raw[-1][1]
             assert len(server.errors) == 1 and reason in server.errors[0]
             assert all(isinstance(r, PlatformError) and reason in str(r) for r in results), results
@@ -138,16 +144,11 @@ def test_a_bad_answer_stops_the_room_with_the_reason(answer: Any, reason: str) -
 def test_a_seat_that_leaves_stops_the_room() -> None:
     async def scenario() -> None:
         async with PlatformServer(seed=2, max_deals=1) as server:
-            creator = asyncio.create_task(play(server.url, make_agent("random"), create_room=1, seat=0, **FAST))
-            while not server.rooms:
-                await asyncio.sleep(0.01)
-            others = [asyncio.create_task(play(server.url, make_agent("random"), join=1, seat=s, **FAST)) for s in (1, 2)]
-            while len(server.rooms[1].seats) < 3:
-                await asyncio.sleep(0.01)
+            clients = await _three_clients(server)
             async with websockets.connect(server.url) as link:
                 await link.send(json.dumps({"type": "JOIN_ROOM", "data": {"userId": "quitter", "roomId": 1, "seatNum": 3}}))
                 await link.recv()
-            results = await asyncio.wait_for(asyncio.gather(creator, *others, return_exceptions=True), LIMIT)
+            results = await asyncio.wait_for(asyncio.gather(*clients, return_exceptions=True), LIMIT)
             assert server.errors == ["seat 3 left the room"]
             assert all(isinstance(r, PlatformError) and "seat 3 left the room" in str(r) for r in results), results
 
@@ -183,7 +184,7 @@ def test_two_whole_games_in_one_room() -> None:
             while not server.rooms:
                 await asyncio.sleep(0.01)
             others = [asyncio.create_task(play(server.url, make_agent("random", seed=s), join=1, seat=s, **FAST)) for s in (1, 2, 3)]
-            results = await asyncio.wait_for(asyncio.gather(creator, *others, return_exceptions=True), LIMIT)
+            results = await asyncio.wait_for(asyncio.gather(*clients, return_exceptions=True), LIMIT)
             assert server.errors == [] and server.games_played == 2
             for result in results:
                 assert isinstance(result, ClientResult), result
