@@ -184,7 +184,7 @@ def test_two_whole_games_in_one_room() -> None:
             while not server.rooms:
                 await asyncio.sleep(0.01)
             others = [asyncio.create_task(play(server.url, make_agent("random", seed=s), join=1, seat=s, **FAST)) for s in (1, 2, 3)]
-            results = await asyncio.wait_for(asyncio.gather(*clients, return_exceptions=True), LIMIT)
+            results = await asyncio.wait_for(asyncio.gather(creator, *others, return_exceptions=True), LIMIT)
             assert server.errors == [] and server.games_played == 2
             for result in results:
                 assert isinstance(result, ClientResult), result

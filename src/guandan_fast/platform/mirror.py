@@ -119,11 +119,10 @@ class Mirror:
     def in_step(self, msg: Mapping[str, Any]) -> bool:
         """Whether the ``act`` message ``msg`` asks what the mirrored deal asks: this seat
         to act in the phase of the request (the agent answers on :attr:`deal` itself)."""
-        deal = self.deal
+        deal, stage = self.deal, msg.get("stage")
         return (
-            self.lost is None and deal is not None and deal.to_act == self.seat
-            and deal.phase == _PHASE_OF.get(msg.get("stage"))  # type: ignore[arg-type]
-            and not self.off_rules(msg)
+            self.lost is None and deal is not None and deal.to_act == self.seat and isinstance(stage, str)
+            and deal.phase == _PHASE_OF.get(stage) and not self.off_rules(msg)
         )
 
     def answer_deal(self, msg: Mapping[str, Any]) -> Deal | None:

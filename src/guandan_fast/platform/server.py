@@ -110,8 +110,9 @@ class PracticeServer:
                 room.task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await room.task
-        self._server.close()
-        await self._server.wait_closed()
+        if self._server is not None:
+            self._server.close()
+            await self._server.wait_closed()
 
     @property
     def url(self) -> str:
