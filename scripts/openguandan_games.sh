@@ -13,7 +13,7 @@
 #   agents default to random, minplays, random:seed=2, minplays.
 # Exit code: 0 when every client finished the room's games, else 1.
 set -u
-JAR=${1:?usage: $0 JAR [GAMES] [OUT] [AGENT0 AGENT1 AGENT2 AGENT3]}
+JAR=$(realpath "${1:?usage: $0 JAR [GAMES] [OUT] [AGENT0 AGENT1 AGENT2 AGENT3]}")
 GAMES=${2:-30}
 OUT=${3:-$(mktemp -d)}
 shift $(( $# < 3 ? $# : 3 ))
@@ -27,7 +27,8 @@ J=/usr/share/java
 CP=$JAR:$J/netty-all.jar:$J/netty-buffer.jar:$J/netty-codec.jar:$J/netty-codec-http.jar:$J/netty-common.jar
 CP=$CP:$J/netty-handler.jar:$J/netty-resolver.jar:$J/netty-transport.jar
 CP=$CP:$J/jackson-databind.jar:$J/jackson-core.jar:$J/jackson-annotations.jar
-java -Dserver.port="$PORT" -cp "$CP" com.guandan.GuandanServer > "$OUT/server.log" 2>&1 &
+# run from OUT: the server writes its statistics (log.txt) into its working directory
+(cd "$OUT" && exec java -Dserver.port="$PORT" -cp "$CP" com.guandan.GuandanServer > server.log 2>&1) &
 SERVER=$!
 trap 'kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null' EXIT
 for _ in $(seq 100); do
