@@ -15,13 +15,13 @@ from .engine.api import legal_moves
 from .engine.cards import parse_level
 from .engine.hand import Hand
 from .engine.moves import MoveType
-from .platform.legacy import PROTOCOLS
+from .platform.protocols import PROTOCOLS
 
 
 def _moves_command(args: argparse.Namespace) -> int:
     hand = Hand.parse(args.hand)
     level = parse_level(args.level)
-    last = json.loads(args.last) if args.last else None
+    last = _json_argument(args.last, "--last") if args.last else None
     moves = legal_moves(hand, level, last, strongest=args.strongest, backend=args.backend)
     if args.json:
         for triple in moves.to_platform():
@@ -38,6 +38,15 @@ def _moves_command(args: argparse.Namespace) -> int:
         for line in lines:
             print(f"  {line}")
     return 0
+
+
+def _json_argument(text: str, name: str) -> object:
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError(f"{name} is nested too deeply to be a platform triple") from None
+    except json.JSONDecodeError as error:
+        raise ValueError(f"{name} is not JSON ({error}): {text[:80]!r}") from None
 
 
 def _bench_workload() -> ModuleType:
@@ -191,6 +200,11 @@ def _client_command(args: argparse.Namespace) -> int:
     mirror = result.mirror
     departures = ", ".join(f"{kind} {count}" for kind, count in sorted(mirror.departures.items())) or "none"
     print(f"seat {result.seat}, room {result.room}: {len(mirror.finish_orders)} deals, {result.answered} answers")
+    if result.unmatched or result.unfollowed or mirror.resyncs:
+        print(
+            f"answers not the agent's own choice: {result.unmatched}; while the mirror could not follow: "
+            f"{result.unfollowed}; deals rebuilt from a request: {mirror.resyncs}"
+        )
     print(f"final: {json.dumps(result.final, ensure_ascii=False)}")
     print(f"server departures from RULES.md: {departures}")
     return 0
@@ -211,6 +225,50 @@ def _add_client_parser(commands: argparse._SubParsersAction) -> None:  # type: i
     client.set_defaults(run=_client_command)
 
 
+def _server_command(args: argparse.Namespace) -> int:
+    import asyncio
+    import logging
+
+    from .platform.server import PracticeServer
+
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(message)s")
+    logging.getLogger("websockets").setLevel(logging.INFO if args.verbose else logging.WARNING)
+    server = PracticeServer(
+        args.host, args.port, seed=args.seed, max_deals=args.max_deals, answer_timeout=args.answer_timeout,
+    )
+
+    async def serve() -> None:
+        await server.start()
+        print(f"guandan-fast server: listening on {server.url} (Ctrl-C stops it)", flush=True)
+        await server.serve_forever()
+
+    try:
+        asyncio.run(serve())
+    except OSError as error:
+        print(f"guandan-fast server: cannot listen on {args.host}:{args.port}: {error.strerror or error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"guandan-fast server: stopped after {server.games_played} games", file=sys.stderr)
+        return 130
+    return 0
+
+
+def _add_server_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    server = commands.add_parser(
+        "server", help="a practice OpenGuanDan server on guandan_fast's engine: test a bot without Java"
+    )
+    server.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    server.add_argument("--port", type=_port, default=8181, help="port (default 8181; 0: any free port)")
+    server.add_argument("--seed", type=int, default=None, help="seed of the cards (default: random)")
+    server.add_argument("--max-deals", type=_positive, default=None, metavar="N", help="end each game after N deals")
+    server.add_argument(
+        "--answer-timeout", type=_seconds, default=120.0, metavar="SECONDS",
+        help="stop a room whose seat does not answer within SECONDS (default 120)",
+    )
+    server.add_argument("--verbose", action="store_true", help="log every connection (websockets' own log)")
+    server.set_defaults(run=_server_command)
+
+
 def _add_run_options(parser: argparse.ArgumentParser) -> None:
     """Where the arena and self-play run, and their seed."""
     parser.add_argument("--workers", type=_positive, default=None, help="local worker processes (default: one per CPU)")
@@ -223,6 +281,20 @@ def _positive(text: str) -> int:
     value = int(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected a positive integer, not {text}")
+    return value
+
+
+def _port(text: str) -> int:
+    value = int(text)
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"expected a port 0-65535, not {text}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    value = float(text)
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, not {text}")
     return value
 
 
@@ -250,6 +322,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_arena_parser(commands)
     _add_selfplay_parser(commands)
     _add_client_parser(commands)
+    _add_server_parser(commands)
     return parser
 
 
