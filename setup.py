@@ -26,10 +26,11 @@ setup(
         [
             extension(name)
             for name in (
-                "engine._movegen",
-                "engine._values",
-                "engine._movelist",
                 "engine._cardtext",
+                "engine.hand",
+                "engine._movegen",
+                "engine.moves",
+                "engine._movelist",
                 "search._playout",
                 "search._minplays",
                 "search._infoset",

@@ -29,9 +29,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "src" / "guandan_fast"
 
-#: Modules that only build Python objects for Python callers (the native twin of
-#: ``movelist.py`` and the Hand/Move makers): they have no kernel to check.
-OBJECT_MODULES = frozenset({"_movelist.pyx", "_values.pyx"})
+#: Modules that only build Python objects for Python callers (the values Hand, Move and
+#: MoveList and their entry points): they have no kernel to check.
+OBJECT_MODULES = frozenset({"hand.pyx", "moves.pyx", "_movelist.pyx"})
 
 #: ``__Pyx_`` helpers that are plain C (no Python object involved).
 PLAIN_C_HELPERS = frozenset({"__Pyx_pretend_to_initialize"})

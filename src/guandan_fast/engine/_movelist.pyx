@@ -14,7 +14,8 @@ from libc.stdint cimport uint64_t
 
 from guandan_fast.engine._bitops cimport gf_popcount64
 from guandan_fast.engine._movegen cimport K_PASS, Args, Moves, fill_generated, has_legal_follow_c
-from guandan_fast.engine._values cimport make_move_of
+from guandan_fast.engine.hand cimport Hand
+from guandan_fast.engine.moves cimport Move, make_move
 
 import numpy as np
 cimport numpy as cnp
@@ -23,10 +24,10 @@ cnp.import_array()
 
 from guandan_fast.engine import _movegen
 from guandan_fast.engine import backend as _backend
-from guandan_fast.engine.hand import Hand, new_hand
+from guandan_fast.engine.hand import new_hand
 from guandan_fast.engine.kinds import MoveArrays
 from guandan_fast.engine.movelist import MOVE_DTYPE, call_args
-from guandan_fast.engine.moves import Move, MoveType
+from guandan_fast.engine.moves import MoveType
 
 # the generators of the backends named in calls (backend.generator fills it; never rebound)
 cdef dict _NAMED_GENERATORS = _backend._named_generators
@@ -106,8 +107,7 @@ cdef class MoveList(Moves):
     cdef object _own_move(self, Py_ssize_t i):
         """Move ``i`` (0 <= i < n) of the list's own memory."""
         cdef uint64_t once = self.cards_at[2 * i], twice = self.cards_at[2 * i + 1]
-        return make_move_of(self.kinds_at[i], self.keys_at[i], once, twice, self.level,
-                            gf_popcount64(once) + gf_popcount64(twice))
+        return make_move(self.kinds_at[i], self.keys_at[i], once, twice, self.level)
 
     cdef object _array_move(self, index):
         """Move ``index`` read from the arrays (given, or views of the list's own memory),
@@ -203,14 +203,14 @@ cdef object _read_call(Args* c, object hand, object level, object last, object b
         gen = _NAMED_GENERATORS.get(backend) if type(backend) is str else None
     if type(hand) is Hand and type(level) is int and gen is not None and 2 <= level <= 14:
         c.level = level
-        c.once = hand._once
-        c.twice = hand._twice
+        c.once = (<Hand>hand).once
+        c.twice = (<Hand>hand).twice
         if last is None:
             c.kind = c.key = c.size = K_PASS
             return gen
         if type(last) is Move:
-            if last.level == level:
-                c.kind, c.key, c.size = last.table_args
+            if (<Move>last).level == level:
+                c.kind, c.key, c.size = (<Move>last).code, (<Move>last).key, (<Move>last).size
                 return gen
         elif type(last) is list:  # a platform triple, read and checked by the generator
             row = gen.read_checked(last, level)
@@ -218,8 +218,8 @@ cdef object _read_call(Args* c, object hand, object level, object last, object b
                 c.kind, c.key, c.size = row[0], row[1], row[4]
                 return gen
     hand, c.level, gen, c.kind, c.key, c.size = call_args(hand, level, last, backend)
-    c.once = hand._once
-    c.twice = hand._twice
+    c.once = (<Hand>hand).once
+    c.twice = (<Hand>hand).twice
     return gen
 
 

@@ -609,7 +609,7 @@ class Deal:
     def _move_row(self, move: Move) -> _Row:
         """A Move checked against the seat's hand and the move to beat (a Move is always
         a valid reading of its cards, so this is exactly membership in the move list)."""
-        kind, key, size = move.table_args
+        kind, key, size = move.kind, move.key, len(move.cards)
         if not kind:
             self._check_pass()
             return _PASS_ROW
@@ -662,7 +662,7 @@ class Deal:
         hands = self._hands
         for step in (1, 2, 3):
             other = (seat + step) & 3
-            if hands[other]._once:  # the plane, not Hand.__bool__: no Python frame per seat
+            if hands[other]:  # Hand.__bool__ is a C slot
                 return other
         return seat
 
@@ -691,7 +691,7 @@ class Deal:
         self._last_move = move
         self._last_seat = seat
         self._passes = 0
-        if not hand._once:
+        if not hand:
             self._finish.append(seat)
             if self._check_end():
                 return
@@ -704,7 +704,7 @@ class Deal:
         hands = self._hands
         others = 0
         for other in range(4):
-            if other != last_seat and hands[other]._once:  # the plane: no Hand.__bool__ frame
+            if other != last_seat and hands[other]:
                 others += 1
         if self._passes < others:
             self._to_act = self._next_active(seat)
@@ -1004,14 +1004,14 @@ class Deal:
             self._plays,
             self._last,
             self._last_seat,
-            h0._once,
-            h0._twice,
-            h1._once,
-            h1._twice,
-            h2._once,
-            h2._twice,
-            h3._once,
-            h3._twice,
+            h0.once,
+            h0.twice,
+            h1.once,
+            h1.twice,
+            h2.once,
+            h2.twice,
+            h3.once,
+            h3.twice,
             tribute.kind,
             tribute.payers,
             tribute.receivers,

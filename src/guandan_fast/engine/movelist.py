@@ -145,7 +145,7 @@ def last_args(last: Any, level: int, gen: ModuleType | None = None) -> tuple[int
     if isinstance(last, Move):
         if last.kind is not MoveType.PASS and last.level != level:
             raise ValueError(f"the last move was made at level {last.level}, not at level {level}")
-        return last.table_args
+        return int(last.kind), last.key, len(last.cards)
     if gen is None:
         gen = generator()
     row = gen.read_checked(last, level)
@@ -167,10 +167,7 @@ def call_args(hand: Any, level: Any, last: Any, backend: Backend | None) -> tupl
     gen = _backend._default_generator if backend is None else None  # read, not called: the hot path
     if gen is None:
         gen = generator(backend)
-    if type(last) is Move and last.level == level:  # the common case, checked first (hot path)
-        kind, key, size = last.table_args
-    else:
-        kind, key, size = last_args(last, level, gen)
+    kind, key, size = last_args(last, level, gen)
     return hand, level, gen, kind, key, size
 
 
@@ -191,7 +188,7 @@ def legal_moves(
     """
     hand, level, gen, kind, key, size = call_args(hand, level, last, backend)
     moves = _new_list(MoveList)
-    moves._moves = gen.generate(hand._once, hand._twice, level, kind, key, size, strongest)
+    moves._moves = gen.generate(hand.once, hand.twice, level, kind, key, size, strongest)
     moves.level = level
     moves._lookup = None
     return moves
@@ -204,4 +201,4 @@ def has_legal_follow(hand: Any, level: int | str, last: Any, *, backend: Backend
     lead at all, that is whether it holds a card).
     """
     hand, level, gen, kind, key, size = call_args(hand, level, last, backend)
-    return gen.has_legal_follow(hand._once, hand._twice, level, kind, key, size)
+    return gen.has_legal_follow(hand.once, hand.twice, level, kind, key, size)
