@@ -30,7 +30,7 @@ setup(
                 "engine.hand",
                 "engine._movegen",
                 "engine.moves",
-                "engine._movelist",
+                "engine.movelist",
                 "search._playout",
                 "search._minplays",
                 "search._infoset",

@@ -493,7 +493,7 @@ def compare(
     """Every case on both backends in one run: native on ``hands`` hands (passes until
     ``min_time`` seconds), reference on the first ``reference_hands`` of them
     (``reference_rounds`` timed passes after one untimed, with a progress bar); then the
-    input forms ``paths`` on the native backend (skipped when it is not built)."""
+    input forms ``paths`` on the native backend."""
     if hands < 1 or reference_hands < 0 or reference_rounds < 1:
         raise ValueError("need at least one hand, and at least one reference round")
     reference_hands = min(reference_hands, hands)
@@ -502,15 +502,14 @@ def compare(
 
     native: dict[str, Measurement] = {}
     path_measurements: list[Measurement] = []
-    if api.NATIVE_AVAILABLE:
-        for case in cases:
-            native[case] = measure_case(case, workload, "native", min_time=min_time)
-        previous = api.resolve_backend()
-        api.set_default_backend("native")
-        try:
-            path_measurements = [measure_path(path, workload, min_time=min_time) for path in paths]
-        finally:
-            api.set_default_backend(previous)
+    for case in cases:
+        native[case] = measure_case(case, workload, "native", min_time=min_time)
+    previous = api.resolve_backend()
+    api.set_default_backend("native")
+    try:
+        path_measurements = [measure_path(path, workload, min_time=min_time) for path in paths]
+    finally:
+        api.set_default_backend(previous)
 
     reference: dict[str, Measurement] = {}
     if reference_hands:
@@ -576,8 +575,6 @@ def format_table(comparison: Comparison) -> str:
     ]
     if comparison.batch_speedup is not None:
         notes.append(f"native batch vs single calls: {comparison.batch_speedup:.2f}x faster per hand.")
-    if not api.NATIVE_AVAILABLE:
-        notes.append("the native core is not built: only the reference backend was timed.")
     return "\n".join(text + [""] + notes + format_paths(comparison.paths))
 
 
@@ -607,7 +604,6 @@ def comparison_json(comparison: Comparison) -> dict[str, Any]:
         "seed": comparison.seed,
         "hands": comparison.hands,
         "reference_hands": comparison.reference_hands,
-        "native_available": api.NATIVE_AVAILABLE,
         "python": platform.python_version(),
         "machine": platform.machine(),
         "batch_speedup": comparison.batch_speedup,

@@ -31,7 +31,7 @@ PACKAGE = ROOT / "src" / "guandan_fast"
 
 #: Modules that only build Python objects for Python callers (the values Hand, Move and
 #: MoveList and their entry points): they have no kernel to check.
-OBJECT_MODULES = frozenset({"hand.pyx", "moves.pyx", "_movelist.pyx"})
+OBJECT_MODULES = frozenset({"hand.pyx", "moves.pyx", "movelist.pyx"})
 
 #: ``__Pyx_`` helpers that are plain C (no Python object involved).
 PLAIN_C_HELPERS = frozenset({"__Pyx_pretend_to_initialize"})

@@ -1198,8 +1198,7 @@ cdef Py_ssize_t _classify_append(uint64_t once, uint64_t twice, int level, int o
     return n - start
 
 
-cdef int _reads_as_c(uint64_t once, uint64_t twice, int level, int kind, int key) noexcept nogil:
-    """1 when the cards read as (kind, key), 0 when not, -1 out of memory, -2 bad arguments."""
+cdef int reads_as_c(uint64_t once, uint64_t twice, int level, int kind, int key) noexcept nogil:
     cdef MoveBuffer buf
     cdef uint8_t kind_store[READINGS_ROOM]
     cdef uint8_t key_store[READINGS_ROOM]
@@ -1464,6 +1463,26 @@ cdef int _give_block(Moves moves, Py_ssize_t n) except -1:
     return 0
 
 
+cdef int renew_moves(Moves moves, Py_ssize_t n) except -1:
+    # let go of the memory (freed unless lent to views, which keep it) and of the views
+    if not moves.lent:
+        free(moves.cards_at)
+        if moves.separate:
+            free(moves.kinds_at)
+            free(moves.keys_at)
+    moves.cards_at = NULL
+    moves.kinds_at = NULL
+    moves.keys_at = NULL
+    moves.separate = False
+    moves.lent = False
+    moves.n = 0
+    moves._kinds = None
+    moves._keys = None
+    moves._cards = None
+    moves._memory = None
+    return _give_block(moves, n)
+
+
 cdef int _hold(Moves moves, MoveBuffer* b, Py_ssize_t n) except -1:
     """Make the empty ``moves`` hold the first ``n`` moves of ``b``: copied into one block
     when the buffer is the caller's (on its stack), else the buffer's own arrays, taken
@@ -1617,7 +1636,7 @@ def reads_as(once, twice, level, kind, key):
     a.kind = _as_small(kind, "kind")
     a.key = _as_small(key, "key")
     _check(a.once, a.twice, a.level, K_PASS, 0, 0)
-    found = _reads_as_c(a.once, a.twice, a.level, a.kind, a.key)
+    found = reads_as_c(a.once, a.twice, a.level, a.kind, a.key)
     if found < 0:
         raise MemoryError()
     return found == 1
@@ -1674,7 +1693,7 @@ cdef object _checked_row(object action, object level):
         key = found
         if key == lv and not _is_sequence(kind):
             key = LEVEL_POWER
-    if _reads_as_c(once, twice, lv, kind, key) != 1:
+    if reads_as_c(once, twice, lv, kind, key) != 1:
         return None
     return (kind, key, once, twice, gf_popcount64(once) + gf_popcount64(twice))
 

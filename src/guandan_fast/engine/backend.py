@@ -1,4 +1,4 @@
-"""The one place where the move generator is chosen: the native core or the reference.
+"""The one place where the move generator is chosen: the native core or the reference oracle.
 
 Both generators are modules with the same functions, arguments and return shapes (numpy
 arrays), so the callers (:mod:`guandan_fast.engine.api`, :class:`~guandan_fast.engine.moves.Move`
@@ -19,11 +19,12 @@ validation) ask :func:`generator` for a module and never branch on the backend:
   ``(kinds, keys, cards, offsets int64[n + 1])``;
 * ``hand_size(once, twice)`` → int.
 
-The default is the native core when it is built, else the reference; the environment
-variable ``GUANDAN_FAST_BACKEND`` (``native`` or ``reference``) overrides it at import,
-and :func:`set_default_backend` later. The choice covers move generation and move
-validation; :func:`default_backend` tells the random playouts whether they may run in
-native code (not with the reference backend).
+The compiled core is part of every installation (wheels, or an sdist built with a C
+compiler); the reference is the slow oracle the tests hold it to. The default is the native
+core; the environment variable ``GUANDAN_FAST_BACKEND`` (``native`` or ``reference``)
+overrides it at import, and :func:`set_default_backend` later. The choice covers move
+generation and move validation; :func:`default_backend` tells the random playouts whether
+they may run in native code (not with the reference backend).
 """
 
 from __future__ import annotations
@@ -32,40 +33,20 @@ import os
 from types import ModuleType
 from typing import Literal
 
-from ..engine import reference
-
-_native: ModuleType | None
-try:  # the one place where the native core is looked for
-    from ..engine import _movegen as _native
-except ImportError:  # pragma: no cover - exercised only where the extension is not built
-    _native = None
+from ..engine import _movegen, reference
 
 Backend = Literal["native", "reference"]
-NATIVE_AVAILABLE: bool = _native is not None
 
-_default_backend: str = os.environ.get("GUANDAN_FAST_BACKEND") or ("native" if NATIVE_AVAILABLE else "reference")
+_default_backend: str = os.environ.get("GUANDAN_FAST_BACKEND") or "native"
 #: The default backend's module once it is known to be usable (None: resolve on first use).
 _default_generator: ModuleType | None = None
 
 
-def native_module() -> ModuleType:
-    """The compiled core (RuntimeError with advice when it is not built)."""
-    if _native is None:
-        raise RuntimeError(
-            "the native core of guandan_fast is not built in this installation; "
-            "reinstall from a wheel or with a C compiler, or pass backend='reference'"
-        )
-    return _native
-
-
 def resolve_backend(backend: str | None = None) -> Backend:
-    """Which backend a call uses: the argument, else the default (native when built)."""
+    """Which backend a call uses: the argument, else the default (native unless set)."""
     choice = _default_backend if backend is None else backend
-    if choice == "reference":
-        return "reference"
-    if choice == "native":
-        native_module()
-        return "native"
+    if choice == "reference" or choice == "native":
+        return choice  # type: ignore[return-value]
     raise ValueError(f"unknown backend {choice!r}: use 'native' or 'reference'")
 
 
@@ -88,7 +69,7 @@ def generator(backend: str | None = None) -> ModuleType:
 
 
 def _module(backend: Backend) -> ModuleType:
-    return native_module() if backend == "native" else reference
+    return _movegen if backend == "native" else reference
 
 
 def set_default_backend(backend: Backend) -> None:

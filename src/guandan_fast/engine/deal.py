@@ -59,7 +59,6 @@ from .api import MoveList, legal_moves
 from .backend import generator
 from .cards import CARD_NAMES, NUM_CARDS, bounded, check_seat, level_char, parse_card, parse_level
 from .hand import Hand, as_hand, new_hand
-from .kinds import MoveArrays
 from .moves import PASS, Move, MoveType, bomb_tier, read_platform
 from .observation import (
     PASS_ACTION,
@@ -72,7 +71,6 @@ from .observation import (
     observe,
     play_row,
 )
-from ._movelist import read_only
 from .rules import Rules, check_rules
 from .scoring import check_finish_order, double_down, finish_outcome, partner_of, team_of
 from .tribute import NO_TRIBUTE, TributeRecord, hand_over, return_choices, tribute_choices, tribute_due
@@ -504,18 +502,17 @@ class Deal:
         does not hold; :meth:`legal_actions` does.
 
         The deal keeps these moves until the next action (``step(index)`` reads them); the
-        list returned is a new :class:`MoveList` over read-only arrays (copy them to write)."""
+        list returned is a copy, the caller's own."""
         moves = self._moves if self._moves is not None else self._own_moves()
-        return MoveList(MoveArrays(moves.kinds, moves.keys, moves.cards), moves.level)
+        return moves.__copy__()
 
     def _own_moves(self) -> MoveList:
-        """The deal's cached move list (never handed out; its arrays are read-only)."""
+        """The deal's cached move list (never handed out)."""
         moves = self._moves
         if moves is None:
             if self._phase != "play":
                 raise ValueError(f"there are no moves to play in the {self._phase} phase")
             moves = legal_moves(self._hands[self._to_act], self.level, self._move_to_beat())  # type: ignore[index]
-            read_only(moves.kinds, moves.keys, moves.cards)
             self._moves = moves
         return moves
 
