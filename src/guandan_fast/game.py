@@ -328,6 +328,15 @@ class Deal:
         return self._to_act
 
     @property
+    def current_seat(self) -> int:
+        """The seat whose action is awaited, typed ``int`` for the idioms
+        ``state(deal, deal.current_seat)`` and ``agent.act(deal, deal.current_seat)``:
+        ValueError once the deal is done (where :attr:`to_act` is None)."""
+        if self._to_act is None:
+            raise ValueError("the deal is done: no seat is to act")
+        return self._to_act
+
+    @property
     def hands(self) -> tuple[Hand, Hand, Hand, Hand]:
         return tuple(self._hands)  # type: ignore[return-value]
 
@@ -1362,7 +1371,16 @@ class Match:
 
     @property
     def to_act(self) -> int | None:
+        """The seat whose action is awaited (None once the match is over)."""
         return None if self.over else self.deal.to_act
+
+    @property
+    def current_seat(self) -> int:
+        """The seat whose action is awaited as an ``int`` (:attr:`Deal.current_seat`):
+        ValueError once the match is over."""
+        if self.over:
+            raise ValueError(f"the match is over: {self._result()}")
+        return self.deal.current_seat
 
     def legal_actions(self) -> list[list[Any]]:
         return [] if self.over else self.deal.legal_actions()
