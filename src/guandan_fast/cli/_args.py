@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 
 
 def positive(text: str) -> int:
@@ -25,3 +26,14 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ray", default=None, metavar="ADDRESS", help="run on Ray: local, auto or host:port")
     parser.add_argument("--seed", type=int, default=0, help="seed of the cards and the agents (default 0)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
+
+
+def help_runner(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
+    """A ``run`` that prints ``parser``'s help: what a bare command (or a bare group of
+    subcommands) does."""
+
+    def print_help(args: argparse.Namespace) -> int:
+        parser.print_help()
+        return 0
+
+    return print_help

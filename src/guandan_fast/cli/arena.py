@@ -6,15 +6,15 @@ import argparse
 import json
 
 from ._args import add_run_options, positive
+from .rules import add_rules_options, rules_from_args
 
 
 def run(args: argparse.Namespace) -> int:
     from ..arena import play_matches
-    from ..game import Rules
 
     result = play_matches(
         args.agent_a, args.agent_b, args.matches, args.seed, workers=args.workers, ray_address=args.ray,
-        rules=None if args.deal_cap is None else Rules(deal_cap=args.deal_cap), progress=not args.quiet,
+        rules=rules_from_args(args), progress=not args.quiet,
     )
     print(json.dumps(result.summary()) if args.json else result.format())
     return 130 if result.interrupted else 0
@@ -27,10 +27,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
     arena.add_argument("agent_a", metavar="AGENT_A", help="random, minplays or pimc, options as NAME:key=value,...")
     arena.add_argument("agent_b", metavar="AGENT_B", help="the opponent, written the same way")
     arena.add_argument("--matches", type=positive, default=100, help="matches, an even number (default 100)")
-    arena.add_argument(
-        "--deal-cap", type=positive, default=None, metavar="N",
-        help="end each match after N deals, the higher level winning (1: every match is one deal)",
-    )
     add_run_options(arena)
     arena.add_argument("--json", action="store_true", help="print the summary as one JSON document")
+    add_rules_options(arena)
     arena.set_defaults(run=run)
