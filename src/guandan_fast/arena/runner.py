@@ -15,7 +15,7 @@ import multiprocessing
 import os
 import signal
 import socket
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from typing import Any
 
 from ..cards import bounded
@@ -36,8 +36,9 @@ def run_tasks(
     *,
     workers: int | None = None,
     ray_address: str | None = None,
-) -> Iterator[tuple[int, Any]]:
-    """``(i, function(*tasks[i]))`` for every task, in completion order."""
+) -> Generator[tuple[int, Any], None, None]:
+    """``(i, function(*tasks[i]))`` for every task, in completion order (a generator:
+    closing it stops the workers)."""
     if ray_address is not None:
         yield from _run_on_ray(function, tasks, ray_address)
         return
