@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import math
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -17,7 +20,7 @@ import numpy as np
 import pytest
 
 import guandan_fast as gf
-from guandan_fast.arena import generate_selfplay, play_matches, read_selfplay, read_shard
+from guandan_fast.arena import connect_ray, generate_selfplay, play_matches, read_selfplay, read_shard, runner
 from guandan_fast.arena.matches import paired_interval, wilson_interval
 from guandan_fast.arena.selfplay import COUNT_PLANES_SIZE, FORMAT, selfplay_deal
 from guandan_fast.cli import main
@@ -96,6 +99,87 @@ def test_without_ray_the_error_says_what_to_install(monkeypatch: pytest.MonkeyPa
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray fails as if not installed
     assert main(["arena", "random", "random", "--matches", "2", "--ray", "auto"]) == 2
     assert "pip install 'guandan_fast[ray]'" in capsys.readouterr().err
+
+
+class FakeRay:
+    """Stands in for the ``ray`` module: records what ``ray.init`` is asked."""
+
+    def __init__(self, error: Exception | None = None) -> None:
+        self.calls: list[dict] = []
+        self.error = error
+
+    def is_initialized(self) -> bool:
+        return False
+
+    def init(self, **options: object) -> None:
+        self.calls.append(options)
+        if self.error is not None:
+            raise self.error
+
+
+def test_ray_addresses_are_read_as_ray_reads_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = FakeRay()
+    monkeypatch.setitem(sys.modules, "ray", fake)
+    assert connect_ray("local") is fake and connect_ray(" auto ") is fake
+    assert [call["address"] for call in fake.calls] == ["local", "auto"]  # "local" starts one, "auto" only joins
+    fake.error = ConnectionError("Could not find any running Ray instance.")
+    with pytest.raises(ConnectionError, match="cannot connect to Ray at 'auto': Could not find any running Ray"):
+        connect_ray("auto")
+
+
+def serve_once(answer: bytes | None) -> tuple[int, threading.Thread]:
+    """A local TCP server for one connection: it sends ``answer`` (None: nothing) and waits."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(1)
+
+    def run() -> None:
+        connection, _ = server.accept()
+        with connection, server:
+            connection.recv(1024)
+            if answer is not None:
+                connection.sendall(answer)
+            connection.settimeout(3)
+            with contextlib.suppress(OSError):
+                connection.recv(1024)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return server.getsockname()[1], thread
+
+
+@pytest.mark.parametrize("answer", [b"HTTP/1.0 400 Bad request\r\n\r\n", None])
+def test_a_host_that_is_no_ray_cluster_fails_in_seconds(monkeypatch: pytest.MonkeyPatch, answer: bytes | None) -> None:
+    fake = FakeRay()
+    monkeypatch.setitem(sys.modules, "ray", fake)
+    monkeypatch.setattr(runner, "PROBE_SECONDS", 0.5)
+    port, thread = serve_once(answer)
+    start = time.perf_counter()
+    with pytest.raises(ConnectionError, match="does not speak gRPC as a Ray cluster does"):
+        connect_ray(f"127.0.0.1:{port}")
+    assert time.perf_counter() - start < 5 and fake.calls == []  # ray.init (minutes of retries) never ran
+    thread.join(10)
+    port, thread = serve_once(bytes([0, 0, 0, 4, 0, 0, 0, 0, 0]))  # a gRPC server's SETTINGS frame
+    connect_ray(f"ray://127.0.0.1:{port}")
+    assert fake.calls[-1]["address"] == f"ray://127.0.0.1:{port}"
+    thread.join(10)
+
+
+def test_ray_auto_without_a_cluster_fails_as_ray_does(tmp_path: Path) -> None:
+    pytest.importorskip("ray")
+    from ray._private.services import find_gcs_addresses
+
+    if find_gcs_addresses():
+        pytest.skip("a Ray instance runs on this machine: 'auto' would join it")
+    env = {**os.environ, "RAY_TMPDIR": str(tmp_path), "PYTHONPATH": SRC}
+    env.pop("RAY_ADDRESS", None)
+    start = time.perf_counter()
+    run = subprocess.run(
+        [sys.executable, "-m", "guandan_fast", "arena", "random", "random", "--matches", "2", "--ray", "auto", "--quiet"],
+        capture_output=True, text=True, env=env, timeout=120, check=False,
+    )
+    assert run.returncode == 2 and "Could not find any running Ray instance" in run.stderr, run.stderr
+    assert time.perf_counter() - start < 60 and "Traceback" not in run.stderr
 
 
 def test_ctrl_c_prints_what_the_arena_has() -> None:
