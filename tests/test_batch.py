@@ -79,3 +79,40 @@ def test_batch_accepts_byte_swapped_and_misaligned_arrays() -> None:
     assert legal_moves_batch(raw, 6).counts().tolist() == expected
     with pytest.raises(TypeError, match="dtype uint64"):
         legal_moves_batch(planes.astype(np.float64), 6)
+
+
+def test_levels_as_a_numpy_array_are_checked_at_once(backend: str) -> None:
+    hands = dealt_hands(8, seed=5)
+    planes = np.array([hand.to_numpy() for hand in hands])
+    expected = legal_moves_batch(planes, [2, 3, 4, 5, 6, 7, 8, 14], backend=backend).counts().tolist()
+    for levels in (
+        np.array([2, 3, 4, 5, 6, 7, 8, 14], dtype=np.int64),
+        np.array([2, 3, 4, 5, 6, 7, 8, 14], dtype=np.uint8),
+        np.array([2, 0, 3, 0, 4, 0, 5, 0, 6, 0, 7, 0, 8, 0, 14, 0], dtype=np.int32)[::2],  # not contiguous
+    ):
+        assert legal_moves_batch(planes, levels, backend=backend).counts().tolist() == expected
+    with pytest.raises(ValueError, match="bad level 15"):
+        legal_moves_batch(planes, np.array([2, 3, 15, 5, 6, 7, 8, 9]))
+    with pytest.raises(ValueError, match="bad level -1"):
+        legal_moves_batch(planes, np.array([2, 3, 4, 5, 6, 7, 8, -1]))
+    with pytest.raises(ValueError, match="7 levels for 8 hands"):
+        legal_moves_batch(planes, np.arange(2, 9))
+    with pytest.raises(TypeError, match="integer 2-14"):
+        legal_moves_batch(planes, np.full(8, 2.0))
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_batch_owns_its_arrays(threads: int) -> None:
+    """The kernel's output arrays are the batch's own (no copy): they outlive the batch,
+    stay apart from every other batch's and may be written to."""
+    hands = dealt_hands(300, seed=6)
+    first = legal_moves_batch(hands, 9, threads=threads)
+    kinds, cards, counts = first.kinds, first.cards, first.counts()
+    before = cards.copy()
+    del first
+    second = legal_moves_batch(hands, 9, threads=threads)
+    assert np.array_equal(second.cards, before) and np.array_equal(second.counts(), counts)
+    cards[:] = 0
+    kinds[:] = 0
+    assert np.array_equal(second.cards, before)  # untouched by writes to the first's arrays
+    assert list(legal_moves_batch(hands, 9, threads=threads)[17]) == list(legal_moves(hands[17], 9))

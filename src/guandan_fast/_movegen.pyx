@@ -1300,27 +1300,6 @@ cdef cnp.dtype _UINT8 = cnp.PyArray_DescrFromType(cnp.NPY_UINT8)
 cdef cnp.dtype _UINT64 = cnp.PyArray_DescrFromType(cnp.NPY_UINT64)
 
 
-cdef inline cnp.ndarray _empty(cnp.dtype descr, int nd, cnp.npy_intp* dims):
-    """A new C-contiguous array (PyArray_EMPTY without the dtype lookup)."""
-    Py_INCREF(descr)  # the reference _new_array steals
-    return <cnp.ndarray>_new_array(<PyTypeObject*>cnp.ndarray, descr, nd, dims, NULL, NULL, 0, None)
-
-
-cdef tuple _to_numpy(MoveBuffer* b, Py_ssize_t start, Py_ssize_t n):
-    """Copies of moves start..start+n-1 as (kinds uint8[n], keys uint8[n], cards uint64[n, 2])."""
-    cdef cnp.npy_intp dims[2]
-    dims[0] = n
-    dims[1] = 2
-    cdef cnp.ndarray kinds = _empty(_UINT8, 1, dims)
-    cdef cnp.ndarray keys = _empty(_UINT8, 1, dims)
-    cdef cnp.ndarray cards = _empty(_UINT64, 2, dims)
-    if n > 0:
-        memcpy(cnp.PyArray_DATA(kinds), b.kinds + start, <size_t>n)
-        memcpy(cnp.PyArray_DATA(keys), b.keys + start, <size_t>n)
-        memcpy(cnp.PyArray_DATA(cards), b.cards + 2 * start, <size_t>n * 2 * sizeof(uint64_t))
-    return kinds, keys, cards
-
-
 @cython.freelist(16)
 cdef class _Memory:
     """The memory of a :class:`Moves`' moves once a numpy view of it exists: the base of
@@ -1725,6 +1704,7 @@ def generate_batch(hands, levels, last_kind, last_key, last_size, strongest):
     cdef int64_t* op
     cdef MoveBuffer buf
     cdef Py_ssize_t got = 0
+    cdef Moves result
 
     if not isinstance(hands, np.ndarray):
         raise TypeError(f"hands must be a numpy uint64 array of shape (n, 2), not {type(hands).__name__}")
@@ -1777,7 +1757,11 @@ def generate_batch(hands, levels, last_kind, last_key, last_size, strongest):
                 check_args(hp[2 * bad], hp[2 * bad + 1], lv, lk, lkey, lsize), lv, lk, lkey, lsize))
         if got < 0:
             raise MemoryError()
-        return _to_numpy(&buf, 0, buf.n) + (offsets,)
+        # the arrays the kernel wrote become the result's (shrunk in place by realloc):
+        # copying them out cost as much again as writing them
+        result = Moves.__new__(Moves)
+        _hold(result, &buf, buf.n)
+        return result.kinds_array(), result.keys_array(), result.cards_array(), offsets
     finally:
         movebuf_free(&buf)
 
