@@ -116,3 +116,28 @@ def test_a_batch_owns_its_arrays(threads: int) -> None:
     kinds[:] = 0
     assert np.array_equal(second.cards, before)  # untouched by writes to the first's arrays
     assert list(legal_moves_batch(hands, 9, threads=threads)[17]) == list(legal_moves(hands[17], 9))
+
+
+def test_dropped_batches_lend_their_memory_to_the_next() -> None:
+    """A dropped batch's block is kept for the next batches (no fresh pages to fault in);
+    reused, too small (a new one), grown past its room: the moves are always right."""
+    from guandan_fast import _movegen
+    from guandan_fast.bench import worst_hand
+
+    _movegen._release_kept_blocks()
+    hands = dealt_hands(200, seed=8)
+    expected = [list(legal_moves(hand, 5)) for hand in hands[:20]]
+    addresses = set()
+    for _ in range(3):
+        batch = legal_moves_batch(hands, 5, threads=1)
+        assert [list(batch[i]) for i in range(20)] == expected
+        addresses.add(batch.cards.__array_interface__["data"][0])
+        del batch
+    assert len(addresses) == 1  # one block, reused
+    assert _movegen._release_kept_blocks() == 1 and _movegen._release_kept_blocks() == 0
+    legal_moves_batch(hands[:100], 5, threads=1)  # its block is kept, then taken by the next...
+    worst, level = worst_hand()
+    big = legal_moves_batch([worst] * 64, level, threads=1)  # ...and grown: 64 x 37,026 moves
+    assert big.counts().tolist() == [37_026] * 64 and list(big[63]) == list(legal_moves(worst, level))
+    del big
+    assert _movegen._release_kept_blocks() == 1
