@@ -76,7 +76,9 @@ class GuandanGymEnv(TableEnv, gymnasium.Env):
         self._playing = self._started = False
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
-        super().reset(seed=seed)
+        """A new episode: ``seed`` (an integer >= 0) restarts the environment's random
+        stream, which later unseeded resets go on drawing from (Gymnasium's ``np_random``)."""
+        super().reset(seed=None if seed is None else bounded(seed, "seed", 0))
         seeds = self.np_random.integers(2**63, size=2).tolist()
         self._table.reset(seeds[0])
         self._opponents_rng = random.Random(seeds[1])  # the random seats' draws
