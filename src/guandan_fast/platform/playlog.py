@@ -80,7 +80,7 @@ def play_log(
                 announced_play = True
             if deal.phase == "done":
                 break
-            seat = int(deal.to_act)  # type: ignore[arg-type]
+            seat = deal.current_seat
             leading = deal.phase == "play" and not deal.following
             if leading:
                 went_out = last_player is not None and last_player != seat and not deal.hands[last_player]
