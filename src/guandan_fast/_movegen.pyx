@@ -1705,9 +1705,12 @@ cdef extern from *:
     /* Ask Linux for transparent huge pages over [p, p + n): a batch's output is written
        once, page after page, and each fresh 4 KiB page costs a fault (two threads
        faulting contend for the process's page tables); 2 MiB pages fault 512 times less.
-       A hint only: elsewhere, or when refused, nothing changes. */
+       Only for blocks of 4 MiB or more (a smaller one holds no whole huge page, and the
+       hint would only split the heap's mappings). A hint: elsewhere, or when refused,
+       nothing changes. */
     static void gf_advise_huge_pages(void* p, size_t n) {
     #if defined(__linux__) && defined(MADV_HUGEPAGE)
+        if (n < ((size_t)4 << 20)) return;
         uintptr_t start = ((uintptr_t)p + 4095) & ~(uintptr_t)4095;
         uintptr_t end = ((uintptr_t)p + n) & ~(uintptr_t)4095;
         if (end > start) (void)madvise((void*)start, end - start, MADV_HUGEPAGE);
