@@ -1697,31 +1697,6 @@ def has_legal_follow(once, twice, level, last_kind, last_key, last_size):
     return result == 1
 
 
-cdef extern from *:
-    """
-    #if defined(__linux__)
-    #include <sys/mman.h>
-    #endif
-    /* Ask Linux for transparent huge pages over [p, p + n): a batch's output is written
-       once, page after page, and each fresh 4 KiB page costs a fault (two threads
-       faulting contend for the process's page tables); 2 MiB pages fault 512 times less.
-       Only for blocks of 4 MiB or more (a smaller one holds no whole huge page, and the
-       hint would only split the heap's mappings). A hint: elsewhere, or when refused,
-       nothing changes. */
-    static void gf_advise_huge_pages(void* p, size_t n) {
-    #if defined(__linux__) && defined(MADV_HUGEPAGE)
-        if (n < ((size_t)4 << 20)) return;
-        uintptr_t start = ((uintptr_t)p + 4095) & ~(uintptr_t)4095;
-        uintptr_t end = ((uintptr_t)p + n) & ~(uintptr_t)4095;
-        if (end > start) (void)madvise((void*)start, end - start, MADV_HUGEPAGE);
-    #else
-        (void)p; (void)n;
-    #endif
-    }
-    """
-    void gf_advise_huge_pages(void* p, size_t n) nogil
-
-
 # The output of a batch: one block per call (cards, then kinds at 16 * cap, then keys at
 # 17 * cap, as MoveBuffer.block), about 14 kB of moves a dealt hand, with room for 1,024
 # (pages never touched cost nothing). Memory fresh from the system costs a page fault per
@@ -1755,8 +1730,6 @@ cdef uint8_t* _take_block(size_t want, size_t* size):
     if block == NULL:
         block = <uint8_t*>malloc(want)
         size[0] = want
-        if block != NULL:
-            gf_advise_huge_pages(block, want)
     return block
 
 
