@@ -1700,10 +1700,10 @@ def has_legal_follow(once, twice, level, last_kind, last_key, last_size):
 # The output of a batch: one block per call (cards, then kinds at 16 * cap, then keys at
 # 17 * cap, as MoveBuffer.block), about 14 kB of moves a dealt hand, with room for 1,024
 # (pages never touched cost nothing). Memory fresh from the system costs a page fault per
-# page touched (measured on a virtual machine: 3,000 faults a 1,000-hand batch, 1-2 µs a
-# hand, as much as generating the moves), so the blocks of batches the caller has dropped
-# are kept, a few and up to KEPT_BYTES in all, and reused by the next batches, already
-# mapped, instead of going back to the system.
+# page touched (measured on a virtual machine: 3,300 faults a 1,000-hand batch, about 8 µs
+# a hand, four times the generation itself), so the blocks of batches the caller has
+# dropped are kept, a few and up to KEPT_BYTES in all, and reused by the next batches,
+# already mapped, instead of going back to the system.
 cdef enum:
     KEPT_BLOCKS = 8
 cdef size_t KEPT_BYTES = 64 << 20
