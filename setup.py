@@ -15,7 +15,7 @@ def extension(name: str) -> Extension:
     return Extension(
         f"guandan_fast.{name}",
         [f"src/guandan_fast/{name.replace('.', '/')}.pyx"],
-        include_dirs=[numpy.get_include(), "src/guandan_fast"],
+        include_dirs=[numpy.get_include(), "src"],
         extra_compile_args=COMPILE_ARGS,
         define_macros=DEFINES,
     )
@@ -25,7 +25,17 @@ setup(
     ext_modules=cythonize(
         [
             extension(name)
-            for name in ("_movegen", "_values", "_movelist", "_cardtext", "_playout", "_solver", "_infoset", "encode._encode", "encode._actions")
+            for name in (
+                "engine._movegen",
+                "engine._values",
+                "engine._movelist",
+                "engine._cardtext",
+                "search._playout",
+                "search._minplays",
+                "search._infoset",
+                "encode._encode",
+                "encode._actions",
+            )
         ],
         compiler_directives={"language_level": "3", "embedsignature": True},
     )

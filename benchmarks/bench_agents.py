@@ -18,7 +18,8 @@ from conftest import GAME_SPEED
 
 from guandan_fast.agents import make_agent
 from guandan_fast.arena import play_matches
-from guandan_fast.game import Deal, Rules
+from guandan_fast.engine.deal import Deal
+from guandan_fast.engine.rules import Rules
 
 DEALS = 3
 

@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 from conftest import GAME_SPEED
 
-from guandan_fast.game import Deal
+from guandan_fast.engine.deal import Deal
 
 ROUNDS = 2000
 

@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 from conftest import GAME_SPEED
 
-from guandan_fast import Deal, infoset
+from guandan_fast import Deal
+from guandan_fast.search import infoset
 
 BATCH = 1000
 

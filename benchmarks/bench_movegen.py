@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from guandan_fast import api, bench
+from guandan_fast.engine import api
+import workload as bench
 
 REFERENCE_ROUNDS = 3
 

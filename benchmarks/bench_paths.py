@@ -1,5 +1,5 @@
 """The input forms users pass, each beside its fast form: platform triples, card strings,
-and a :class:`~guandan_fast.game.Deal` stepped by triple, index or Move (see
+and a :class:`~guandan_fast.engine.deal.Deal` stepped by triple, index or Move (see
 :data:`guandan_fast.bench.PATHS`). Default backend; run ``pytest benchmarks/bench_paths.py``.
 
 One round is one pass of :func:`guandan_fast.bench.make_path` (its setup untimed); the
@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from conftest import PATH_RESULTS
 
-from guandan_fast import bench
+import workload as bench
 
 ROUNDS = 30
 

@@ -21,7 +21,8 @@ from typing import Any
 import pytest
 from conftest import GAME_SPEED
 
-from guandan_fast.game import NATIVE_PLAYOUT, Deal, random_deals
+from guandan_fast.search.playout import NATIVE_PLAYOUT, random_deals
+from guandan_fast.engine.deal import Deal
 
 BATCH = 200
 

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 from conftest import GAME_SPEED
 
-from guandan_fast.game import deal_cards
-from guandan_fast.solver import min_plays
+from guandan_fast.engine.deal import deal_cards
+from guandan_fast.search.minplays import min_plays
 
 HANDS = 400
 

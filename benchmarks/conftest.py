@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from guandan_fast import bench
+import workload as bench
 
 HANDS = int(os.environ.get("GUANDAN_BENCH_HANDS", "500"))
 REFERENCE_HANDS = int(os.environ.get("GUANDAN_BENCH_REFERENCE_HANDS", "20"))

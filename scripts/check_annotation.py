@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Fail when a native kernel of ``_movegen.pyx`` touches Python objects.
+"""Fail when a native kernel of the package's ``.pyx`` modules touches Python objects.
 
-Runs ``cython -a`` on ``src/guandan_fast/_movegen.pyx`` (into a temporary directory)
+Runs ``cython -a`` on each ``.pyx`` of ``src/guandan_fast`` (into a temporary directory)
 and reads the annotated HTML: for every source line Cython reports a score (how much
 Python C-API the line compiles to; the "yellow" of the HTML) and the C code made from
 it. The kernels are
@@ -27,7 +27,7 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_SOURCE = ROOT / "src" / "guandan_fast" / "_movegen.pyx"
+PACKAGE = ROOT / "src" / "guandan_fast"
 
 #: Modules that only build Python objects for Python callers (the native twin of
 #: ``movelist.py`` and the Hand/Move makers): they have no kernel to check.
@@ -90,7 +90,10 @@ def annotate(source_path: Path, workdir: Path) -> str:
     except ImportError:
         print("check_annotation: Cython is not installed", file=sys.stderr)
         raise SystemExit(2) from None
-    include = [str(source_path.parent.parent)]
+    root = source_path.resolve().parent
+    while (root / "__init__.py").is_file():  # up to the folder that holds the top package
+        root = root.parent
+    include = [str(root)]
     try:
         import numpy
 
@@ -172,7 +175,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("sources", nargs="*", type=Path, help="default: every .pyx module of the package, subpackages included")
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args(argv)
-    sources = args.sources or sorted(DEFAULT_SOURCE.parent.rglob("*.pyx"))
+    sources = args.sources or sorted(PACKAGE.rglob("*.pyx"))
     return max(check(source, args.verbose) for source in sources)
 
 

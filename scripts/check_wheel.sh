@@ -91,9 +91,14 @@ with tarfile.open(sdist) as tar:
 with zipfile.ZipFile(wheel) as zf:
     in_wheel = set(zf.namelist())
 
-pyx = sorted(p.name for p in package.glob("*.pyx"))
+pyx = sorted(p.relative_to(package).as_posix() for p in package.rglob("*.pyx"))
 needed = {"README.md", "LICENSE", "pyproject.toml", "setup.py", "MANIFEST.in"}
-needed |= {f"src/guandan_fast/{p.name}" for pattern in ("*.pyx", "*.pxd", "*.pyi", "*.h", "*.py") for p in package.glob(pattern)}
+needed |= {
+    f"src/guandan_fast/{p.relative_to(package).as_posix()}"
+    for pattern in ("*.pyx", "*.pxd", "*.pyi", "*.h", "*.py")
+    for p in package.rglob(pattern)
+    if "__pycache__" not in p.parts
+}
 needed |= {"src/guandan_fast/py.typed"}
 for folder in ("tests", "benchmarks"):
     needed |= {
@@ -105,7 +110,7 @@ missing = sorted(needed - in_sdist)
 stray = sorted(n for n in in_sdist if n.endswith((".so", ".pyd", ".pyc", ".c")) or "__pycache__" in n)
 problems = [f"sdist lacks {m}" for m in missing] + [f"sdist carries a build product {s}" for s in stray]
 
-wanted = {"guandan_fast/py.typed"} | {f"guandan_fast/{p.name}" for p in package.glob("*.pyi")}
+wanted = {"guandan_fast/py.typed"} | {f"guandan_fast/{p.relative_to(package).as_posix()}" for p in package.rglob("*.pyi")}
 problems += [f"wheel lacks {m}" for m in sorted(wanted - in_wheel)]
 for name in pyx:
     stem = name[: -len(".pyx")]

@@ -28,12 +28,16 @@ PACKAGE = ROOT / "src" / "guandan_fast"
 
 
 def _source(revision: str, name: str) -> str:
-    """The text of ``src/guandan_fast/<name>`` at ``revision`` (``worktree``: on disk)."""
+    """The text of the engine's ``name`` at ``revision`` (``worktree``: on disk), with the
+    cimports of revisions before the package re-layout (``guandan_fast._bitops``, kernels at
+    the package's top) pointed at today's ``guandan_fast.engine``."""
     if revision == "worktree":
-        return (PACKAGE / name).read_text(encoding="utf-8")
-    return subprocess.run(
-        ["git", "show", f"{revision}:src/guandan_fast/{name}"], cwd=ROOT, check=True, capture_output=True, text=True
-    ).stdout
+        return (PACKAGE / "engine" / name).read_text(encoding="utf-8")
+    for path in (f"src/guandan_fast/engine/{name}", f"src/guandan_fast/{name}"):
+        shown = subprocess.run(["git", "show", f"{revision}:{path}"], cwd=ROOT, capture_output=True, text=True)
+        if shown.returncode == 0:
+            return shown.stdout.replace("from guandan_fast._bitops cimport", "from guandan_fast.engine._bitops cimport")
+    raise SystemExit(f"{revision} has no {name}")
 
 
 def build(revisions: list[str], where: Path, defines: list[tuple[str, str]] | None = None) -> list[str]:
@@ -54,7 +58,7 @@ def build(revisions: list[str], where: Path, defines: list[tuple[str, str]] | No
             Extension(
                 name,
                 [str(where / f"{name}.pyx")],
-                include_dirs=[numpy.get_include(), str(PACKAGE)],
+                include_dirs=[numpy.get_include(), str(ROOT / "src")],
                 extra_compile_args=["-O3", "-g0"],  # as setup.py builds the shipped module
                 define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION"), *(defines or [])],
             )
@@ -70,7 +74,8 @@ def build(revisions: list[str], where: Path, defines: list[tuple[str, str]] | No
 
 
 def compare(names: list[str], labels: list[str], hands: int, rounds: int) -> None:
-    from guandan_fast import bench
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import workload as bench
 
     workload = bench.make_workload(hands, bench.DEFAULT_SEED)
     rows = [(hand.once, hand.twice, level) for hand, level in zip(workload.hands, workload.levels)]
@@ -98,7 +103,8 @@ def compare_batch(names: list[str], labels: list[str], hands: int, rounds: int, 
 
     import numpy as np
 
-    from guandan_fast import bench
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import workload as bench
 
     workload = bench.make_workload(hands, bench.DEFAULT_SEED)
     planes = np.array([(hand.once, hand.twice) for hand in workload.hands], dtype=np.uint64)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Call every native entry point a million times and watch the process's resident memory.
 
-Each round makes the same mix of calls to ``guandan_fast._movegen``: leading and
+Each round makes the same mix of calls to ``guandan_fast.engine._movegen``: leading and
 following, complete and strongest (``generate``), ``classify``, ``has_legal_follow``,
 small ``generate_batch`` calls, and calls that raise ValueError / TypeError. Resident
 memory (RSS) is printed after every round; the check fails when it grew by more than
@@ -21,9 +21,9 @@ import time
 import numpy as np
 
 from guandan_fast import Hand
-from guandan_fast import _movegen as native
-from guandan_fast import _movelist as lists
-from guandan_fast.cards import wildcard
+from guandan_fast.engine import _movegen as native
+from guandan_fast.engine import _movelist as lists
+from guandan_fast.engine.cards import wildcard
 
 DECK = [index for index in range(54) for _ in range(2)]
 

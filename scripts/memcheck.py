@@ -33,7 +33,11 @@ import random, sys
 import numpy as np
 sys.path.insert(0, sys.argv[1])
 import _kernel_0 as tight
-from guandan_fast import Deal, bench, infoset
+from guandan_fast import Deal
+
+sys.path.insert(0, sys.argv[3])
+import workload as bench  # the benchmark workload of this checkout
+from guandan_fast.search import infoset
 workload = bench.make_workload(int(sys.argv[2]), 11)
 lasts = [last.table_args for last in workload.lasts]
 for hand, level in zip(workload.hands, workload.levels):
@@ -71,7 +75,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         build(["worktree"], Path(tmp), [("GF_TIGHT_BUFFERS", "1")])
         done = subprocess.run(
-            ["valgrind", "--error-limit=no", "--num-callers=8", sys.executable, "-c", _DRIVE, tmp, hands],
+            ["valgrind", "--error-limit=no", "--num-callers=8", sys.executable, "-c", _DRIVE, tmp, hands, str(Path(__file__).resolve().parent.parent / "benchmarks")],
             capture_output=True,
             text=True,
             env={**os.environ, "OPENBLAS_NUM_THREADS": "1"},

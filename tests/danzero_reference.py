@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from guandan_fast import Deal
-from guandan_fast.cards import RANKS
+from guandan_fast.engine.cards import RANKS
 
 STATE_SIZE = 513
 #: Offsets of the two "latest action" fields in the 513 numbers.

@@ -18,8 +18,10 @@ from typing import Any
 
 import websockets
 
-from guandan_fast.cards import CARD_NAMES, level_char
-from guandan_fast.game import Deal, Rules, deal_cards, score_deal
+from guandan_fast.engine.cards import CARD_NAMES, level_char
+from guandan_fast.engine.deal import Deal, deal_cards
+from guandan_fast.engine.rules import Rules
+from guandan_fast.engine.scoring import score_deal
 from guandan_fast.platform import act_message
 
 ANSWER_TIMEOUT = 10.0

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from guandan_fast import PASS, Deal, Hand, Match, Move, MoveType
-from guandan_fast.cards import CARD_NAMES, card_power, parse_card, wildcard
+from guandan_fast.engine.cards import CARD_NAMES, card_power, parse_card, wildcard
 from guandan_fast.encode import _actions as native
 from guandan_fast.encode import actions
 

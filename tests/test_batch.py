@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from guandan_fast import Hand, MoveBatch, legal_moves, legal_moves_batch
-from guandan_fast.cards import CARD_NAMES
+from guandan_fast.engine.cards import CARD_NAMES
 
 
 def dealt_hands(count: int, seed: int) -> list[Hand]:
@@ -121,8 +121,7 @@ def test_a_batch_owns_its_arrays(threads: int) -> None:
 def test_dropped_batches_lend_their_memory_to_the_next() -> None:
     """A dropped batch's block is kept for the next batches (no fresh pages to fault in);
     reused, too small (a new one), grown past its room: the moves are always right."""
-    from guandan_fast import _movegen
-    from guandan_fast.bench import worst_hand
+    from guandan_fast.engine import _movegen
 
     _movegen._release_kept_blocks()
     hands = dealt_hands(200, seed=8)
@@ -136,7 +135,8 @@ def test_dropped_batches_lend_their_memory_to_the_next() -> None:
     assert len(addresses) == 1  # one block, reused
     assert _movegen._release_kept_blocks() == 1 and _movegen._release_kept_blocks() == 0
     legal_moves_batch(hands[:100], 5, threads=1)  # its block is kept, then taken by the next...
-    worst, level = worst_hand()
+    # the hand with the most moves known: both wildcards and all eight copies of 3..8, at level 2
+    worst, level = Hand("H2 H2 " + " ".join(f"{s}{r} {s}{r}" for r in "345678" for s in "SHCD")), 2
     big = legal_moves_batch([worst] * 64, level, threads=1)  # ...and grown: 64 x 37,026 moves
     assert big.counts().tolist() == [37_026] * 64 and list(big[63]) == list(legal_moves(worst, level))
     del big

@@ -6,17 +6,21 @@ from __future__ import annotations
 import io
 import json
 import random
+import sys
+from pathlib import Path
 from collections import Counter
 from typing import Any
 
 import numpy as np
 import pytest
 
-from guandan_fast import api, bench
-from guandan_fast.api import legal_moves
+from guandan_fast.engine import api
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+import workload as bench  # noqa: E402 - the benchmark workload lives beside the benchmarks
+from guandan_fast.engine.api import legal_moves
 from guandan_fast.cli import main
-from guandan_fast.hand import Hand
-from guandan_fast.moves import PASS, MoveType
+from guandan_fast.engine.hand import Hand
+from guandan_fast.engine.moves import PASS, MoveType
 
 # Case fields of the JSON document that must be positive numbers.
 TIMED_FIELDS = ("us_per_hand", "moves_per_second", "moves_per_hand", "hands", "rounds", "min_us_per_hand")

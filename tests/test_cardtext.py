@@ -8,10 +8,10 @@ import random
 
 import pytest
 
-from guandan_fast.cards import CARD_NAMES
-from guandan_fast.hand import Hand, planes_of_names
+from guandan_fast.engine.cards import CARD_NAMES
+from guandan_fast.engine.hand import Hand, planes_of_names
 
-cardtext = pytest.importorskip("guandan_fast._cardtext")
+cardtext = pytest.importorskip("guandan_fast.engine._cardtext")
 
 # canonical names, other notations the Python reader accepts, and faults it names
 TOKENS = [*CARD_NAMES, "s2", "S10", "♠2", "sb", "hr", "S", "S2H2", "X2", "HB", "SR", "2S", "S1", "SBB"]

@@ -103,7 +103,7 @@ def test_version_and_help_on_a_bare_command(capsys: pytest.CaptureFixture[str]) 
 def test_one_set_of_rule_flags_on_play_arena_and_selfplay() -> None:
     from guandan_fast.cli import build_parser
     from guandan_fast.cli.rules import rules_from_args
-    from guandan_fast.rules import Rules
+    from guandan_fast.engine.rules import Rules
 
     flags = ["--rules", "openguandan", "--fail-at-a", "2", "--fail-at-a-level", "J", "--no-partner-tribute",
              "--return-level-rank", "--deal-cap", "5", "--first-leader", "3", "--a-needs-double-up"]

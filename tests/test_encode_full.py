@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from guandan_fast import Deal, Hand, Match, MoveType
-from guandan_fast.cards import parse_card
+from guandan_fast.engine.cards import parse_card
 from guandan_fast.encode import FIELDS, HISTORY_LENGTH, LAYOUTS, action_features, state, states
 
 LAYOUT = "full-v1"

@@ -9,7 +9,10 @@ from typing import Any
 import pytest
 
 from guandan_fast import PASS, Hand, legal_moves
-from guandan_fast.game import Deal, Match, Rules, score_deal
+from guandan_fast.engine.deal import Deal
+from guandan_fast.engine.match import Match
+from guandan_fast.engine.rules import Rules
+from guandan_fast.engine.scoring import score_deal
 
 PASS_TRIPLE = ["PASS", "PASS", "PASS"]
 

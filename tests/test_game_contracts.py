@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from guandan_fast import PASS, Hand
-from guandan_fast.cards import parse_card
-from guandan_fast.game import Deal
-from guandan_fast.moves import MoveType
+from guandan_fast.engine.cards import parse_card
+from guandan_fast.engine.deal import Deal
+from guandan_fast.engine.moves import MoveType
 
 PASS_TRIPLE = ["PASS", "PASS", "PASS"]
 
@@ -249,7 +249,7 @@ def test_a_triple_read_before_does_not_excuse_a_malformed_one() -> None:
 
 def test_current_seat_is_to_act_as_an_int_and_raises_once_done() -> None:
     from guandan_fast import Match
-    from guandan_fast.rules import Rules
+    from guandan_fast.engine.rules import Rules
 
     deal = trick_deal()
     assert deal.current_seat == deal.to_act == 1 and type(deal.current_seat) is int

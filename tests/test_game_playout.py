@@ -13,8 +13,9 @@ import pytest
 
 import guandan_fast as gf
 from guandan_fast import Hand
-from guandan_fast.game import NATIVE_PLAYOUT, Deal, random_deals
-from guandan_fast.playout import python_playout
+from guandan_fast.search.playout import NATIVE_PLAYOUT, random_deals
+from guandan_fast.engine.deal import Deal
+from guandan_fast.search.playout import python_playout
 
 native = pytest.mark.skipif(not NATIVE_PLAYOUT, reason="the native _playout extension is not built")
 
@@ -249,13 +250,13 @@ def as_state(args: dict[str, Any]) -> tuple[Any, ...]:
 
 
 def call_playout(args: dict[str, Any], seed: Any = 0) -> Any:
-    from guandan_fast import _playout
+    from guandan_fast.search import _playout
 
     return _playout.playout(as_state(args), seed=seed)
 
 
 def call_playouts(args: dict[str, Any], seed: Any = 0, n: Any = 2) -> Any:
-    from guandan_fast import _playout
+    from guandan_fast.search import _playout
 
     return _playout.playouts(as_state(args), seed=seed, n=n)
 
@@ -352,7 +353,7 @@ def test_native_playout_rejects_bad_states_with_seats_out() -> None:
 
 @native
 def test_native_state_is_one_tuple_of_ten_values() -> None:
-    from guandan_fast import _playout
+    from guandan_fast.search import _playout
 
     state = as_state(native_args(following_deal()))
     assert len(_playout.playout(state, seed=1)) == 4
@@ -365,7 +366,7 @@ def test_native_state_is_one_tuple_of_ten_values() -> None:
 
 
 def test_native_seeds_and_counts() -> None:
-    from guandan_fast import _playout
+    from guandan_fast.search import _playout
 
     native_module: Any = _playout  # called with wrong argument types on purpose
 
@@ -523,7 +524,7 @@ def test_world_playouts_equal_cloned_deals_played_out() -> None:
     """Row [i, j, r] is the deal with world i's hands, action j played, then playout
     seed + i n + r: the Python path of with_hands, step and playouts, both policies; a
     deterministic policy's rows repeat (the game is played once)."""
-    from guandan_fast.infoset import sample_hands
+    from guandan_fast.search.infoset import sample_hands
 
     checked = 0
     for number in range(24):
@@ -552,8 +553,8 @@ def test_world_playouts_equal_cloned_deals_played_out() -> None:
 
 @native
 def test_world_playouts_refuse_what_does_not_fit() -> None:
-    from guandan_fast import _playout
-    from guandan_fast.infoset import sample_hands
+    from guandan_fast.search import _playout
+    from guandan_fast.search.infoset import sample_hands
 
     deal = mid_deal(4, 12)
     seat = deal.to_act
@@ -594,7 +595,7 @@ def test_world_playouts_refuse_what_does_not_fit() -> None:
 @native
 def test_world_playouts_refuse_a_move_a_world_does_not_hold() -> None:
     """A world where the seat to act holds other cards than the move's is refused."""
-    from guandan_fast.infoset import sample_hands
+    from guandan_fast.search.infoset import sample_hands
 
     deal = Deal.start(["S5 D5 S6", "S7 S8 S9", "ST SJ SQ", "SK SA H9"], 2, leader=0)
     worlds = sample_hands(deal, 1, 8, 0)  # seat 1's view: seat 0's hand is redrawn
@@ -620,7 +621,7 @@ def test_bad_playout_policy() -> None:
     with pytest.raises(ValueError, match="greedy playouts run in native code from the play phase"):
         tribute.playouts(2, policy="greedy")
     args = native_args(mid_deal(2, 30))
-    from guandan_fast import _playout
+    from guandan_fast.search import _playout
 
     for policy, error in ((3, ValueError), (-1, ValueError), (True, TypeError), (1.0, TypeError)):
         with pytest.raises(error, match="policy"):

@@ -13,7 +13,9 @@ from typing import Any
 import numpy as np
 
 from guandan_fast import Hand, legal_moves
-from guandan_fast.game import Deal, Match, Rules
+from guandan_fast.engine.deal import Deal
+from guandan_fast.engine.match import Match
+from guandan_fast.engine.rules import Rules
 
 FULL_DECK = Hand.from_indices([i for i in range(54) for _ in range(2)])
 N_DEALS = int(os.environ.get("GUANDAN_GAME_DEALS", "1000"))
@@ -124,7 +126,7 @@ def test_a_few_deals_on_the_reference_backend() -> None:
     """The game is backend-agnostic: with the reference generator as the default the same
     invariants hold, and replaying those deals on the native backend offers the same set of
     actions at every step (the two backends may list moves in different orders)."""
-    from guandan_fast import api
+    from guandan_fast.engine import api
 
     previous = api.resolve_backend()
     api.set_default_backend("reference")

@@ -8,10 +8,14 @@ from typing import Any
 
 import pytest
 
-from guandan_fast import Hand, game
-from guandan_fast.cards import parse_card
-from guandan_fast.game import Deal, Match, Rules, score_deal
-from guandan_fast.tribute import (
+from guandan_fast import Hand
+from guandan_fast.engine import match as match_module
+from guandan_fast.engine.cards import parse_card
+from guandan_fast.engine.deal import Deal
+from guandan_fast.engine.match import Match
+from guandan_fast.engine.rules import Rules
+from guandan_fast.engine.scoring import score_deal
+from guandan_fast.engine.tribute import (
     NO_TRIBUTE,
     TributeRecord,
     hand_over,
@@ -53,7 +57,7 @@ def actions_to(deal: Deal, order: list[int]) -> list[Any] | None:
 
 def play_match(rules: Rules, orders: list[list[int]], monkeypatch: pytest.MonkeyPatch) -> Match:
     """A match with tiny hands in which the deals end in ``orders`` (first seats first)."""
-    monkeypatch.setattr(game, "deal_cards", lambda rng: [Hand(text) for text in TINY_HANDS])
+    monkeypatch.setattr(match_module, "deal_cards", lambda rng: [Hand(text) for text in TINY_HANDS])
     match = Match(seed=1, rules=rules)
     for order in orders:
         assert not match.over
@@ -344,7 +348,7 @@ def _received(session: list[dict[str, Any]]) -> list[tuple[int, dict[str, Any]]]
 
 
 def test_openguandan_levels_follow_the_recorded_server() -> None:
-    from guandan_fast.cards import parse_level
+    from guandan_fast.engine.cards import parse_level
 
     for session in _recordings():
         levels, failures, team, expected, games = (2, 2), (0, 0), None, 2, []
@@ -369,7 +373,7 @@ def test_openguandan_levels_follow_the_recorded_server() -> None:
 
 
 def test_openguandan_tribute_return_and_leader_follow_the_recorded_server() -> None:
-    from guandan_fast.cards import CARD_NAMES, parse_level
+    from guandan_fast.engine.cards import CARD_NAMES, parse_level
 
     checked = 0
     for session in _recordings():

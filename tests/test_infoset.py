@@ -16,8 +16,9 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-from guandan_fast import Deal, Hand, infoset
-from guandan_fast.cards import CARD_NAMES, parse_card
+from guandan_fast import Deal, Hand
+from guandan_fast.search import infoset
+from guandan_fast.engine.cards import CARD_NAMES, parse_card
 
 WORLDS = 30_000
 
@@ -206,7 +207,7 @@ def test_unseen_cards_are_the_complement_of_what_the_seat_sees() -> None:
 def test_native_sampler_refuses_slot_counts_that_would_overflow() -> None:
     """Slot counts summing past a C int used to wrap to a matching total and read past the
     card buffer (a crash); any count above 108 is a ValueError now."""
-    native = pytest.importorskip("guandan_fast._infoset")
+    native = pytest.importorskip("guandan_fast.search._infoset")
     huge = (1 << 31) - 1
     with pytest.raises(ValueError, match="0 to 108 free slots"):
         native.sample_hands([(0, 0)] * 4, 0, 0, [huge, huge, 2, 0], 0, 0, 0, 1, 0)

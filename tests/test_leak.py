@@ -13,7 +13,7 @@ from types import ModuleType
 
 import pytest
 
-from guandan_fast import api
+from guandan_fast.engine import api
 
 pytestmark = pytest.mark.skipif(not api.NATIVE_AVAILABLE, reason="the native core is not built")
 

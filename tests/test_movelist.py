@@ -12,12 +12,13 @@ import random
 import numpy as np
 import pytest
 
-from guandan_fast import PASS, Hand, Move, backend, movelist
-from guandan_fast.game import deal_cards
-from guandan_fast.kinds import MoveArrays
+from guandan_fast import PASS, Hand, Move
+from guandan_fast.engine import backend, movelist
+from guandan_fast.engine.deal import deal_cards
+from guandan_fast.engine.kinds import MoveArrays
 
-native = pytest.importorskip("guandan_fast._movelist")
-values = pytest.importorskip("guandan_fast._values")
+native = pytest.importorskip("guandan_fast.engine._movelist")
+values = pytest.importorskip("guandan_fast.engine._values")
 
 TWINS = [pytest.param(native, id="native"), pytest.param(movelist, id="python")]
 BACKENDS = ["native", "reference"]
@@ -200,8 +201,8 @@ def test_given_arrays_are_read_as_ints(twin):
 
 
 def test_python_makers_make_what_the_native_ones_make():
-    from guandan_fast import hand as hand_module
-    from guandan_fast import moves as moves_module
+    from guandan_fast.engine import hand as hand_module
+    from guandan_fast.engine import moves as moves_module
 
     assert hand_module._new_hand_in_python(5, 1) == values.new_hand(5, 1)
     row = (2, 3, 1 << 4 | 1 << 5, 0, 2)

@@ -1,8 +1,8 @@
-"""The native core (``guandan_fast._movegen``) against the reference generator.
+"""The native core (``guandan_fast.engine._movegen``) against the reference generator.
 
 * differential: seeded random hands across all 13 levels (mostly 27 cards, half with
   wildcards forced in), leading and following, complete and strongest, compared with
-  :mod:`guandan_fast.reference` as sets of (kind, key, once, twice); ``classify`` on
+  :mod:`guandan_fast.engine.reference` as sets of (kind, key, once, twice); ``classify`` on
   random multisets; hypothesis-generated hands;
 * ``has_legal_follow`` agrees with the move lists;
 * ``generate_batch`` / ``legal_moves_batch`` equal single calls, and threads calling
@@ -27,10 +27,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from guandan_fast import Hand, Move, MoveType, api, reference
-from guandan_fast.cards import wildcard
-from guandan_fast.hand import as_hand
-from guandan_fast.moves import beats
+from guandan_fast import Hand, Move, MoveType
+from guandan_fast.engine import api, reference
+from guandan_fast.engine.cards import wildcard
+from guandan_fast.engine.hand import as_hand
+from guandan_fast.engine.moves import beats
 
 pytestmark = pytest.mark.skipif(not api.NATIVE_AVAILABLE, reason="the native core is not built")
 
@@ -231,7 +232,7 @@ def test_the_differential_covers_every_level_kind_and_wildcard_count() -> None:
 
 def platform_row(triple: list[Any], level: int) -> Row:
     """A platform triple as a row, read directly (the golden lists are trusted)."""
-    from guandan_fast.moves import read_platform
+    from guandan_fast.engine.moves import read_platform
 
     kind, key, hand = read_platform(triple, level)
     return (int(kind), key, hand.once, hand.twice)
@@ -240,7 +241,7 @@ def platform_row(triple: list[Any], level: int) -> Row:
 def test_golden_cases_through_the_native_module() -> None:
     from conftest import load_golden
 
-    from guandan_fast.cards import parse_level
+    from guandan_fast.engine.cards import parse_level
 
     for case in load_golden():
         level = parse_level(case["level"])
@@ -690,9 +691,10 @@ def test_kernels_have_no_python_interaction() -> None:
 @pytest.mark.skipif(importlib.util.find_spec("Cython") is None, reason="Cython is not installed")
 def test_the_annotation_check_catches_python_in_a_kernel(tmp_path: Path) -> None:
     """A kernel that takes the GIL back (``with gil:``) to touch an object is reported."""
-    package = tmp_path / "guandan_fast"
-    package.mkdir()
-    source_dir = ROOT / "src" / "guandan_fast"
+    package = tmp_path / "guandan_fast" / "engine"
+    package.mkdir(parents=True)
+    (tmp_path / "guandan_fast" / "__init__.py").write_text("", encoding="utf-8")
+    source_dir = ROOT / "src" / "guandan_fast" / "engine"
     for name in ("_movegen.pxd", "_bitops.pxd", "__init__.py"):
         (package / name).write_text((source_dir / name).read_text(encoding="utf-8"), encoding="utf-8")
     source = (source_dir / "_movegen.pyx").read_text(encoding="utf-8")

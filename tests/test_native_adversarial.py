@@ -20,9 +20,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from guandan_fast import Hand, MoveType, api, legal_moves
-from guandan_fast.cards import wildcard
-from guandan_fast.moves import beats
+from guandan_fast import Hand, MoveType, legal_moves
+from guandan_fast.engine import api
+from guandan_fast.engine.cards import wildcard
+from guandan_fast.engine.moves import beats
 
 pytestmark = pytest.mark.skipif(not api.NATIVE_AVAILABLE, reason="the native core is not built")
 
@@ -255,9 +256,15 @@ C_API_TEST = textwrap.dedent(
     """
     # cython: language_level=3
     from libc.stdint cimport uint64_t
-    from guandan_fast._movegen cimport (
-        MoveBuffer, movebuf_init, movebuf_free, movebuf_clear, generate_into, generate_append,
-        has_legal_follow_c, check_args,
+    from guandan_fast.engine._movegen cimport (
+        MoveBuffer,
+        movebuf_init,
+        movebuf_free,
+        movebuf_clear,
+        generate_into,
+        generate_append,
+        has_legal_follow_c,
+        check_args,
     )
 
     def run(uint64_t once, uint64_t twice, int level, int kind, int key, int size, bint strongest, int cap):

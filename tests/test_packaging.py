@@ -45,8 +45,9 @@ def installed(distribution: str) -> bool:
 
 
 def native_modules() -> list[str]:
-    """The compiled modules the package must have: one per ``.pyx`` (installed beside them)."""
-    return sorted(p.stem for p in INSTALLED.glob("*.pyx"))
+    """The compiled modules the package must have: one per ``.pyx`` (installed beside them),
+    as dotted names under the package."""
+    return sorted(".".join(p.relative_to(INSTALLED).with_suffix("").parts) for p in INSTALLED.rglob("*.pyx"))
 
 
 # --- the installed package --------------------------------------------------------------
@@ -54,14 +55,14 @@ def native_modules() -> list[str]:
 
 def test_every_cython_module_is_compiled() -> None:
     names = native_modules()
-    assert "_movegen" in names
+    assert "engine._movegen" in names
     for name in names:
         try:
             module = importlib.import_module(f"guandan_fast.{name}")
         except ImportError as error:
             pytest.fail(f"{name}.pyx has no importable compiled module (rebuild the package): {error}")
         assert module.__file__ is not None and module.__file__.endswith(EXTENSION_SUFFIXES), module.__file__
-        assert Path(module.__file__).resolve().parent == INSTALLED
+        assert Path(module.__file__).resolve().parent == INSTALLED.joinpath(*name.split(".")[:-1])
 
 
 def test_native_core_is_the_default_and_answers() -> None:

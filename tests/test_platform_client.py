@@ -21,7 +21,7 @@ from platform_server import Faults, PlatformServer
 
 from guandan_fast.agents import AGENTS, make_agent
 from guandan_fast.cli import main
-from guandan_fast.game import Deal
+from guandan_fast.engine.deal import Deal
 from guandan_fast.platform import ClientResult, Mirror, PlatformError, act_message, answer_index, play
 
 #: Every await of a test is bounded by this (seconds).

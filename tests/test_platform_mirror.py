@@ -21,9 +21,9 @@ from typing import Any
 import pytest
 
 from guandan_fast import Deal, Rules, classify, legal_moves
-from guandan_fast.cards import parse_level
-from guandan_fast.hand import Hand
-from guandan_fast.moves import read_platform
+from guandan_fast.engine.cards import parse_level
+from guandan_fast.engine.hand import Hand
+from guandan_fast.engine.moves import read_platform
 from guandan_fast.platform import DEPARTURES, Mirror, ProtocolError
 
 # The repository sits beside the shared folder: /work/main and /work/shared in CI.

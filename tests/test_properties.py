@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from guandan_fast import Hand, Move, classify, legal_moves
-from guandan_fast.cards import wildcard
+from guandan_fast.engine.cards import wildcard
 
 SETTINGS = settings(max_examples=75, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 

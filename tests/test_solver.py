@@ -23,9 +23,9 @@ import pytest
 
 import guandan_fast as gf
 from guandan_fast import Hand, MoveType, legal_moves
-from guandan_fast.cards import NUM_CARDS, wildcard
-from guandan_fast.game import deal_cards
-from guandan_fast.solver import MAX_CARDS, min_plays
+from guandan_fast.engine.cards import NUM_CARDS, wildcard
+from guandan_fast.engine.deal import deal_cards
+from guandan_fast.search.minplays import MAX_CARDS, min_plays
 
 BOMB_KINDS = {MoveType.BOMB, MoveType.FOUR_JOKERS}
 

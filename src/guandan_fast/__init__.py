@@ -7,7 +7,7 @@ interface — the pure-Python reference (:mod:`.reference`) and the native Cytho
 :class:`Move` value (:mod:`.moves`) and the entry points (:mod:`.api`).
 """
 
-from .api import (
+from .engine.api import (
     NATIVE_AVAILABLE,
     MoveBatch,
     MoveList,
@@ -18,11 +18,14 @@ from .api import (
     resolve_backend,
     set_default_backend,
 )
-from .cards import parse_card, parse_level
-from .game import Deal, DealScore, Match, Rules, score_deal
-from .hand import Hand
-from .moves import PASS, Move, MoveType
-from .solver import min_plays
+from .engine.cards import parse_card, parse_level
+from .engine.deal import Deal
+from .engine.scoring import DealScore, score_deal
+from .engine.match import Match
+from .engine.rules import Rules
+from .engine.hand import Hand
+from .engine.moves import PASS, Move, MoveType
+from .search.minplays import min_plays
 
 __all__ = [
     "NATIVE_AVAILABLE",

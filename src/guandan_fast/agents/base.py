@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol, runtime_checkable
 
-from ..cards import as_index
-from ..game import Deal
+from ..engine.cards import as_index
+from ..engine.deal import Deal
 
 
 @runtime_checkable

@@ -25,11 +25,11 @@ It uses only its own hand, the move to beat and who made it, and the cards-left 
 
 from __future__ import annotations
 
-from ..cards import card_power, parse_card
-from ..game import Deal
-from ..hand import Hand
-from ..moves import Move, MoveType, bomb_tier
-from ..solver import min_plays
+from ..engine.cards import card_power, parse_card
+from ..engine.deal import Deal
+from ..engine.hand import Hand
+from ..engine.moves import Move, MoveType, bomb_tier
+from ..search.minplays import min_plays
 from .base import check_turn
 
 BOMB_KINDS = frozenset({MoveType.BOMB, MoveType.STRAIGHT_FLUSH, MoveType.FOUR_JOKERS})

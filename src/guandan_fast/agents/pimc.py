@@ -46,9 +46,9 @@ import time
 
 import numpy as np
 
-from ..cards import bounded
-from ..game import Deal
-from ..infoset import sample_hands
+from ..engine.cards import bounded
+from ..engine.deal import Deal
+from ..search.infoset import sample_hands
 from .base import check_turn
 from .minplays import MinPlaysAgent
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from ..game import Deal
+from ..engine.deal import Deal
 from .base import action_count, check_turn
 
 

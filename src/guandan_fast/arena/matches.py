@@ -27,8 +27,9 @@ from typing import Any, Union
 
 from ..agents import Agent, as_agent, make_agent, parse_agent_spec
 from ..agents.base import AgentFunction, checked_choice
-from ..bench import ProgressBar
-from ..game import Match, Rules
+from .progress import ProgressBar
+from ..engine.match import Match
+from ..engine.rules import Rules
 from .runner import check_positive, run_tasks
 
 #: An agent as the arena takes it: a name with options (``"pimc:playouts=64"``), a

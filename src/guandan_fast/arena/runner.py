@@ -18,7 +18,7 @@ import socket
 from collections.abc import Callable, Generator, Iterator, Sequence
 from typing import Any
 
-from ..cards import bounded
+from ..engine.cards import bounded
 
 
 def check_positive(value: object, what: str) -> int:

@@ -53,13 +53,13 @@ import numpy as np
 from .. import __version__
 from ..agents import parse_agent_spec
 from ..agents.base import checked_choice
-from ..bench import ProgressBar
-from ..cards import NUM_CARDS, parse_card
 from ..encode import LAYOUTS
 from ..encode import actions as action_space
-from ..game import Deal
-from ..rules import Rules, check_rules
+from ..engine.cards import NUM_CARDS, parse_card
+from ..engine.deal import Deal
+from ..engine.rules import Rules, check_rules
 from .matches import AgentSpec, agent_label, build_agent, derive_seed
+from .progress import ProgressBar
 from .runner import check_positive, run_tasks
 
 #: The shard format :func:`read_shard` reads (``meta["format"]``).
@@ -108,7 +108,7 @@ def encode_state(deal: Deal, seat: int, encoding: str) -> np.ndarray:
 def default_encoding() -> str:
     """``"danzero"`` when :mod:`guandan_fast.encode` is there, else ``"counts"``."""
     try:
-        from .. import encode  # noqa: F401
+        from .. import encode
     except ImportError:
         return "counts"
     return "danzero"

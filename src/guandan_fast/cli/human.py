@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from ..cards import CARD_NAMES, card_power, level_char, parse_card, power_char, wildcard
-from ..game import Deal
+from ..engine.cards import CARD_NAMES, card_power, level_char, parse_card, power_char, wildcard
+from ..engine.deal import Deal
 from ..platform.playlog import _describe
 
 #: Up to this many legal actions are listed at once; more are summarised by type.

@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 
-from ..api import legal_moves
-from ..cards import parse_level
-from ..hand import Hand
-from ..moves import MoveType
+from ..engine.api import legal_moves
+from ..engine.cards import parse_level
+from ..engine.hand import Hand
+from ..engine.moves import MoveType
 
 
 def run(args: argparse.Namespace) -> int:

@@ -9,8 +9,8 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any, Final
 
-from ..cards import check_seat
-from ..rules import Rules
+from ..engine.cards import check_seat
+from ..engine.rules import Rules
 from ._args import positive
 
 #: The presets ``--rules`` starts from; the other flags change single options of it.

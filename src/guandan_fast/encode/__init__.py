@@ -1,6 +1,6 @@
 """Neural-network encodings of Guandan positions, computed natively (numpy out).
 
-* :func:`state` -- one seat's view of a :class:`~guandan_fast.game.Deal` as ``float32[D]``;
+* :func:`state` -- one seat's view of a :class:`~guandan_fast.engine.deal.Deal` as ``float32[D]``;
 * :func:`states` -- many positions as ``float32[B, D]``, encoded without the GIL;
 * :func:`action_features` -- ``int8[n, F]``, one row per entry of ``deal.legal_actions()``.
 

@@ -6,15 +6,15 @@ structural id of every move, and the canonical move among those of one id, or of
 layout itself (which id a kind, key and size get) is declared once, in Python, by
 ``guandan_fast.encode.actions`` and handed here by :func:`set_layout` when that module is
 imported; this module only knows card planes (card ``i = 4 * rank_index + suit``, bits
-52 and 53 the jokers, see :mod:`guandan_fast.cards`).
+52 and 53 the jokers, see :mod:`guandan_fast.engine.cards`).
 """
 
 from libc.stdint cimport uint8_t, int16_t, uint64_t
 
 cimport numpy as cnp
 
-from guandan_fast._bitops cimport gf_ctz64, gf_popcount64
-from guandan_fast._movegen cimport FULL_PLANE, HR_BIT, NUM_KEYS, NUM_KINDS, SB_BIT, wild_bit
+from guandan_fast.engine._bitops cimport gf_ctz64, gf_popcount64
+from guandan_fast.engine._movegen cimport FULL_PLANE, HR_BIT, NUM_KEYS, NUM_KINDS, SB_BIT, wild_bit
 
 cnp.import_array()
 

@@ -12,7 +12,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from guandan_fast.game import Deal
+from guandan_fast.engine.deal import Deal
 
 #: Layout name -> (state size, action feature width).
 LAYOUTS: Final[dict[str, tuple[int, int]]]

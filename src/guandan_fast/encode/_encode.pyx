@@ -2,7 +2,7 @@
 """Native state and action encoders (see docs/encoding.md for the layouts, field by field).
 
 Two steps per position. ``_gather`` (holding the GIL) copies what a seat's encoding needs
-out of a :class:`~guandan_fast.game.Deal` into a plain C ``Position``, from the plain values
+out of a :class:`~guandan_fast.engine.deal.Deal` into a plain C ``Position``, from the plain values
 of one ``Deal._encoder_view()`` call (no copies, no Move or dict made): the four hands' bit
 planes, the per-seat played planes, the last ``TAIL`` plays and the bombs per seat (read
 from the plays the Deal keeps packed as 64-bit words, so a late position costs no more
@@ -25,10 +25,10 @@ from cpython.object cimport Py_SIZE
 import numpy as np
 cimport numpy as cnp
 
-from guandan_fast._bitops cimport gf_ctz64, gf_popcount64
-from guandan_fast._movegen cimport as_integer, FULL_PLANE, K_STRAIGHT_FLUSH, NUM_CARDS, NUM_KEYS, NUM_KINDS  # kinds 8..10 are bombs
-from guandan_fast.game import Deal
-from guandan_fast.cards import parse_card
+from guandan_fast.engine._bitops cimport gf_ctz64, gf_popcount64
+from guandan_fast.engine._movegen cimport as_integer, FULL_PLANE, K_STRAIGHT_FLUSH, NUM_CARDS, NUM_KEYS, NUM_KINDS
+from guandan_fast.engine.deal import Deal
+from guandan_fast.engine.cards import parse_card
 
 cnp.import_array()
 

@@ -21,7 +21,7 @@ cards — and every tribute or return to the id of its card:
 | 205-258 | tribute       | card index 0..53 (``["tribute", "tribute", [card]]``)           |
 | 259-312 | return        | card index 0..53 (``["back", "back", [card]]``)                 |
 
-Keys are those of :mod:`guandan_fast.moves` (the level rank has power 15, so at each
+Keys are those of :mod:`guandan_fast.engine.moves` (the level rank has power 15, so at each
 level one natural key of Singles, Pairs, ... is never legal; some ids, such as a
 ten-card bomb of the level rank, never are). Tribute and return keep the card because
 its suit matters (a paid card changes hands).
@@ -48,14 +48,23 @@ from typing import Any, Final
 
 import numpy as np
 
-from ..api import classify
-from ..cards import CARD_NAMES, LEVEL_POWER, as_index, level_char, parse_card, parse_level, position_char, power_char
-from ..game import Deal
-from ..kinds import SEQUENCE_TYPES
-from ..moves import PASS, Move, MoveType, read_platform
+from ..engine.api import classify
+from ..engine.cards import (
+    CARD_NAMES,
+    LEVEL_POWER,
+    as_index,
+    level_char,
+    parse_card,
+    parse_level,
+    position_char,
+    power_char,
+)
+from ..engine.deal import Deal
+from ..engine.kinds import SEQUENCE_TYPES
+from ..engine.moves import PASS, Move, MoveType, read_platform
 
 try:
-    from . import _actions as _native
+    from ..encode import _actions as _native
 except ImportError:  # pragma: no cover - exercised only where the extension is not built
     _native = None  # type: ignore[assignment]
 

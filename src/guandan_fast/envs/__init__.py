@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final
 
-from ..rules import Rules
+from ..engine.rules import Rules
 
 if TYPE_CHECKING:
     from .gymnasium import GuandanGymEnv

@@ -15,11 +15,12 @@ from typing import TYPE_CHECKING, Any, Final
 import numpy as np
 
 from ..agents.base import action_count, as_agent
-from ..cards import bounded, level_char, parse_level
 from ..encode import FIELDS, LAYOUTS, actions, state
-from ..game import Deal, Match
+from ..engine.cards import bounded, level_char, parse_level
+from ..engine.deal import Deal
+from ..engine.match import Match
 from ..platform.playlog import _describe
-from ..rules import Rules
+from ..engine.rules import Rules
 
 if TYPE_CHECKING:
     from gymnasium import spaces

@@ -22,9 +22,9 @@ except ImportError as error:  # pragma: no cover - exercised only without the ex
         "guandan_fast.envs.GuandanGymEnv needs gymnasium: pip install 'guandan_fast[envs]'"
     ) from error
 
-from ..cards import bounded, check_seat
+from ..engine.cards import bounded, check_seat
 from ..encode.actions import NUM_ACTIONS
-from ..rules import Rules
+from ..engine.rules import Rules
 from ._table import DEFAULT_LAYOUT, RENDER_FPS, RENDER_MODES, TableEnv, check_policies, observation_box
 
 

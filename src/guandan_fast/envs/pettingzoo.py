@@ -28,7 +28,7 @@ except ImportError as error:  # pragma: no cover - exercised only without the ex
     ) from error
 
 from ..encode.actions import NUM_ACTIONS
-from ..rules import Rules
+from ..engine.rules import Rules
 from ._table import DEFAULT_LAYOUT, RENDER_FPS, RENDER_MODES, TableEnv, observation_box
 
 AGENTS = tuple(f"player_{seat}" for seat in range(4))

@@ -24,9 +24,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from ..cards import bounded, check_seat
-from ..game import Rules
-from ..kinds import platform_row
+from ..engine.cards import bounded, check_seat
+from ..engine.rules import Rules
+from ..engine.kinds import platform_row
 from .legacy import PROTOCOLS, LegacyProtocol, OpenGuanDanProtocol, Protocol
 from .mirror import Mirror, ProtocolError
 

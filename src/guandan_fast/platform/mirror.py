@@ -27,13 +27,25 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from ..cards import BIG_JOKER, CARD_NAMES, NUM_CARDS, card_power, level_char, parse_card, parse_level, rank_of, wildcard
-from ..game import Deal, DealScore, Rules, score_deal
-from ..hand import Hand
-from ..infoset import Unseen
-from ..kinds import platform_row
-from ..moves import MoveType
-from ..tribute import natural_order, who_pays
+from ..engine.cards import (
+    BIG_JOKER,
+    CARD_NAMES,
+    NUM_CARDS,
+    card_power,
+    level_char,
+    parse_card,
+    parse_level,
+    rank_of,
+    wildcard,
+)
+from ..engine.deal import Deal
+from ..engine.scoring import DealScore, score_deal
+from ..engine.rules import Rules
+from ..engine.hand import Hand
+from ..search.infoset import Unseen
+from ..engine.kinds import platform_row
+from ..engine.moves import MoveType
+from ..engine.tribute import natural_order, who_pays
 
 __all__ = ["DEPARTURES", "MOVE_LIST_CLASSES", "Mirror", "ProtocolError"]
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..game import Deal
-from ..observation import ACT_FIELDS
+from ..engine.deal import Deal
+from ..engine.observation import ACT_FIELDS
 
 __all__ = ["act_message"]
 

@@ -8,9 +8,9 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ..agents.base import Agent, checked_choice
-from ..cards import CARD_NAMES, bounded, check_seat, level_char
-from ..game import Match
-from ..rules import Rules
+from ..engine.cards import CARD_NAMES, bounded, check_seat, level_char
+from ..engine.match import Match
+from ..engine.rules import Rules
 
 __all__ = ["play_log"]
 

@@ -1,0 +1,672 @@
+"""Speed measurement: one fixed workload and one way of timing it, for every front end.
+
+Both ``benchmarks/`` (pytest-benchmark) and ``guandan-fast bench`` use what is here:
+
+* :func:`make_workload` deals seeded random 27-card hands (a shuffled 108-card double
+  deck cut into four hands, again and again), each deal at a random level, and gives
+  every hand a move to follow drawn from the next seat's legal moves (a mix of types);
+* :func:`worst_hand` is the hand with the most moves we know of (both wildcards and
+  all eight copies of six consecutive ranks);
+* :func:`make_pass` turns a *case* (:data:`CASES`) into a callable that makes one pass
+  over the workload through the public API, and :func:`measure` times such passes;
+* :func:`compare` measures every case on both backends in one run, and
+  :func:`format_table` / :func:`comparison_json` report it;
+* :data:`PATHS` are the input forms users pass (platform triples, card strings, a
+  :class:`~guandan_fast.engine.deal.Deal` stepped by triple, index or Move), each timed beside
+  its fast form in the same run (:func:`make_path`, :func:`measure_path`) on the
+  default backend.
+
+A time "per hand" is the median over timed passes of (pass time / hands in the pass),
+so it includes the Python call of the public API, as a user pays it.
+"""
+
+from __future__ import annotations
+
+import gc
+import platform
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any, TextIO
+
+import numpy as np
+
+from guandan_fast.arena.progress import ProgressBar
+from guandan_fast.engine import api
+from guandan_fast.engine.cards import RANKS, level_char, wildcard
+from guandan_fast.engine.deal import Deal, deal_cards, forget_readings
+from guandan_fast.engine.hand import Hand, forget_parsed
+from guandan_fast.engine.moves import Move, MoveType, sort_key
+
+#: Every case, in report order: the name used in JSON and test ids, and a title.
+CASES: dict[str, str] = {
+    "lead": "leading, complete",
+    "lead_strongest": "leading, strongest",
+    "follow": "following",
+    "batch": "batch, a thread per core (per hand)",
+    "batch_one_thread": "batch, one thread (per hand)",
+    "worst": "worst hand",
+}
+BACKENDS = ("native", "reference")
+
+#: Input forms users pass, each beside its fast form (the row above it, or itself), in
+#: report order: name -> (title, the fast form's name).
+PATHS: dict[str, tuple[str, str]] = {
+    "follow_move": ("legal_moves(hand, level, last=Move)", "follow_move"),
+    "follow_triple": ("legal_moves(hand, level, last=platform triple)", "follow_move"),
+    "from_platform": ("Move.from_platform(triple, level)", "from_platform"),
+    "has_follow_move": ("has_legal_follow(hand, level, Move)", "has_follow_move"),
+    "has_follow_triple": ("has_legal_follow(hand, level, platform triple)", "has_follow_move"),
+    "lead_hand": ("legal_moves(Hand, level)", "lead_hand"),
+    "lead_string": ("legal_moves(card string, level), string seen before", "lead_hand"),
+    "lead_new_string": ("legal_moves(card string, level), new string", "lead_hand"),
+    "batch_planes": ("legal_moves_batch(uint64 planes, levels), per hand", "batch_planes"),
+    "batch_hands": ("legal_moves_batch(list of Hand, levels), per hand", "batch_planes"),
+    "batch_strings": ("legal_moves_batch(list of card strings, levels), per hand", "batch_planes"),
+    "step_move": ("Deal.step(Move)", "step_move"),
+    "step_index": ("Deal.step(index)", "step_move"),
+    "step_triple": ("Deal.step(platform triple)", "step_move"),
+    "step_new_triple": ("Deal.step(platform triple), triple not seen before", "step_move"),
+    "observation": ("Deal.observation(seat), leading with ~500 moves", "observation"),
+}
+#: Deals per pass of the Deal paths (fewer for a workload of fewer hands).
+PATH_DEALS = 64
+
+DEFAULT_SEED = 20240503
+DEFAULT_HANDS = 1000
+DEFAULT_REFERENCE_HANDS = 40
+#: Reference time of the worst hand in dealt hands (about 40x one), for the progress bar.
+WORST_PROGRESS_WEIGHT = 40
+SEATS = 4
+
+#: How often each type is drawn as the move to follow (a type the next seat cannot play
+#: falls back to a single, which every non-empty hand has).
+FOLLOW_MIX: dict[MoveType, int] = {
+    MoveType.SINGLE: 4,
+    MoveType.PAIR: 3,
+    MoveType.TRIPS: 1,
+    MoveType.THREE_WITH_TWO: 1,
+    MoveType.STRAIGHT: 2,
+    MoveType.THREE_PAIR: 1,
+    MoveType.TWO_TRIPS: 1,
+    MoveType.BOMB: 2,
+    MoveType.STRAIGHT_FLUSH: 1,
+}
+
+
+# -- the workload -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Workload:
+    """Hands to time, each with its level and the move it follows in the ``follow`` case."""
+
+    seed: int
+    hands: tuple[Hand, ...]
+    levels: tuple[int, ...]
+    lasts: tuple[Move, ...]
+
+    def __len__(self) -> int:
+        return len(self.hands)
+
+    def head(self, n: int) -> Workload:
+        """The first ``n`` hands (the reference backend is timed on fewer)."""
+        return Workload(self.seed, self.hands[:n], self.levels[:n], self.lasts[:n])
+
+
+def deal_hands(n: int, seed: int) -> tuple[list[Hand], list[int]]:
+    """``n`` random 27-card hands and their levels, the same for the same ``seed``.
+
+    Each deal shuffles the 108-card double deck with ``random.Random(seed)`` and cuts it
+    into four hands of 27; the four hands of a deal share one random level 2..14.
+    """
+    if n < 0:
+        raise ValueError("the number of hands cannot be negative")
+    rng = random.Random(seed)
+    hands: list[Hand] = []
+    levels: list[int] = []
+    while len(hands) < n:
+        hands += deal_cards(rng)
+        levels += [rng.randint(2, 14)] * SEATS
+    return hands[:n], levels[:n]
+
+
+def _move_to_follow(rng: random.Random, moves: api.MoveList) -> Move:
+    """A move of ``moves`` of a type drawn from :data:`FOLLOW_MIX` (a single if it has none)."""
+    kinds = list(FOLLOW_MIX)
+    kind = rng.choices(kinds, weights=[FOLLOW_MIX[k] for k in kinds])[0]
+    rows = np.flatnonzero(moves.kinds == int(kind))
+    if len(rows) == 0:
+        rows = np.flatnonzero(moves.kinds == int(MoveType.SINGLE))
+    # Sorted, so that the choice does not depend on the order a backend lists moves in.
+    candidates = sorted((moves[int(i)] for i in rows), key=sort_key)
+    return rng.choice(candidates)
+
+
+def make_workload(
+    n_hands: int = DEFAULT_HANDS, seed: int = DEFAULT_SEED, *, backend: api.Backend | None = None
+) -> Workload:
+    """The fixed workload: :func:`deal_hands`, and for hand ``i`` a move to follow taken
+    from the legal leading moves of the next seat of its deal (seat ``i + 1`` mod 4).
+
+    ``backend`` only lists those moves; any correct backend gives the same workload.
+    """
+    # Whole deals, so that every hand has a next seat; cut to n_hands afterwards.
+    hands, levels = deal_hands(-(-n_hands // SEATS) * SEATS, seed)
+    rng = random.Random(f"{seed}/follow")
+    lasts = []
+    for i in range(n_hands):
+        nxt = i - i % SEATS + (i + 1) % SEATS
+        lasts.append(_move_to_follow(rng, api.legal_moves(hands[nxt], levels[nxt], backend=backend)))
+    return Workload(seed, tuple(hands[:n_hands]), tuple(levels[:n_hands]), tuple(lasts))
+
+
+WORST_LEVEL = 2
+WORST_LOW = 3
+
+
+def worst_hand(level: int = WORST_LEVEL, low: int = WORST_LOW) -> tuple[Hand, int]:
+    """Both wildcards of ``level`` and all eight copies of the six ranks ``low .. low+5``.
+
+    At level 2 with ranks 3..8 (50 cards) this hand has over 37,000 complete moves.
+    """
+    if not 2 <= low <= 9:
+        raise ValueError("the six ranks must lie within 2..A")
+    if level in range(low, low + 6):
+        raise ValueError("the level rank must not be one of the six ranks")
+    indices = [wildcard(level)] * 2
+    indices += [4 * (rank - 2) + suit for rank in range(low, low + 6) for suit in range(4) for _ in range(2)]
+    return Hand.from_indices(indices), level
+
+
+WORST_HAND_LABEL = (
+    f"worst hand: both wildcards and all 8 copies of {RANKS[WORST_LOW - 2]}..{RANKS[WORST_LOW + 3]} "
+    f"at level {level_char(WORST_LEVEL)} ({len(worst_hand()[0])} cards)"
+)
+
+
+# -- one pass per case ----------------------------------------------------------------------
+
+
+def case_hands(case: str, workload: Workload) -> int:
+    """How many hands one pass of ``case`` covers (the worst-hand case is one hand)."""
+    return 1 if case == "worst" else len(workload)
+
+
+def make_pass(
+    case: str, workload: Workload, backend: api.Backend, *, tick: Callable[[], None] | None = None
+) -> Callable[[], int]:
+    """A callable that makes one pass of ``case`` over ``workload`` on ``backend`` and
+    returns the number of moves it produced. ``tick`` (if given) is called after each hand."""
+    if case not in CASES:
+        raise ValueError(f"unknown case {case!r}: one of {', '.join(CASES)}")
+    api.resolve_backend(backend)  # fail now, with advice, rather than inside the timing
+    if case in ("batch", "batch_one_thread"):
+        return _batch_pass(workload, backend, tick, threads=1 if case == "batch_one_thread" else None)
+    hands: Sequence[Hand]
+    levels: Sequence[int]
+    follows: Sequence[Move | None]
+    if case == "worst":
+        hand, level = worst_hand()
+        hands, levels, follows = (hand,), (level,), (None,)
+    else:
+        hands, levels = workload.hands, workload.levels
+        follows = workload.lasts if case == "follow" else (None,) * len(hands)
+    strongest = case == "lead_strongest"
+    legal_moves = api.legal_moves
+
+    def run() -> int:
+        n = 0
+        for hand, level, last in zip(hands, levels, follows):
+            n += len(legal_moves(hand, level, last, strongest=strongest, backend=backend))
+            if tick is not None:
+                tick()
+        return n
+
+    return run
+
+
+def _batch_pass(
+    workload: Workload, backend: api.Backend, tick: Callable[[], None] | None, *, threads: int | None
+) -> Callable[[], int]:
+    """One ``legal_moves_batch`` call over the whole workload, as an array user makes it:
+    hands as a ``uint64[n, 2]`` array and one level per hand (built once, not timed), on
+    ``threads`` threads (None: the default, one per core)."""
+    planes = np.array([(hand.once, hand.twice) for hand in workload.hands], dtype=np.uint64).reshape(-1, 2)
+    levels = np.array(workload.levels, dtype=np.uint8)
+    batch = api.legal_moves_batch
+
+    def run() -> int:
+        n = int(batch(planes, levels, backend=backend, threads=threads).offsets[-1])
+        if tick is not None:
+            for _ in range(len(planes)):
+                tick()
+        return n
+
+    return run
+
+
+# -- the input forms users pass -------------------------------------------------------------
+
+
+def _deals_to_step(seed: int, n: int) -> list[tuple[Deal, list[Any], int, Move]]:
+    """``n`` deals in their play phase, each a few random actions in, with one legal action
+    drawn for it as a platform triple, an index into ``legal_actions()`` and a Move."""
+    rng = random.Random(f"{seed}/step")
+    deals = []
+    for number in range(n):
+        deal = Deal.random(seed=seed + number, level=rng.randint(2, 14))
+        for _ in range(rng.randrange(40)):
+            if deal.phase != "play":
+                break
+            deal.step(rng.choice(deal.legal_actions()))
+        if deal.phase != "play":
+            deal = Deal.random(seed=seed + number)
+        actions = deal.legal_actions()
+        index = rng.randrange(len(actions))
+        deals.append((deal, actions[index], index, Move.from_platform(actions[index], deal.level)))
+    return deals
+
+
+def _deals_to_observe(seed: int, n: int, moves: range = range(400, 601)) -> list[Deal]:
+    """``n`` fresh deals whose leader has a number of legal moves in ``moves`` (~500)."""
+    deals: list[Deal] = []
+    number = seed
+    while len(deals) < n:
+        deal = Deal.random(seed=number)
+        number += 1
+        if len(deal.legal_moves()) in moves:
+            deals.append(deal)
+    return deals
+
+
+def make_path(path: str, workload: Workload) -> tuple[Callable[[], Any], Callable[[Any], int]]:
+    """``(setup, run)`` for one pass of an input form: ``run(setup())`` makes the calls
+    (timed) and returns how many it made; ``setup`` prepares what must be fresh (untimed)."""
+    if path not in PATHS:
+        raise ValueError(f"unknown path {path!r}: one of {', '.join(PATHS)}")
+    hands, levels, lasts = workload.hands, workload.levels, workload.lasts
+    legal_moves, has_legal_follow = api.legal_moves, api.has_legal_follow
+
+    def nothing() -> None:
+        return None
+
+    n_deals = max(1, min(PATH_DEALS, len(workload)))
+    if path.startswith("step_"):
+        deals = _deals_to_step(workload.seed, n_deals)
+        column = {"step_triple": 1, "step_new_triple": 1, "step_index": 2, "step_move": 3}[path]
+        actions = [entry[column] for entry in deals]
+
+        def fresh_deals() -> list[Deal]:
+            if path == "step_new_triple":
+                forget_readings()  # each triple read and checked, as by a client's first sight of it
+            clones = [entry[0].clone() for entry in deals]
+            for deal in clones:
+                deal.legal_moves()  # the list a user chose from is known: step pays no generation
+            return clones
+
+        def step(clones: list[Deal]) -> int:
+            for deal, action in zip(clones, actions):
+                deal.step(action)
+            return len(clones)
+
+        return fresh_deals, step
+    if path == "observation":
+        observed = _deals_to_observe(workload.seed, n_deals)
+
+        def observe(clones: list[Deal]) -> int:
+            for deal in clones:
+                deal.observation(deal.to_act)  # type: ignore[arg-type]
+            return len(clones)
+
+        return lambda: [deal.clone() for deal in observed], observe
+    triples = [last.to_platform() for last in lasts]
+    strings = [str(hand) for hand in hands]
+    planes = np.array([(hand.once, hand.twice) for hand in hands], dtype=np.uint64).reshape(-1, 2)
+    batch = api.legal_moves_batch
+
+    calls: dict[str, Callable[[Any], Any]] = {
+        "follow_move": lambda _: [legal_moves(h, lv, m) for h, lv, m in zip(hands, levels, lasts)],
+        "follow_triple": lambda _: [legal_moves(h, lv, t) for h, lv, t in zip(hands, levels, triples)],
+        "from_platform": lambda _: [Move.from_platform(t, lv) for t, lv in zip(triples, levels)],
+        "has_follow_move": lambda _: [has_legal_follow(h, lv, m) for h, lv, m in zip(hands, levels, lasts)],
+        "has_follow_triple": lambda _: [has_legal_follow(h, lv, t) for h, lv, t in zip(hands, levels, triples)],
+        "lead_hand": lambda _: [legal_moves(h, lv) for h, lv in zip(hands, levels)],
+        "lead_string": lambda _: [legal_moves(text, lv) for text, lv in zip(strings, levels)],
+        "lead_new_string": lambda _: [legal_moves(text, lv) for text, lv in zip(strings, levels)],
+        "batch_planes": lambda _: batch(planes, levels),
+        "batch_hands": lambda _: batch(hands, levels),
+        "batch_strings": lambda _: batch(strings, levels),
+    }
+    call = calls[path]
+    return (forget_parsed if path in ("lead_new_string", "batch_strings") else nothing), lambda state: len(call(state))
+
+
+def measure_path(path: str, workload: Workload, *, min_rounds: int = 5, min_time: float = 0.2) -> Measurement:
+    """Time passes of one input form (see :func:`make_path`); ``hands`` is calls per pass."""
+    setup, run = make_path(path, workload)
+    calls, seconds = measure(run, setup=setup, min_rounds=min_rounds, min_time=min_time)
+    return Measurement(path, api.resolve_backend(), calls, calls, seconds)
+
+
+# -- timing ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Measurement:
+    """Timed passes of one case on one backend."""
+
+    case: str
+    backend: str
+    hands: int  # hands per pass
+    moves: int  # moves produced per pass
+    seconds: list[float] = field(default_factory=list)  # one per timed pass
+
+    @property
+    def median_seconds(self) -> float:
+        return statistics.median(self.seconds)
+
+    @property
+    def us_per_hand(self) -> float:
+        """Median µs per hand: the median pass time divided by the hands in a pass."""
+        return self.median_seconds / self.hands * 1e6
+
+    @property
+    def moves_per_second(self) -> float:
+        return self.moves / self.median_seconds
+
+    @property
+    def moves_per_hand(self) -> float:
+        return self.moves / self.hands
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "us_per_hand": self.us_per_hand,
+            "moves_per_second": self.moves_per_second,
+            "moves_per_hand": self.moves_per_hand,
+            "hands": self.hands,
+            "rounds": len(self.seconds),
+            "min_us_per_hand": min(self.seconds) / self.hands * 1e6,
+        }
+
+
+def measure(
+    run: Callable[..., int],
+    *,
+    setup: Callable[[], Any] | None = None,
+    min_rounds: int = 5,
+    min_time: float = 0.2,
+    max_rounds: int = 10_000,
+    warmup: int = 1,
+) -> tuple[int, list[float]]:
+    """Time passes of ``run`` until ``min_rounds`` passes and ``min_time`` seconds are
+    done (at most ``max_rounds``); returns (what a pass returned, seconds of each pass).
+    With ``setup``, each pass is ``run(setup())`` and only ``run`` is timed (a pass that
+    changes its input, such as stepping deals, starts from a fresh one)."""
+    clock = time.perf_counter
+
+    def timed_pass() -> tuple[int, float]:
+        args = () if setup is None else (setup(),)
+        t0 = clock()
+        moves = run(*args)
+        return moves, clock() - t0
+
+    moves = 0
+    for _ in range(warmup):
+        moves, _ = timed_pass()
+    seconds: list[float] = []
+    gc.collect()
+    start = clock()
+    while len(seconds) < max_rounds and (len(seconds) < min_rounds or clock() - start < min_time):
+        moves, elapsed = timed_pass()
+        seconds.append(elapsed)
+    return moves, seconds
+
+
+def measure_case(
+    case: str,
+    workload: Workload,
+    backend: api.Backend,
+    *,
+    min_rounds: int = 5,
+    min_time: float = 0.2,
+    max_rounds: int = 10_000,
+    warmup: int = 1,
+    tick: Callable[[], None] | None = None,
+) -> Measurement:
+    """Time ``case`` over ``workload`` on ``backend`` (see :func:`measure`)."""
+    run = make_pass(case, workload, backend, tick=tick)
+    moves, seconds = measure(run, min_rounds=min_rounds, min_time=min_time, max_rounds=max_rounds, warmup=warmup)
+    return Measurement(case, backend, case_hands(case, workload), moves, seconds)
+
+
+# -- the comparison -------------------------------------------------------------------------
+
+
+def batch_threads(hands: int) -> int:
+    """The threads ``legal_moves_batch`` uses by default for ``hands`` hands."""
+    return api.batch_thread_count(hands, None)
+
+
+@dataclass
+class Row:
+    case: str
+    native: Measurement | None
+    reference: Measurement | None
+
+    @property
+    def ratio(self) -> float | None:
+        """How many times faster native is than reference (same run)."""
+        if self.native is None or self.reference is None:
+            return None
+        return self.reference.us_per_hand / self.native.us_per_hand
+
+
+@dataclass
+class Comparison:
+    seed: int
+    hands: int
+    reference_hands: int
+    rows: list[Row]
+    #: The input forms (:data:`PATHS`) on the default backend, in :data:`PATHS` order.
+    paths: list[Measurement] = field(default_factory=list)
+
+    def row(self, case: str) -> Row:
+        return next(r for r in self.rows if r.case == case)
+
+    def batch_time_ratio(self, case: str = "batch") -> float | None:
+        """Native batch time per hand (``case``: ``"batch"`` or ``"batch_one_thread"``)
+        over the time per hand of a loop of single ``legal_moves`` calls (the ``lead``
+        case, the same hands): below 1, the batch is faster."""
+        rows = {row.case: row.native for row in self.rows}
+        lead, batch = rows.get("lead"), rows.get(case)
+        if lead is None or batch is None:
+            return None
+        return batch.us_per_hand / lead.us_per_hand
+
+
+def compare(
+    hands: int = DEFAULT_HANDS,
+    seed: int = DEFAULT_SEED,
+    *,
+    reference_hands: int = DEFAULT_REFERENCE_HANDS,
+    reference_rounds: int = 3,
+    min_time: float = 0.3,
+    cases: Sequence[str] = tuple(CASES),
+    paths: Sequence[str] = tuple(PATHS),
+    progress: TextIO | None = None,
+    show_progress: bool = True,
+) -> Comparison:
+    """Every case on both backends in one run: native on ``hands`` hands (passes until
+    ``min_time`` seconds), reference on the first ``reference_hands`` of them
+    (``reference_rounds`` timed passes after one untimed, with a progress bar); then the
+    input forms ``paths`` on the native backend (skipped when it is not built)."""
+    if hands < 1 or reference_hands < 0 or reference_rounds < 1:
+        raise ValueError("need at least one hand, and at least one reference round")
+    reference_hands = min(reference_hands, hands)
+    workload = make_workload(hands, seed)
+    reference_workload = workload.head(reference_hands)
+
+    native: dict[str, Measurement] = {}
+    path_measurements: list[Measurement] = []
+    if api.NATIVE_AVAILABLE:
+        for case in cases:
+            native[case] = measure_case(case, workload, "native", min_time=min_time)
+        previous = api.resolve_backend()
+        api.set_default_backend("native")
+        try:
+            path_measurements = [measure_path(path, workload, min_time=min_time) for path in paths]
+        finally:
+            api.set_default_backend(previous)
+
+    reference: dict[str, Measurement] = {}
+    if reference_hands:
+        # The bar counts hands, the worst hand as the dealt hands it takes as long as.
+        weight = {case: WORST_PROGRESS_WEIGHT if case == "worst" else 1 for case in cases}
+        passes = reference_rounds + 1  # the untimed warm-up pass is shown too
+        total = sum(case_hands(case, reference_workload) * passes * weight[case] for case in cases)
+        bar = ProgressBar(total, progress) if show_progress else None
+        for case in cases:
+            tick = None
+            if bar is not None:
+                bar.set_label(f"reference: {CASES[case]}")
+                tick = partial(bar.tick, weight[case])
+            reference[case] = measure_case(
+                case,
+                reference_workload,
+                "reference",
+                min_rounds=reference_rounds,
+                max_rounds=reference_rounds,
+                min_time=0.0,
+                tick=tick,
+            )
+        if bar is not None:
+            bar.close()
+
+    rows = [Row(case, native.get(case), reference.get(case)) for case in cases]
+    return Comparison(seed, hands, reference_hands, rows, path_measurements)
+
+
+def _number(value: float | None, digits: int = 1) -> str:
+    if value is None:
+        return "-"
+    return f"{value:,.{digits}f}"
+
+
+def format_table(comparison: Comparison) -> str:
+    """The summary table: case, native and reference median µs per hand, ratio, moves/s."""
+    header = ("case", "native µs/hand", "reference µs/hand", "ratio", "native moves/s", "reference moves/s")
+    lines = [header]
+    for row in comparison.rows:
+        n, r = row.native, row.reference
+        lines.append(
+            (
+                CASES[row.case],
+                _number(n.us_per_hand if n else None, 2),
+                _number(r.us_per_hand if r else None, 0),
+                f"{row.ratio:,.0f}x" if row.ratio is not None else "-",
+                _number(n.moves_per_second if n else None, 0),
+                _number(r.moves_per_second if r else None, 0),
+            )
+        )
+    widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
+    text = [
+        "  ".join(cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in enumerate(zip(line, widths)))
+        for line in lines
+    ]
+    text.insert(1, "  ".join("-" * w for w in widths))
+    notes = [
+        (
+            f"{comparison.hands} hands (seed {comparison.seed}); reference on the first "
+            f"{comparison.reference_hands}; {WORST_HAND_LABEL}."
+        ),
+    ]
+    one, all_cores = comparison.batch_time_ratio("batch_one_thread"), comparison.batch_time_ratio("batch")
+    if one is not None and all_cores is not None:
+        notes.append(
+            f"legal_moves_batch takes {one:.2f} (one thread) and {all_cores:.2f} (a thread per core, "
+            f"{batch_threads(comparison.hands)} here) of the time per hand of a legal_moves loop over the same "
+            "hands (native, leading; below 1 the batch is faster)."
+        )
+    if not api.NATIVE_AVAILABLE:
+        notes.append("the native core is not built: only the reference backend was timed.")
+    return "\n".join(text + [""] + notes + format_paths(comparison.paths))
+
+
+def format_paths(paths: Sequence[Measurement]) -> list[str]:
+    """The input-forms table (native µs per call, each beside its fast form), as lines."""
+    if not paths:
+        return []
+    by_name = {m.case: m for m in paths}
+    lines = [("input form (native)", "µs/call", "fast form µs/call")]
+    for m in paths:
+        fast = by_name.get(PATHS[m.case][1])
+        beside = "" if fast is None or fast is m else _number(fast.us_per_hand, 2)
+        lines.append((PATHS[m.case][0], _number(m.us_per_hand, 2), beside))
+    widths = [max(len(line[i]) for line in lines) for i in range(3)]
+    text = [
+        "  ".join(cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in enumerate(zip(line, widths)))
+        for line in lines
+    ]
+    text.insert(1, "  ".join("-" * w for w in widths))
+    deals = next((m.hands for m in paths if m.case.startswith("step_")), 0)
+    return ["", *text, "", f"{paths[0].hands} calls a pass for the move paths; Deal paths on {deals} deals."]
+
+
+def comparison_json(comparison: Comparison) -> dict[str, Any]:
+    """The comparison as a JSON-ready document."""
+    return {
+        "seed": comparison.seed,
+        "hands": comparison.hands,
+        "reference_hands": comparison.reference_hands,
+        "native_available": api.NATIVE_AVAILABLE,
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "batch_time_ratio": {
+            "one_thread": comparison.batch_time_ratio("batch_one_thread"),
+            "thread_per_core": comparison.batch_time_ratio("batch"),
+            "threads": batch_threads(comparison.hands),
+        },
+        "paths": [
+            {"path": m.case, "title": PATHS[m.case][0], "fast_form": PATHS[m.case][1], **m.as_dict()}
+            for m in comparison.paths
+        ],
+        "cases": [
+            {
+                "case": row.case,
+                "title": CASES[row.case],
+                "native": row.native.as_dict() if row.native else None,
+                "reference": row.reference.as_dict() if row.reference else None,
+                "ratio": row.ratio,
+            }
+            for row in comparison.rows
+        ],
+    }
+
+
+__all__ = [
+    "BACKENDS",
+    "CASES",
+    "PATHS",
+    "Comparison",
+    "Measurement",
+    "ProgressBar",
+    "Row",
+    "Workload",
+    "compare",
+    "comparison_json",
+    "deal_hands",
+    "format_paths",
+    "format_table",
+    "make_pass",
+    "make_path",
+    "make_workload",
+    "measure",
+    "measure_case",
+    "measure_path",
+    "worst_hand",
+]

@@ -1,0 +1,188 @@
+"""The move vocabulary: kinds, keys, the bomb ladder and the platform's names (RULES.md §3-6).
+
+Both move generators (the reference and the native core) and the :class:`~guandan_fast.engine.moves.Move`
+value sit on top of this module, which knows nothing of them. A move is described here by plain
+ints: its kind (a :class:`MoveType` code), its key and its number of cards.
+
+Key encoding (shared with the native core):
+
+* ``Single``, ``Pair``, ``Trips``, ``ThreeWithTwo`` and ``Bomb``: the power of the rank
+  (2..14 natural, 15 the level rank, 16 ``SB``, 17 ``HR``); for ``ThreeWithTwo`` the triple's;
+* ``Straight``, ``StraightFlush``, ``ThreePair``, ``TwoTrips``: the lowest position,
+  1 for A low, otherwise the natural rank (2..13) of the lowest card;
+* four jokers: 0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from enum import IntEnum
+from typing import Any, Final
+
+from .cards import BIG_JOKER_POWER, LEVEL_POWER, RANKS, SMALL_JOKER_POWER, position_char, power_char
+from .hand import planes_of_names
+
+
+class MoveType(IntEnum):
+    """Combination types; the values are the type codes of the native arrays."""
+
+    PASS = 0
+    SINGLE = 1
+    PAIR = 2
+    TRIPS = 3
+    THREE_WITH_TWO = 4
+    STRAIGHT = 5
+    THREE_PAIR = 6
+    TWO_TRIPS = 7
+    STRAIGHT_FLUSH = 8
+    BOMB = 9
+    FOUR_JOKERS = 10
+
+    @property
+    def platform_name(self) -> str:
+        return PLATFORM_NAMES[self]
+
+
+PLATFORM_NAMES: Final = {
+    MoveType.PASS: "PASS",
+    MoveType.SINGLE: "Single",
+    MoveType.PAIR: "Pair",
+    MoveType.TRIPS: "Trips",
+    MoveType.THREE_WITH_TWO: "ThreeWithTwo",
+    MoveType.STRAIGHT: "Straight",
+    MoveType.THREE_PAIR: "ThreePair",
+    MoveType.TWO_TRIPS: "TwoTrips",
+    MoveType.STRAIGHT_FLUSH: "StraightFlush",
+    MoveType.BOMB: "Bomb",
+    MoveType.FOUR_JOKERS: "Bomb",
+}
+SEQUENCE_TYPES: Final = frozenset(
+    {MoveType.STRAIGHT, MoveType.STRAIGHT_FLUSH, MoveType.THREE_PAIR, MoveType.TWO_TRIPS}
+)
+#: The move to beat when leading: (kind, key, size) of the pass.
+LEADING: Final = (0, 0, 0)
+#: Bomb tiers, low to high: 4 < 5 < straight flush < 6 < 7 < 8 < 9 < 10 < four jokers.
+STRAIGHT_FLUSH_TIER: Final = 2
+FOUR_JOKERS_TIER: Final = 8
+
+_SEQUENCE_CODES: Final = frozenset(map(int, SEQUENCE_TYPES))  # plain ints: IntEnum comparisons are slow
+_BOMB: Final = int(MoveType.BOMB)
+_FOUR_JOKERS: Final = int(MoveType.FOUR_JOKERS)
+#: Type code of each platform type name (a four-joker bomb is told apart by its rank).
+_CODE_BY_PLATFORM_NAME: Final = {
+    name: int(kind) for kind, name in PLATFORM_NAMES.items() if kind not in (MoveType.PASS, MoveType.FOUR_JOKERS)
+}
+#: Position (sequences) or natural rank (the others) of each platform rank character.
+_POSITION_BY_CHAR: Final = {char: (1 if char == "A" else i + 2) for i, char in enumerate(RANKS)}
+_RANK_BY_CHAR: Final = {char: i + 2 for i, char in enumerate(RANKS)}
+
+
+class MoveArrays:
+    """Moves as three parallel numpy arrays: the result shape of both generators'
+    ``generate`` and ``classify`` (the native core returns its own type of the same shape).
+
+    ``len()`` is the number of moves; ``kinds[i]`` (``uint8``, :class:`MoveType` codes),
+    ``keys[i]`` (``uint8``) and ``cards[i] = (once, twice)`` (``uint64[n, 2]``) describe move ``i``.
+    """
+
+    __slots__ = ("cards", "keys", "kinds")
+
+    def __init__(self, kinds: Any, keys: Any, cards: Any) -> None:
+        self.kinds = kinds
+        self.keys = keys
+        self.cards = cards
+
+    def __len__(self) -> int:
+        return len(self.kinds)
+
+    def __repr__(self) -> str:
+        return f"<MoveArrays: {len(self)} moves>"
+
+
+def bomb_tier(kind: int, size: int) -> int:
+    """Tier of a bomb on the ladder, or -1 for a move that is no bomb."""
+    if kind == MoveType.BOMB:
+        return size - 4 if size <= 5 else size - 3
+    if kind == MoveType.STRAIGHT_FLUSH:
+        return STRAIGHT_FLUSH_TIER
+    if kind == MoveType.FOUR_JOKERS:
+        return FOUR_JOKERS_TIER
+    return -1
+
+
+def beats(kind: int, key: int, size: int, last_kind: int, last_key: int, last_size: int) -> bool:
+    """Whether move (kind, key, size) beats the move on the table (RULES.md §5)."""
+    if kind == MoveType.PASS:
+        return False
+    if last_kind == MoveType.PASS:
+        return True
+    tier, last_tier = bomb_tier(kind, size), bomb_tier(last_kind, last_size)
+    if tier < 0:
+        return last_tier < 0 and kind == last_kind and size == last_size and key > last_key
+    return tier > last_tier or (tier == last_tier and key > last_key)
+
+
+def platform_rank(kind: int, key: int, level: int) -> str:
+    """The platform's rank field of a move (RULES.md §6), from its type code and key."""
+    if kind in _SEQUENCE_CODES:
+        return position_char(key)
+    if kind == MoveType.FOUR_JOKERS:
+        return "JOKER"
+    if kind == MoveType.PASS:
+        return "PASS"
+    return power_char(key, level)
+
+
+def platform_row(action: object, level: int) -> tuple[int, int, int, int]:
+    """The row ``(type code, key, once, twice)`` a platform triple names (the shape of
+    :meth:`MoveList.rows`), without checking that the cards form that reading (the caller
+    does: :meth:`Move.from_platform`, or a lookup in a move list); the pass reads as
+    ``(0, 0, 0, 0)``. TypeError/ValueError name the fault."""
+    if type(action) is not list and (not isinstance(action, Sequence) or isinstance(action, (str, bytes))):
+        raise TypeError(f"a platform action is a [type, rank, cards] list, not {type(action).__name__}")
+    if len(action) != 3:
+        raise ValueError(f"a platform action has 3 fields [type, rank, cards], not {len(action)}")
+    type_name, rank, cards = action
+    if type(type_name) is not str or type(rank) is not str:
+        if not isinstance(type_name, str) or not isinstance(rank, str):
+            raise TypeError("the type and rank of a platform action must be strings")
+    if type_name == "PASS":
+        if rank != "PASS" or cards not in ("PASS", [], ()):
+            raise ValueError(f"malformed pass {list(action)!r}: expected ['PASS', 'PASS', 'PASS']")
+        return 0, 0, 0, 0
+    if type(cards) is not list and (isinstance(cards, str) or not isinstance(cards, Sequence)):
+        raise TypeError("the cards of a platform action must be a list of card strings")
+    once, twice = planes_of_names(cards)
+    code = _CODE_BY_PLATFORM_NAME.get(type_name)
+    if type_name == "FourKings" or (code == _BOMB and rank.strip().upper() in ("JOKER", "R")):
+        return _FOUR_JOKERS, 0, once, twice
+    if code is None:
+        raise ValueError(f"unknown action type {type_name!r} (tribute and back are not moves)")
+    return code, _key_from_rank(code, rank, level), once, twice
+
+
+def _key_from_rank(code: int, rank: str, level: int) -> int:
+    if code in _SEQUENCE_CODES:
+        position = _POSITION_BY_CHAR.get(rank)
+        if position is None:
+            position = _POSITION_BY_CHAR.get(_rank_text(rank))
+        if position is not None:
+            return position
+    else:
+        natural = _RANK_BY_CHAR.get(rank)
+        if natural is None:
+            text = _rank_text(rank)
+            if text == "B":
+                return SMALL_JOKER_POWER
+            if text == "R":
+                return BIG_JOKER_POWER
+            natural = _RANK_BY_CHAR.get(text)
+        if natural is not None:
+            return LEVEL_POWER if natural == level else natural
+    raise ValueError(f"bad rank {rank!r} for a {PLATFORM_NAMES[MoveType(code)]}")
+
+
+def _rank_text(rank: str) -> str:
+    """A rank field as the canonical character (``"10"`` is ``"T"``, case and spaces ignored)."""
+    text = rank.strip().upper()
+    return "T" if text == "10" else text

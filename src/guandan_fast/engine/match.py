@@ -1,0 +1,153 @@
+"""A match: deals from level 2 until a team wins at A (RULES.md §7-8), scored by
+:func:`~guandan_fast.engine.scoring.score_deal`."""
+
+from __future__ import annotations
+
+import copy
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards import level_char
+from .deal import Action, Deal, deal_cards
+from .observation import Observation
+from .rules import Rules, check_rules
+from .scoring import finish_outcome, score_deal
+
+__all__ = ["Match"]
+
+
+@dataclass
+class _DealRecord:
+    level: int
+    finish_order: list[int]
+    levels_after: tuple[int, int]
+    tribute: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def outcome(self) -> tuple[int, int]:
+        """``(winning team, levels up)``, as :attr:`Deal.outcome`."""
+        return finish_outcome(self.finish_order)
+
+
+class Match:
+    """A match: deals from level 2 until a team wins at A (RULES.md §7-8).
+
+    Team 0 is seats 0 and 2, team 1 seats 1 and 3. The first deal is played at level 2
+    with a random leader; each later deal at the level of the team that finished first in
+    the previous one, beginning with the tribute. Hands and first leader come from
+    ``seed``. :meth:`step` plays one action of the current deal and starts the next deal
+    when it ends.
+    """
+
+    def __init__(self, seed: Any = None, rules: Rules | None = None) -> None:
+        self.rules = check_rules(rules)
+        self._rng = random.Random(seed)
+        self._levels = [2, 2]
+        self._failures = [0, 0]
+        #: The team whose level the current deal is played at (None in the first deal).
+        self._deal_team: int | None = None
+        self._over = False
+        self.winner: int | None = None
+        self.deals_played = 0
+        self.records: list[_DealRecord] = []
+        hands = deal_cards(self._rng)
+        leader = self._rng.randrange(4)  # drawn with first_leader too: later deals stay the same
+        if self.rules.first_leader is not None:
+            leader = self.rules.first_leader
+        self.deal = Deal.start(hands, 2, leader=leader, rules=self.rules, team_levels=(2, 2))
+
+    def clone(self) -> Match:
+        """An independent copy: its own deal, random stream and records, so both go on
+        identically and neither changes the other. ``copy.copy`` and ``copy.deepcopy``
+        make the same; a match pickles by value."""
+        other = Match.__new__(Match)
+        other.__dict__.update(self.__dict__)
+        other._rng = random.Random()
+        other._rng.setstate(self._rng.getstate())
+        other._levels = list(self._levels)
+        other._failures = list(self._failures)
+        other.records = [
+            _DealRecord(r.level, list(r.finish_order), r.levels_after, copy.deepcopy(r.tribute)) for r in self.records
+        ]
+        other.deal = self.deal.clone()
+        return other
+
+    def __copy__(self) -> Match:
+        return self.clone()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Match:
+        return self.clone()
+
+    @property
+    def levels(self) -> tuple[int, int]:
+        """The two teams' levels (2..14, 14 = A)."""
+        return (self._levels[0], self._levels[1])
+
+    @property
+    def over(self) -> bool:
+        """Whether the match has ended: won by :attr:`winner`, or a draw (winner None)
+        when :attr:`Rules.deal_cap` deals ended with equal levels."""
+        return self._over
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat whose action is awaited (None once the match is over)."""
+        return None if self.over else self.deal.to_act
+
+    @property
+    def current_seat(self) -> int:
+        """The seat whose action is awaited as an ``int`` (:attr:`Deal.current_seat`):
+        ValueError once the match is over."""
+        if self.over:
+            raise ValueError(f"the match is over: {self._result()}")
+        return self.deal.current_seat
+
+    def legal_actions(self) -> list[list[Any]]:
+        return [] if self.over else self.deal.legal_actions()
+
+    def observation(self, seat: int) -> Observation:
+        return self.deal.observation(seat)
+
+    def step(self, action: Action) -> None:
+        """Play ``action`` in the current deal; when the deal ends, score it and deal the next."""
+        if self.over:
+            raise ValueError(f"the match is over: {self._result()}")
+        self.deal.step(action)
+        if self.deal.phase == "done":
+            self._score(self.deal)
+
+    def _score(self, deal: Deal) -> None:
+        finish = deal.finish_order
+        result = score_deal(
+            self.levels, deal.level, finish, rules=self.rules, failures=self._failures, deal_team=self._deal_team
+        )
+        self._levels = list(result.levels)
+        self._failures = list(result.failures)
+        self._deal_team = result.team
+        self.winner = result.winner
+        self.deals_played += 1
+        self.records.append(_DealRecord(deal.level, finish, self.levels, deal.tribute))
+        cap = self.rules.deal_cap
+        if self.winner is None and cap is not None and self.deals_played >= cap:
+            low, high = self._levels
+            self.winner = None if low == high else int(high > low)
+            self._over = True
+        if self.winner is not None:
+            self._over = True
+        if self._over:
+            return
+        self.deal = Deal.start(
+            deal_cards(self._rng),
+            self._levels[result.team],
+            previous_finish=finish,
+            rules=self.rules,
+            team_levels=self.levels,
+        )
+
+    def _result(self) -> str:
+        return "a draw" if self.winner is None else f"team {self.winner} won"
+
+    def __repr__(self) -> str:
+        state = self._result() if self.over else f"deal {self.deals_played + 1} {self.deal.phase}"
+        return f"<Match levels {level_char(self._levels[0])}/{level_char(self._levels[1])}, {state}>"

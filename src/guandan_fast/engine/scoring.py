@@ -1,0 +1,129 @@
+"""Scoring a finished deal (RULES.md §8, §10): who goes up how far, and when a match is won.
+
+Pure functions of finishing orders and levels, shared by :class:`~guandan_fast.engine.deal.Deal`
+(its outcome and result) and :class:`~guandan_fast.engine.match.Match` (the levels between deals).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .cards import bounded, check_seat, parse_level
+from .rules import Rules, check_rules
+
+__all__ = ["ACE", "DealScore", "check_finish_order", "double_down", "finish_outcome", "partner_of", "score_deal", "team_of"]
+
+ACE = 14
+
+
+def partner_of(seat: int) -> int:
+    """The seat opposite ``seat`` (its partner)."""
+    return seat ^ 2
+
+
+def team_of(seat: int) -> int:
+    """The team of ``seat``: 0 for seats 0 and 2, 1 for seats 1 and 3."""
+    return seat & 1
+
+
+def finish_outcome(finish: Sequence[int]) -> tuple[int, int]:
+    """``(winning team, levels up)`` of a finishing order: the first's team goes up 3, 2
+    or 1 as its partner was second, third or last (RULES.md §8)."""
+    first = finish[0]
+    return team_of(first), 4 - finish.index(partner_of(first))
+
+
+def double_down(first: int) -> list[int]:
+    """The finishing order of a 1-2 finish: both losers count as last and are listed in
+    turn order after the second finisher (the one order for deals, previous finishes and
+    the native playouts)."""
+    second = first ^ 2
+    return [first, second, (second + 1) % 4, (second + 3) % 4]
+
+
+
+def check_finish_order(previous: object) -> list[int]:
+    if isinstance(previous, (str, bytes)) or not isinstance(previous, Sequence):
+        raise TypeError(f"previous_finish must be a list of seats, first to last, not {type(previous).__name__}")
+    order = [check_seat(s, "a seat of previous_finish") for s in previous]
+    if len(set(order)) != len(order):
+        raise ValueError(f"previous_finish lists a seat twice: {order}")
+    if len(order) == 2 and order[1] == partner_of(order[0]):
+        order = double_down(order[0])
+    elif len(order) == 3:
+        order += [next(s for s in range(4) if s not in order)]
+    if len(order) != 4:
+        raise ValueError(f"previous_finish must list the four seats first to last, not {order}")
+    return order
+
+
+
+@dataclass(frozen=True)
+class DealScore:
+    """What a finished deal does to the match (see :func:`score_deal`)."""
+
+    team: int  #: the team that finished first
+    up: int  #: 3, 2 or 1: its partner was second, third or last
+    levels: tuple[int, int]  #: both teams' levels after the deal
+    failures: tuple[int, int]  #: failed deals at A counted so far (for Rules.fail_at_a_limit)
+    winner: int | None  #: the team that won the match with this deal, else None
+
+
+def score_deal(
+    levels: Sequence[int],
+    level: int | str,
+    finish_order: Sequence[int],
+    *,
+    rules: Rules | None = None,
+    failures: Sequence[int] = (0, 0),
+    deal_team: int | None = None,
+) -> DealScore:
+    """Score one deal (RULES.md §8, §10): ``levels`` are the teams' levels before the deal,
+    ``level`` the deal's level and ``finish_order`` its finishing order (the first two
+    seats are enough for a double down). ``deal_team`` is the team whose level the deal
+    is played at (the team that finished first in the previous deal; None for a match's
+    first deal); only :attr:`Rules.at_a_only_own_deal` reads it.
+
+    Only the team that finished first goes up (+3/+2/+1 as its partner was second, third
+    or last), never past A. A team *plays at A* when its level is A and the deal is played
+    at A (with ``at_a_only_own_deal``: and it is ``deal_team``); it wins the match by
+    finishing first with its partner not last (with ``a_needs_double_up``: second). With
+    ``rules.fail_at_a_limit`` = N, every deal a team plays at A without winning the match
+    counts as a failure, and the N-th sends it back to ``rules.fail_at_a_level``
+    (failures count from the moment the team reached A and restart after the fall; with
+    ``fail_at_a_then_up`` a team that finished first then goes up that deal's levels).
+    With ``reaching_a_wins`` a team whose level reaches A wins.
+    """
+    rules = check_rules(rules)
+    before = [parse_level(levels[0]), parse_level(levels[1])]
+    level = parse_level(level)
+    finish = check_finish_order(finish_order)
+    if deal_team is not None:
+        deal_team = bounded(deal_team, "deal_team (a team 0 or 1)", 0, 1)
+    first = finish[0]
+    team, up = team_of(first), 4 - finish.index(partner_of(first))
+    at_a = [
+        level == ACE and before[t] == ACE and (t == deal_team or not rules.at_a_only_own_deal) for t in (0, 1)
+    ]
+    wins_at_a = up == 3 if rules.a_needs_double_up else up > 1
+    after = list(before)
+    counts = [int(failures[0]), int(failures[1])]
+    winner = None
+    if at_a[team] and wins_at_a:
+        winner = team
+    else:
+        after[team] = min(ACE, before[team] + up)
+        limit = rules.fail_at_a_limit
+        if limit is not None:
+            for t in (0, 1):
+                if at_a[t]:  # a deal played at A and not won
+                    counts[t] += 1
+                    if counts[t] >= limit:
+                        gain = up if t == team and rules.fail_at_a_then_up else 0
+                        after[t] = min(ACE, int(rules.fail_at_a_level) + gain)
+                        counts[t] = 0
+        if rules.reaching_a_wins and after[team] == ACE:
+            winner = team
+    return DealScore(team, up, (after[0], after[1]), (counts[0], counts[1]), winner)
+

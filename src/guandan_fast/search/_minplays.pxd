@@ -1,0 +1,76 @@
+# The native min-plays solver's C face, for other kernels (the "minplays" playout policy of
+# _playout): a Solver owns its memo table, dedupe set and move buffer (one per thread).
+#
+#     cdef Solver solver
+#     if solver_init(&solver) != 0: ...           # out of memory
+#     count = solver_decompose(&solver, once, twice, level, prefer, rows)
+#     # count >= 0: play k of an optimal decomposition is row rows[k] of solver.buf
+#     solver_prepare(&solver, once, twice, level)  # then, for sub-hands of that hand:
+#     fewest = solver_count_within(&solver, sub_once, sub_twice, bound)
+#     solver_free(&solver)
+
+from libc.stdint cimport int32_t, uint32_t, uint64_t
+
+from guandan_fast.engine._movegen cimport MoveBuffer
+
+
+cdef inline uint64_t hash_slot(uint64_t lo, uint64_t hi, uint64_t mask) noexcept nogil:
+    """A slot of a power-of-two hash table (``mask`` = size - 1) for the 128-bit key (lo, hi)."""
+    cdef uint64_t h = lo * 0x9E3779B97F4A7C15ULL ^ (hi + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL
+    h ^= h >> 29
+    return h & mask
+
+
+cdef struct Entry:
+    uint64_t lo
+    uint64_t hi
+    uint32_t stamp            # the search that wrote it (older stamps are empty slots)
+    int32_t value             # exact cost, or a proven lower bound
+    int32_t exact
+    int32_t best              # exact entries: index of the first play of an optimal decomposition
+
+
+cdef struct Dedupe:
+    # A hash set of patterns (open addressing; slots of older stamps are empty), grown as needed.
+    uint32_t* stamps
+    int32_t* rows
+    uint64_t mask
+    uint32_t stamp
+
+
+cdef struct Play:
+    # A count pattern: how many cards of each lane the play takes.
+    uint64_t lo
+    uint64_t hi
+    int32_t cost
+    int32_t size
+
+
+cdef struct Search:
+    Play* plays
+    int* lists                # the plays touching lane c: lists[starts[c]:starts[c + 1]]
+    int starts[17]            # NUM_LANES + 1
+    Entry* table
+    uint64_t table_mask
+    uint32_t stamp
+    int unit                  # the cost of a play without penalty
+    long nodes
+
+
+cdef struct Solver:
+    Entry* table
+    uint64_t mask
+    uint32_t stamp
+    MoveBuffer buf            # the hand's leading moves of the last solve
+    Dedupe dedupe
+    long nodes                # search nodes of the last solve
+    Search search             # the prepared hand (solver_prepare), plays NULL when none
+    uint64_t wild             # the prepared hand's wildcard bit
+
+
+cdef int solver_init(Solver* solver) noexcept nogil
+cdef void solver_free(Solver* solver) noexcept nogil
+cdef int solver_prepare(Solver* solver, uint64_t once, uint64_t twice, int level) noexcept nogil
+cdef int solver_count_within(Solver* solver, uint64_t once, uint64_t twice, int bound) noexcept nogil
+cdef Py_ssize_t solver_decompose(Solver* solver, uint64_t once, uint64_t twice, int level, int prefer,
+                                 Py_ssize_t* rows) noexcept nogil

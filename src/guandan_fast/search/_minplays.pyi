@@ -1,0 +1,16 @@
+"""Type stubs of the native min-plays solver (``_solver.pyx``); see :mod:`guandan_fast.search.minplays`."""
+
+import numpy as np
+import numpy.typing as npt
+
+class MinPlays:
+    """A reusable solver owning its memo table (one per thread)."""
+
+    @property
+    def nodes(self) -> int:
+        """Search nodes of the last :meth:`solve`."""
+
+    def solve(
+        self, once: int, twice: int, level: int, prefer: int
+    ) -> tuple[int, npt.NDArray[np.uint8], npt.NDArray[np.uint8], npt.NDArray[np.uint64]]:
+        """``(count, kinds, keys, cards)``: the fewest plays and one optimal decomposition."""

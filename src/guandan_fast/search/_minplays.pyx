@@ -1,0 +1,535 @@
+# cython: boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, freethreading_compatible=True
+"""Native exact solver of the fewest leading plays that empty a hand (最少手数).
+
+Every rule but the straight flush's is blind to suits (a straight flush is a straight as
+well), so the fewest plays depend only on the hand's 16 card counts — the 13 ranks
+without the wildcards, the two jokers, the wildcards — its *lanes*. The search is a
+depth-first branch and bound over partitions of those counts, without the GIL:
+
+* the hand's leading moves are generated once (``generate_into``) and reduced to their
+  distinct count patterns; a leading move is legal in any sub-hand holding its cards, so
+  the patterns of a sub-hand are the root patterns that fit in it;
+* every partition has a play holding a card of any given non-empty lane, so a node
+  branches only on the patterns touching one lane: the one with the fewest patterns;
+* a memo (open addressing on the remaining counts, owned by the caller's
+  :class:`MinPlays`) keeps exact values and proven lower bounds (fail-soft), so a
+  sub-hand reached by different partitions is solved once;
+* a lower bound on the plays left (see ``_lower_bound``) and the best cost so far prune;
+  the patterns are tried most cards first.
+
+Costs are additive per play: 1 per play, or 1024 per play plus a tie-break penalty (the
+``prefer`` option of :func:`guandan_fast.min_plays`), so the same search returns a
+decomposition with the fewest plays and, among those, the smallest penalty. The counts
+found are then given real cards of the hand, each play read by the generator's own move.
+"""
+
+from libc.stdint cimport uint8_t, int32_t, uint32_t, uint64_t
+from libc.stdlib cimport malloc, calloc, free
+
+import numpy as np
+cimport numpy as cnp
+
+from guandan_fast.engine._bitops cimport gf_popcount64, gf_ctz64
+from guandan_fast.engine._movegen cimport (
+    FULL_PLANE,
+    HR_BIT,
+    K_BOMB,
+    K_FOUR_JOKERS,
+    K_PAIR,
+    K_SINGLE,
+    K_STRAIGHT_FLUSH,
+    NUM_CARDS,
+    SB_BIT,
+    MoveBuffer,
+    movebuf_init,
+    movebuf_free,
+    generate_into,
+    check_args,
+    wild_bit,
+)
+
+cnp.import_array()
+
+cdef enum:
+    UNIT_TIED = 1024          # cost of one play when a tie-break penalty is added
+    PENALTY_MAJOR = 32        # > 27: a major penalty outweighs any number of minor ones
+    TABLE_BITS = 15
+    INFINITE = 1 << 28
+    MAX_PLAY = 10             # the largest move: a bomb of ten cards
+    NUM_LANES = 16
+    NUM_ORDERS = 4 * MAX_PLAY     # _order's values: 0 .. 4 * MAX_PLAY - 1 (sizes 1..10)
+    DEDUPE_SIZE = 4096
+
+# Tie-breaks (the prefer option); the codes are solver.PREFER's.
+cdef enum:
+    PREFER_NONE = 0           # any decomposition with the fewest plays
+    PREFER_BOMBS = 1          # most bomb plays (bombs, straight flushes, four jokers), then fewest singles
+    PREFER_SINGLES = 2        # fewest singles, then fewest pairs
+
+cdef uint32_t STAMP_LIMIT = 0xFFFFFFFFU   # a stamp wraps: clear the table first
+cdef uint64_t SUITED = FULL_PLANE & ~(SB_BIT | HR_BIT)   # every card but the jokers
+cdef uint64_t LOW7 = 0x7F7F7F7F7F7F7F7FULL
+cdef uint64_t HIGH1 = 0x8080808080808080ULL
+cdef uint64_t GATHER = 0x0102040810204080ULL   # byte bits 0, 8, .. 56 -> bits 56..63
+
+
+# -- lanes: a hand as 16 card counts, one byte each ----------------------------------------------
+# Every rule but the straight flush's is blind to suits, so the fewest plays depend only on
+# how many cards of each rank the hand holds: lanes 0..12 count the non-wild cards of ranks
+# 2..A, 13 and 14 the jokers SB and HR, 15 the wildcards. Lanes 0..7 are the bytes of ``lo``,
+# 8..15 those of ``hi``; a count is at most 8, so bytewise arithmetic never carries.
+
+cdef inline uint64_t _nibble_counts(uint64_t x) noexcept nogil:
+    """Each 4-bit nibble of x replaced by its number of set bits."""
+    x = x - ((x >> 1) & 0x5555555555555555ULL)
+    return (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL)
+
+
+cdef inline uint64_t _spread(uint64_t v) noexcept nogil:
+    """The 8 nibbles of a 32-bit value, one per byte."""
+    v = (v | (v << 16)) & 0x0000FFFF0000FFFFULL
+    v = (v | (v << 8)) & 0x00FF00FF00FF00FFULL
+    return (v | (v << 4)) & 0x0F0F0F0F0F0F0F0FULL
+
+
+cdef inline void _lanes(uint64_t once, uint64_t twice, uint64_t wild, uint64_t* lo, uint64_t* hi) noexcept nogil:
+    # per rank: at most 4 + 4 copies, so a nibble (<= 8) never carries into the next
+    cdef uint64_t ranks = _nibble_counts(once & ~wild & SUITED) + _nibble_counts(twice & ~wild & SUITED)
+    lo[0] = _spread(ranks & 0xFFFFFFFFULL)
+    hi[0] = (_spread(ranks >> 32)
+             | <uint64_t>((once >> 52 & 1) + (twice >> 52 & 1)) << 40
+             | <uint64_t>((once >> 53 & 1) + (twice >> 53 & 1)) << 48
+             | <uint64_t>(((once & wild) != 0) + ((twice & wild) != 0)) << 56)
+
+
+cdef inline uint32_t _nonzero_lanes(uint64_t lo, uint64_t hi) noexcept nogil:
+    """Bit c set when lane c is not empty."""
+    cdef uint64_t l = (((lo & LOW7) + LOW7) | lo) & HIGH1
+    cdef uint64_t h = (((hi & LOW7) + LOW7) | hi) & HIGH1
+    return <uint32_t>(((l >> 7) * GATHER) >> 56) | (<uint32_t>(((h >> 7) * GATHER) >> 56) << 8)
+
+
+cdef inline bint _fits(uint64_t lo, uint64_t hi, Play* p) noexcept nogil:
+    """Whether every lane of the pattern is at most the hand's."""
+    return (((lo | HIGH1) - p.lo) & HIGH1) == HIGH1 and (((hi | HIGH1) - p.hi) & HIGH1) == HIGH1
+
+
+cdef inline int _pivot(uint32_t lanes, Search* s) noexcept nogil:
+    """The lane to branch on: the non-empty lane with the fewest plays touching it."""
+    cdef int lane, best = -1, size, fewest = 1 << 30
+    while lanes:
+        lane = gf_ctz64(lanes)
+        lanes &= lanes - 1
+        size = s.starts[lane + 1] - s.starts[lane]
+        if size < fewest:
+            fewest = size
+            best = lane
+    return best
+
+
+cdef inline int _lower_bound(uint64_t lo, uint64_t hi) noexcept nogil:
+    """Fewest plays any partition of the hand can have (a cheap, valid bound).
+
+    A play has at most 6 cards unless it is a bomb of one rank (wildcards added), so
+    ``ceil(cards / longest)`` with ``longest`` = max(6, the largest bomb the hand could make).
+    """
+    cdef int wilds = <int>(hi >> 56)
+    cdef int cards = wilds, longest = 6, lane, count
+    for lane in range(15):
+        count = <int>(((lo if lane < 8 else hi) >> (8 * (lane & 7))) & 0xFF)
+        cards += count
+        if lane < 13 and count + wilds > longest:
+            longest = count + wilds
+    if longest > MAX_PLAY:
+        longest = MAX_PLAY
+    return (cards + longest - 1) // longest
+
+
+cdef int _search(Search* s, uint64_t lo, uint64_t hi, int ub) noexcept nogil:
+    """The cost of the best partition of the hand (lo, hi) when it is < ``ub`` (exact), else
+    a lower bound >= ``ub`` of it (fail-soft)."""
+    if lo == 0 and hi == 0:
+        return 0
+    s.nodes += 1
+    cdef Entry* e = &s.table[hash_slot(lo, hi, s.table_mask)]
+    cdef int lb
+    if e.stamp == s.stamp and e.lo == lo and e.hi == hi:
+        if e.exact or e.value >= ub:
+            return e.value
+        lb = e.value
+    else:
+        lb = _lower_bound(lo, hi) * s.unit
+        if lb >= ub:
+            return lb
+    cdef int pivot = _pivot(_nonzero_lanes(lo, hi), s)
+    cdef int best = INFINITE, best_play = -1, floor = INFINITE
+    cdef int j, i, v, cap
+    cdef Play* p
+    for j in range(s.starts[pivot], s.starts[pivot + 1]):
+        i = s.lists[j]
+        p = &s.plays[i]
+        if not _fits(lo, hi, p):
+            continue
+        cap = best if best < ub else ub
+        v = p.cost + _search(s, lo - p.lo, hi - p.hi, cap - p.cost)
+        if v < cap:
+            best = v
+            best_play = i
+            if best <= lb:
+                break
+        elif v < floor:
+            floor = v
+    # _search may have overwritten this slot: write it again.
+    e = &s.table[hash_slot(lo, hi, s.table_mask)]
+    e.lo = lo
+    e.hi = hi
+    e.stamp = s.stamp
+    if best < ub:
+        e.value = best
+        e.exact = 1
+        e.best = best_play
+        return best
+    e.value = floor if floor > lb else lb
+    e.exact = 0
+    return e.value
+
+
+cdef inline int _play_cost(int kind, int prefer) noexcept nogil:
+    """A play's cost under a tie-break. A straight flush counts as a straight here: the
+    search sees rank counts only (its cards may or may not share a suit)."""
+    if prefer == PREFER_BOMBS:
+        return UNIT_TIED + (0 if kind == K_BOMB or kind == K_FOUR_JOKERS else PENALTY_MAJOR) + (kind == K_SINGLE)
+    if prefer == PREFER_SINGLES:
+        return UNIT_TIED + (PENALTY_MAJOR if kind == K_SINGLE else 0) + (kind == K_PAIR)
+    return 1
+
+
+cdef int _dedupe_reserve(Dedupe* d, Py_ssize_t n) noexcept nogil:
+    """Room for n patterns at most half full, and a fresh stamp; -1 when out of memory."""
+    cdef uint64_t size = d.mask + 1, i
+    if d.stamps == NULL or <uint64_t>(2 * n) > size:
+        while <uint64_t>(2 * n) > size:
+            size *= 2
+        free(d.stamps)
+        free(d.rows)
+        d.stamps = <uint32_t*>calloc(size, sizeof(uint32_t))
+        d.rows = <int32_t*>malloc(size * sizeof(int32_t))
+        if d.stamps == NULL or d.rows == NULL:
+            free(d.stamps)
+            free(d.rows)
+            d.stamps = NULL
+            d.rows = NULL
+            d.mask = DEDUPE_SIZE - 1
+            return -1
+        d.mask = size - 1
+        d.stamp = 0
+    if d.stamp == STAMP_LIMIT:
+        for i in range(d.mask + 1):
+            d.stamps[i] = 0
+        d.stamp = 0
+    d.stamp += 1
+    return 0
+
+
+cdef inline int _order(Play* p, int unit) noexcept nogil:
+    """Where a play stands in the branching order: the most cards first, then the cheapest."""
+    cdef int extra = p.cost - unit
+    return (MAX_PLAY - p.size) * 4 + (2 if extra >= PENALTY_MAJOR else 0) + (extra & 1)
+
+
+cdef int _prepare(Search* s, MoveBuffer* buf, Py_ssize_t n, int level, int prefer, Dedupe* d) noexcept nogil:
+    """The distinct count patterns of the generator's n moves (the cheapest reading of
+    each) in branching order, and the plays touching each lane; -1 when out of memory."""
+    cdef Py_ssize_t i, j, kept = 0, total
+    cdef int c, k
+    cdef int place[NUM_ORDERS + 1]
+    cdef int at[NUM_LANES + 1]
+    cdef uint32_t lanes
+    cdef uint64_t lo, hi, h
+    cdef Play* p
+    cdef Play* found
+    cdef uint64_t wild = wild_bit(level)
+    s.unit = 1 if prefer == PREFER_NONE else UNIT_TIED
+    if _dedupe_reserve(d, n) != 0:
+        return -1
+    s.plays = <Play*>malloc(<size_t>(2 * n + 1) * sizeof(Play))
+    if s.plays == NULL:
+        return -1
+    cdef Play* unique = s.plays + n    # patterns in generator order, then sorted into s.plays
+    for i in range(n):
+        _lanes(buf.cards[2 * i], buf.cards[2 * i + 1], wild, &lo, &hi)
+        c = _play_cost(buf.kinds[i], prefer)
+        h = hash_slot(lo, hi, d.mask)
+        found = NULL
+        while d.stamps[h] == d.stamp:
+            if unique[d.rows[h]].lo == lo and unique[d.rows[h]].hi == hi:
+                found = &unique[d.rows[h]]
+                break
+            h = (h + 1) & d.mask
+        if found != NULL:
+            if c < found.cost:
+                found.cost = c
+            continue
+        d.stamps[h] = d.stamp
+        d.rows[h] = <int32_t>kept
+        p = &unique[kept]
+        p.lo = lo
+        p.hi = hi
+        p.cost = c
+        p.size = gf_popcount64(buf.cards[2 * i]) + gf_popcount64(buf.cards[2 * i + 1])
+        kept += 1
+    # counting sort into the branching order
+    for k in range(NUM_ORDERS + 1):
+        place[k] = 0
+    for i in range(kept):
+        place[_order(&unique[i], s.unit) + 1] += 1
+    for k in range(NUM_ORDERS):
+        place[k + 1] += place[k]
+    for i in range(kept):
+        k = _order(&unique[i], s.unit)
+        s.plays[place[k]] = unique[i]
+        place[k] += 1
+    # the plays touching each lane, in branching order
+    for c in range(NUM_LANES + 1):
+        at[c] = 0
+    for i in range(kept):
+        lanes = _nonzero_lanes(s.plays[i].lo, s.plays[i].hi)
+        while lanes:
+            at[gf_ctz64(lanes) + 1] += 1
+            lanes &= lanes - 1
+    for c in range(NUM_LANES):
+        at[c + 1] += at[c]
+    total = at[NUM_LANES]
+    s.lists = <int*>malloc(<size_t>(total + 1) * sizeof(int))
+    if s.lists == NULL:
+        return -1
+    for c in range(NUM_LANES + 1):
+        s.starts[c] = at[c]
+    for i in range(kept):
+        lanes = _nonzero_lanes(s.plays[i].lo, s.plays[i].hi)
+        while lanes:
+            c = gf_ctz64(lanes)
+            s.lists[at[c]] = <int>i
+            at[c] += 1
+            lanes &= lanes - 1
+    return 0
+
+
+cdef inline void _take(uint64_t* once, uint64_t* twice, uint64_t cards, int count,
+                       uint64_t* mo, uint64_t* mt) noexcept nogil:
+    """Move ``count`` cards among ``cards`` (one rank's bits) from the hand into the move."""
+    cdef uint64_t bit, left
+    while count > 0:
+        left = once[0] & cards
+        if left == 0:
+            return
+        while left and count > 0:
+            bit = left & (~left + 1)
+            left ^= bit
+            if twice[0] & bit:
+                twice[0] &= ~bit
+            else:
+                once[0] &= ~bit
+            mt[0] |= mo[0] & bit
+            mo[0] |= bit
+            count -= 1
+
+
+cdef Py_ssize_t _realize(Play* p, uint64_t* once, uint64_t* twice, uint64_t wild,
+                         MoveBuffer* buf, Py_ssize_t n) noexcept nogil:
+    """Cards of the hand for one pattern, taken out of it; the row of the generator's move
+    with exactly those cards (a bomb reading first), -1 if there is none (impossible)."""
+    cdef uint64_t mo = 0, mt = 0
+    cdef int lane, count
+    cdef Py_ssize_t i, found = -1
+    for lane in range(16):
+        count = <int>(((p.lo if lane < 8 else p.hi) >> (8 * (lane & 7))) & 0xFF)
+        if count == 0:
+            continue
+        if lane < 13:
+            _take(once, twice, (0xFULL << (4 * lane)) & ~wild, count, &mo, &mt)
+        elif lane == 15:
+            _take(once, twice, wild, count, &mo, &mt)
+        else:
+            _take(once, twice, 1ULL << (52 + lane - 13), count, &mo, &mt)
+    for i in range(n):
+        if buf.cards[2 * i] == mo and buf.cards[2 * i + 1] == mt:
+            if found < 0 or buf.kinds[i] >= K_STRAIGHT_FLUSH:
+                found = i
+    return found
+
+
+cdef int solver_init(Solver* solver) noexcept nogil:
+    """An empty solver (its table cleared); -1 when out of memory (nothing to free then)."""
+    solver.dedupe.stamps = NULL
+    solver.dedupe.rows = NULL
+    solver.dedupe.mask = DEDUPE_SIZE - 1
+    solver.dedupe.stamp = 0
+    solver.mask = (1ULL << TABLE_BITS) - 1
+    solver.stamp = 0
+    solver.nodes = 0
+    solver.search.plays = NULL
+    solver.search.lists = NULL
+    solver.table = <Entry*>calloc(<size_t>(solver.mask + 1), sizeof(Entry))  # stamp 0: every slot empty
+    if solver.table == NULL:
+        return -1
+    if movebuf_init(&solver.buf, 1024) != 0:
+        free(solver.table)
+        solver.table = NULL
+        return -1
+    return 0
+
+
+cdef void solver_free(Solver* solver) noexcept nogil:
+    _release(solver)
+    free(solver.table)
+    free(solver.dedupe.stamps)
+    free(solver.dedupe.rows)
+    solver.table = NULL
+    solver.dedupe.stamps = NULL
+    solver.dedupe.rows = NULL
+    movebuf_free(&solver.buf)
+
+
+cdef inline void _release(Solver* solver) noexcept nogil:
+    free(solver.search.plays)
+    free(solver.search.lists)
+    solver.search.plays = NULL
+    solver.search.lists = NULL
+
+
+cdef inline void _new_stamp(Solver* solver) noexcept nogil:
+    cdef uint64_t k
+    if solver.stamp == STAMP_LIMIT:
+        for k in range(solver.mask + 1):
+            solver.table[k].stamp = 0
+        solver.stamp = 0
+    solver.stamp += 1
+
+
+cdef inline void _begin(Solver* solver, Search* s) noexcept nogil:
+    """A new search on the solver's table (the previous preparation released)."""
+    _release(solver)
+    _new_stamp(solver)
+    s.table = solver.table
+    s.table_mask = solver.mask
+    s.stamp = solver.stamp
+    s.nodes = 0
+    s.plays = NULL
+    s.lists = NULL
+
+
+cdef int solver_prepare(Solver* solver, uint64_t once, uint64_t twice, int level) noexcept nogil:
+    """Get ready to count the fewest plays of sub-hands of a valid hand (``check_args``
+    passes) with :func:`solver_count_within`; 0, or -1 when out of memory. A sub-hand's
+    plays are the hand's plays that fit in it, so one preparation and one memo serve
+    them all; :func:`solver_decompose` ends the preparation."""
+    cdef Search* s = &solver.search
+    cdef Py_ssize_t n
+    _begin(solver, s)
+    solver.wild = wild_bit(level)
+    n = generate_into(once, twice, level, 0, 0, 0, True, &solver.buf)
+    if n < 0 or _prepare(s, &solver.buf, n, level, PREFER_NONE, &solver.dedupe) != 0:
+        _release(solver)
+        return -1
+    return 0
+
+
+cdef int solver_count_within(Solver* solver, uint64_t once, uint64_t twice, int bound) noexcept nogil:
+    """The fewest plays that empty a sub-hand of the prepared hand when fewer than
+    ``bound``, else a lower bound >= ``bound``; -1 when nothing is prepared."""
+    cdef uint64_t lo, hi
+    if solver.search.plays == NULL:
+        return -1
+    _lanes(once, twice, solver.wild, &lo, &hi)
+    return _search(&solver.search, lo, hi, bound)
+
+
+cdef Py_ssize_t solver_decompose(Solver* solver, uint64_t once, uint64_t twice, int level, int prefer,
+                                 Py_ssize_t* rows) noexcept nogil:
+    """The fewest plays that empty a valid hand (``check_args`` passes) and one optimal
+    decomposition: play ``k`` is row ``rows[k]`` of ``solver.buf`` (``rows`` holds 108).
+    -1 when out of memory, -2 when a decomposition cannot be given cards (a bug)."""
+    cdef Search s
+    cdef Py_ssize_t n, row, count = 0
+    cdef uint64_t lo, hi, o = once, t = twice
+    cdef uint64_t wild = wild_bit(level)
+    cdef Entry* e
+    cdef Play* p
+    _begin(solver, &s)
+    n = generate_into(once, twice, level, 0, 0, 0, True, &solver.buf)
+    if n >= 0 and _prepare(&s, &solver.buf, n, level, prefer, &solver.dedupe) != 0:
+        n = -1
+    if n >= 0:
+        _lanes(once, twice, wild, &lo, &hi)
+        _search(&s, lo, hi, INFINITE)
+        # Walk one optimal decomposition (a slot overwritten on the way is solved again)
+        # and give each pattern cards of the hand.
+        while (lo != 0 or hi != 0) and count < 108:
+            e = &s.table[hash_slot(lo, hi, s.table_mask)]
+            if not (e.stamp == s.stamp and e.lo == lo and e.hi == hi and e.exact):
+                _search(&s, lo, hi, INFINITE)
+                e = &s.table[hash_slot(lo, hi, s.table_mask)]
+            p = &s.plays[e.best]
+            row = _realize(p, &o, &t, wild, &solver.buf, n)
+            if row < 0:
+                break
+            rows[count] = row
+            count += 1
+            lo -= p.lo
+            hi -= p.hi
+    free(s.plays)
+    free(s.lists)
+    solver.nodes = s.nodes
+    if n < 0:
+        return -1
+    if o != 0:
+        return -2
+    return count
+
+
+cdef class MinPlays:
+    """A reusable solver: owns the memo table (one solver per thread; not thread-safe)."""
+
+    cdef Solver solver
+
+    def __cinit__(self):
+        if solver_init(&self.solver) != 0:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        solver_free(&self.solver)
+
+    @property
+    def nodes(self):
+        """Search nodes of the last :meth:`solve`."""
+        return self.solver.nodes
+
+    def solve(self, uint64_t once, uint64_t twice, int level, int prefer):
+        """solve(once, twice, level, prefer) -> (count, kinds, keys, cards)
+
+        The fewest leading plays that empty the hand and one optimal decomposition, its
+        plays as ``kinds uint8[count]``, ``keys uint8[count]``, ``cards uint64[count, 2]``.
+        ``prefer``: 0 none, 1 bombs, 2 singles (see :data:`guandan_fast.search.minplays.PREFER`)."""
+        if check_args(once, twice, level, 0, 0, 0) != 0:
+            raise ValueError("bad hand planes or level")
+        if not 0 <= prefer <= 2:
+            raise ValueError(f"bad prefer code {prefer}")
+        cdef Py_ssize_t rows[108]
+        cdef Py_ssize_t count, k
+        with nogil:
+            count = solver_decompose(&self.solver, once, twice, level, prefer, rows)
+        if count == -1:
+            raise MemoryError()
+        if count < 0:
+            raise RuntimeError("min_plays: a decomposition could not be given cards (a bug)")
+        cdef MoveBuffer* buf = &self.solver.buf
+        kinds = np.empty(count, dtype=np.uint8)
+        keys = np.empty(count, dtype=np.uint8)
+        cards = np.empty((count, 2), dtype=np.uint64)
+        for k in range(count):
+            kinds[k] = buf.kinds[rows[k]]
+            keys[k] = buf.keys[rows[k]]
+            cards[k, 0] = buf.cards[2 * rows[k]]
+            cards[k, 1] = buf.cards[2 * rows[k] + 1]
+        return count, kinds, keys, cards

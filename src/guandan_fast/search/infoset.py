@@ -1,0 +1,141 @@
+"""What one seat knows of a deal, and worlds consistent with it (for PIMC, IS-MCTS, ...).
+
+:func:`unseen` reads a deal through its public face only — the seat's own hand, the cards
+every seat has played (:attr:`Deal.played`), the card counts, the tribute record and the
+history — and says which cards the seat cannot see and what it knows of where they are:
+
+* a tribute receiver holds the tribute card, unless it has since played a copy of that
+  card or given it back;
+* a payer holds the card returned to it, unless it has since played a copy of it;
+* in the tribute phase, a payer who has chosen its card (a public action) still holds it;
+* after an anti-tribute (抗贡) the payers hold the big jokers they showed, unless played:
+  one payer, or the observer's partner-payer, holds them for sure; with two payers other
+  than the observer, each copy is in one of the two hands.
+
+:func:`sample_hands` (native, without the GIL) gives the unseen cards out to the other
+seats, each seat keeping its number of cards and its known cards: **every arrangement of
+the unseen physical cards into the free slots is equally likely** (the pooled big jokers in
+their payers' slots) — what a fair shuffle gives, seen from the seat. A deal where one seat
+holds both copies of a card therefore weighs half as much as one where two seats hold a
+copy each. The sampler does not weigh worlds by the players' past choices (their plays,
+their passes, the tribute rule's "highest card"), nor by which copy of a card was played.
+
+:meth:`Deal.unseen`, :meth:`Deal.sample_world` and :meth:`Deal.sample_worlds` are the
+usual entry points; this module holds the work (and takes any object with the public
+:class:`~guandan_fast.engine.deal.Deal` API, so that ``game`` can import it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..engine.cards import BIG_JOKER, bounded, check_seat
+from ..engine.hand import Hand
+from .playout import SEED_MASK
+
+try:
+    from ..search import _infoset as _native
+except ImportError:  # pragma: no cover - exercised only where the extension is not built
+    _native = None  # type: ignore[assignment]
+
+__all__ = ["Unseen", "sample_hands", "sample_worlds", "unseen"]
+
+
+
+@dataclass(frozen=True)
+class Unseen:
+    """What ``seat`` cannot see, and what it knows of where those cards are.
+
+    ``cards``: the cards whose place the seat does not know (108 minus its hand, minus
+    every card played, minus ``known`` and ``pooled``; an endgame set up with
+    :meth:`Deal.start` leaves out the cards no hand holds, as if played). ``counts[s]``: how many of seat
+    ``s``'s cards the seat does not know (0 for itself); they are ``cards`` and ``pooled``
+    together. ``known[s]``: the cards the seat knows are in hand ``s`` (its own hand for
+    itself). ``pooled``: big jokers known to be in one of ``pooled_seats`` (an
+    anti-tribute by two other players), else empty.
+    """
+
+    seat: int
+    cards: Hand
+    counts: tuple[int, int, int, int]
+    known: tuple[Hand, Hand, Hand, Hand]
+    pooled: Hand
+    pooled_seats: tuple[int, ...]
+
+
+def unseen(deal: Any, seat: int) -> Unseen:
+    """What ``seat`` cannot see of ``deal`` (see :class:`Unseen` and the module notes)."""
+    seat = check_seat(seat)
+    hands = deal.hands
+    left = deal.cards_left()
+    played = [Hand._trusted(int(once), int(twice)) for once, twice in deal.played.tolist()]
+    known = [Hand()] * 4
+    known[seat] = hands[seat]
+    info = deal.tribute
+    returns = info["returns"]
+    for _, receiver, card in info["payments"]:
+        given_back = any(r == receiver and c == card for r, _, c in returns)
+        if receiver != seat and not given_back and not played[receiver].count(card):
+            known[receiver] = known[receiver].add(Hand._trusted(1 << card, 0))
+    for _, payer, card in returns:
+        if payer != seat and not played[payer].count(card):
+            known[payer] = known[payer].add(Hand._trusted(1 << card, 0))
+    if deal.phase == "tribute":  # chosen and shown, not yet handed over
+        for payer, (kind, _, cards) in deal.history:
+            if kind == "tribute" and payer != seat:
+                known[payer] = known[payer].add(cards)
+    pooled, pooled_seats = Hand(), ()
+    if info["kind"] == "anti":
+        payers = info["payers"]
+        jokers = 2 - sum(played[p].count(BIG_JOKER) for p in payers)
+        if seat in payers:
+            jokers -= hands[seat].count(BIG_JOKER)
+        others = tuple(p for p in payers if p != seat)
+        held = Hand(["HR"] * jokers)
+        if len(others) == 1:
+            known[others[0]] = known[others[0]].add(held)
+        elif others:
+            pooled, pooled_seats = held, others
+    # The cards in the other hands: 108 minus this hand and every card played (in an
+    # endgame set up with Deal.start, minus the cards the deal left out as well).
+    hidden = Hand()
+    for s in range(4):
+        if s != seat:
+            hidden = hidden.add(hands[s]).remove(known[s])
+    counts = tuple(0 if s == seat else left[s] - len(known[s]) for s in range(4))
+    return Unseen(seat, hidden.remove(pooled), counts, tuple(known), pooled, pooled_seats)  # type: ignore[arg-type]
+
+
+def _check_count_and_seed(n: object, seed: object) -> tuple[int, int]:
+    return bounded(n, "the number of worlds", 0), bounded(seed, "a seed", 0, SEED_MASK)
+
+
+def sample_hands(deal: Any, seat: int, n: int, seed: int = 0) -> np.ndarray:
+    """``n`` worlds for ``seat`` as hand planes ``uint64[n, 4, 2]`` (row ``[i, s]`` is
+    ``(once, twice)`` of seat ``s`` in world ``i``): the fast form of :func:`sample_worlds`.
+    World ``i`` is drawn from the random stream ``seed + i`` (native, without the GIL)."""
+    view = unseen(deal, seat)
+    count, seed = _check_count_and_seed(n, seed)
+    if _native is None:
+        raise RuntimeError("sampling worlds needs the native _infoset extension, which is not built")
+    return _native.sample_hands(
+        [(hand.once, hand.twice) for hand in view.known],
+        view.cards.once,
+        view.cards.twice,
+        list(view.counts),
+        BIG_JOKER,
+        len(view.pooled),
+        sum(1 << s for s in view.pooled_seats),
+        count,
+        seed,
+    )
+
+
+def sample_worlds(deal: Any, seat: int, n: int, seed: int = 0) -> list[Any]:
+    """``n`` copies of ``deal`` whose hidden hands are drawn for ``seat`` (see
+    :func:`sample_hands`); each continues from the same state (:meth:`Deal.with_hands`)."""
+    planes = sample_hands(deal, seat, n, seed).tolist()
+    return [deal.with_hands([Hand._trusted(once, twice) for once, twice in world]) for world in planes]

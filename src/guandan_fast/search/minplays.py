@@ -1,0 +1,80 @@
+"""The fewest leading plays that empty a hand (最少手数): :func:`min_plays`.
+
+The count is exact: a native branch and bound (``_solver``) over the hand's partitions
+into legal leading moves — every type, wildcards included, a bomb or straight flush one
+play like any other. Every rule but the straight flush's is blind to suits, so the search
+runs on the hand's 16 card counts (13 ranks without the wildcards, the two jokers, the
+wildcards), with a memo on them; the decomposition found is then given real cards.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any, Final, Literal
+
+from ..engine.cards import parse_level
+from ..engine.hand import Hand, as_hand
+from ..engine.moves import Move, MoveType
+
+try:
+    from ._minplays import MinPlays as _NativeSolver
+except ImportError:  # pragma: no cover - exercised only where the extension is not built
+    _NativeSolver = None  # type: ignore[assignment,misc]
+
+__all__ = ["MAX_CARDS", "PREFER", "min_plays"]
+
+Prefer = Literal["none", "bombs", "singles"]
+
+#: Tie-breaks among the decompositions with the fewest plays, and their native codes:
+#:
+#: ``"none"``
+#:     any one of them (the fastest: the search stops at the first proven optimum);
+#: ``"bombs"``
+#:     the most plays that are bombs of one rank or four jokers (bombs kept whole), then
+#:     the fewest singles. The search sees card counts, not suits, so a straight flush
+#:     counts as a straight here (it is reported as a straight flush when its cards happen
+#:     to share a suit);
+#: ``"singles"``
+#:     the fewest singles, then the fewest pairs.
+PREFER: Final = {"none": 0, "bombs": 1, "singles": 2}
+
+#: The largest hand :func:`min_plays` takes (a hand holds at most 28 cards in a deal: 27
+#: dealt, one more after a tribute); the search grows exponentially beyond.
+MAX_CARDS: Final = 33
+
+_local = threading.local()
+
+
+def _solver() -> Any:
+    """This thread's native solver (it owns a memo table and is not shared)."""
+    solver = getattr(_local, "solver", None)
+    if solver is None:
+        if _NativeSolver is None:
+            raise RuntimeError("min_plays needs the native _solver extension, which is not built")
+        solver = _local.solver = _NativeSolver()
+    return solver
+
+
+def min_plays(hand: Any, level: int | str, *, prefer: Prefer = "none") -> tuple[int, list[Move]]:
+    """The fewest leading moves that play out ``hand`` at ``level``, and one such list.
+
+    ``hand`` is a :class:`~guandan_fast.Hand`, a card string or an iterable of card
+    strings; ``level`` a rank character or an integer 2-14. Returns ``(count, plays)``:
+    ``plays`` are ``count`` moves, each a legal leading move of the cards left before it,
+    that together use exactly the hand (an empty hand: ``(0, [])``). ``prefer`` chooses
+    among the optimal decompositions (see :data:`PREFER`); the count never depends on it.
+    """
+    if isinstance(prefer, str) and prefer in PREFER:
+        code = PREFER[prefer]
+    else:
+        raise ValueError(f"unknown prefer {prefer!r}: use one of {', '.join(map(repr, PREFER))}")
+    hand = as_hand(hand)
+    level = parse_level(level)
+    if len(hand) > MAX_CARDS:
+        raise ValueError(f"min_plays takes hands of at most {MAX_CARDS} cards, not {len(hand)}")
+    count, kinds, keys, cards = _solver().solve(hand.once, hand.twice, level, code)
+    plays = [
+        Move._trusted(MoveType(kind), key, Hand._trusted(once, twice), level)
+        for kind, key, (once, twice) in zip(kinds.tolist(), keys.tolist(), cards.tolist())
+    ]
+    return count, plays
