@@ -1,4 +1,4 @@
-"""Move generation speed: every case of :mod:`guandan_fast.bench` on both backends.
+"""Move generation speed: every case of `benchmarks/workload.py` on both backends.
 
 One benchmark round is one pass over the fixed hands (the reference backend makes
 fewer passes over fewer hands: it takes milliseconds a hand). Run ``pytest benchmarks``.

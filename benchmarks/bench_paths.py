@@ -1,8 +1,8 @@
 """The input forms users pass, each beside its fast form: platform triples, card strings,
 and a :class:`~guandan_fast.engine.deal.Deal` stepped by triple, index or Move (see
-:data:`guandan_fast.bench.PATHS`). Default backend; run ``pytest benchmarks/bench_paths.py``.
+`workload.PATHS`). Default backend; run ``pytest benchmarks/bench_paths.py``.
 
-One round is one pass of :func:`guandan_fast.bench.make_path` (its setup untimed); the
+One round is one pass of `workload.make_path` (its setup untimed); the
 closing summary shows µs per call, the fast form beside each user form.
 """
 

@@ -1,4 +1,4 @@
-"""Platform client latency over the real OpenGuanDan recordings (``../shared/platform/``).
+"""Platform client latency over the real OpenGuanDan recordings (``tests/data/platform/``).
 
 Run ``pytest benchmarks/bench_platform.py``. Every ``act`` message a recorded seat
 received is answered as the client answers it: the JSON text decoded, the mirror fed
@@ -23,10 +23,10 @@ from conftest import GAME_SPEED
 
 from guandan_fast.agents import make_agent
 from guandan_fast.platform import Mirror, answer_index
-from guandan_fast.platform.legacy import OpenGuanDanProtocol
+from guandan_fast.platform.protocols import OpenGuanDanProtocol
 
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "platform"
-SESSIONS = sorted(SHARED.glob("session-*.jsonl.gz")) if SHARED.is_dir() else []
+RECORDINGS = Path(__file__).resolve().parents[1] / "tests" / "data" / "platform"
+SESSIONS = sorted(RECORDINGS.glob("session-*.jsonl.gz"))
 
 
 class TimedAgent:
@@ -65,7 +65,6 @@ def replay_latencies(path: Path, seat: int) -> tuple[list[float], list[float]]:
     return acts, notifies
 
 
-@pytest.mark.skipif(not SESSIONS, reason=f"the OpenGuanDan recordings are not at {SHARED}")
 def test_act_answer_latency(benchmark: Any) -> None:
     result: dict[str, list[float]] = {"acts": [], "notifies": []}
 

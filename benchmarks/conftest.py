@@ -1,7 +1,7 @@
 """pytest-benchmark setup for ``pytest benchmarks`` (never run by the plain ``pytest``).
 
 Files named ``bench_*.py`` in this folder are collected as test modules. The workload
-is :func:`guandan_fast.bench.make_workload`; its size comes from the environment:
+is `workload.make_workload`; its size comes from the environment:
 
 * ``GUANDAN_BENCH_HANDS`` (default 500): hands per native pass;
 * ``GUANDAN_BENCH_REFERENCE_HANDS`` (default 20): hands per reference pass (the first ones);
@@ -56,7 +56,7 @@ def reference_workload(workload: bench.Workload) -> bench.Workload:
 
 @pytest.fixture
 def record(benchmark: Any) -> Callable[[str, str, int, int], None]:
-    """Store a finished benchmark as a :class:`~guandan_fast.bench.Measurement` and put
+    """Store a finished benchmark as a `workload.Measurement` and put
     µs per hand and moves/s into its ``extra_info``."""
 
     def record_(case: str, backend: str, hands: int, moves: int) -> None:

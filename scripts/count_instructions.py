@@ -8,7 +8,7 @@ which ``gc.freeze()`` keeps out of every collection).
 
     python scripts/count_instructions.py lead_hand follow_move has_follow_move
 
-Paths are the keys of ``guandan_fast.bench.PATHS``. Needs valgrind; run it from a
+Paths are the keys of ``workload.PATHS`` (benchmarks/workload.py). Needs valgrind; run it from a
 checkout with the package importable (installed, or ``PYTHONPATH=src``).
 """
 

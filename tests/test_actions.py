@@ -10,6 +10,7 @@ return included, through random matches).
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import numpy as np
 import pytest
@@ -294,3 +295,50 @@ def test_card_ids_name_their_card() -> None:
     for index, name in enumerate(CARD_NAMES):
         assert actions.action_id(["tribute", "tribute", [name]]) == actions.TRIBUTE_BASE + index
         assert actions.describe(actions.RETURN_BASE + index) == f"back {name}"
+
+
+@pytest.mark.parametrize("phase", ["tribute", "return"])
+def test_row_ids_of_the_wrong_length_are_refused_in_every_phase(phase: str) -> None:
+    """``row_ids`` was checked in the play phase only: in the tribute and return phases a
+    longer array gave an index beyond the legal actions (6 for one legal action)."""
+    deal = Deal.random(3, previous_finish=[0, 1, 2, 3])
+    if phase == "return":
+        deal.step(0)
+    assert deal.phase == phase
+    row_ids = actions.ids(deal)
+    target = int(row_ids[0])
+    padded = np.concatenate([np.full(6, -1, dtype=np.int16), row_ids])
+    with pytest.raises(ValueError, match="row_ids has"):
+        actions.action_index(deal, target, row_ids=padded)
+    with pytest.raises(ValueError, match="row_ids has"):
+        actions.action_index(deal, target, row_ids=row_ids[:0])
+    with pytest.raises(TypeError, match="int16"):
+        actions.action_index(deal, target, row_ids=list(row_ids))  # type: ignore[arg-type]
+    assert actions.action_index(deal, target, row_ids=row_ids) == 0
+
+
+@pytest.mark.parametrize(
+    ("change", "error", "message"),
+    [
+        (lambda t: ([], *t[1:]), ValueError, "first_id must have 11 entries"),
+        (lambda t: (t[0][:5], *t[1:]), ValueError, "first_id must have 11 entries"),
+        (lambda t: ([row[:3] for row in t[0]], *t[1:]), ValueError, "first_id row must have"),
+        (lambda t: (t[0], [1, 2, 3], *t[2:]), ValueError, "size_min must have 11"),
+        (lambda t: (*t[:2], t[2][:10], t[3]), ValueError, "size_max must have 11"),
+        (lambda t: (*t[:3], t[3] + [1]), ValueError, "size_stride must have 11"),
+        (lambda t: (*t[:3], [40000] * 11), ValueError, "outside"),
+        (lambda t: (t[0], [9] * 11, [5] * 11, t[3]), ValueError, "above size_max"),
+        (lambda t: ("x", *t[1:]), TypeError, "sequence"),
+        (lambda t: (t[0], None, *t[2:]), TypeError, "sequence"),
+        (lambda t: (t[0], ["1"] * 11, *t[2:]), TypeError, "integer"),
+    ],
+)
+def test_set_layout_checks_everything_before_writing(change: Any, error: type[Exception], message: str) -> None:
+    """The native layout tables are process-wide: bad tables (once a segfault when the size
+    lists were not 11 long) are refused whole, and the installed layout keeps working."""
+    tables = (actions._FIRST_ID, actions._SIZE_MIN, actions._SIZE_MAX, actions._STRIDE)
+    deal = Deal.random(4)
+    before = actions.ids(deal)
+    with pytest.raises(error, match=message):
+        native.set_layout(*change([list(t) for t in tables]))
+    assert np.array_equal(actions.ids(deal), before)

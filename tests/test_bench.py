@@ -1,4 +1,4 @@
-"""The speed-measurement machinery (:mod:`guandan_fast.bench`, ``guandan-fast bench``) on
+"""The speed-measurement machinery (`benchmarks/workload.py`, ``guandan-fast bench``) on
 tiny workloads: what it times and reports, never how fast it is."""
 
 from __future__ import annotations

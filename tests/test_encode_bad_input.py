@@ -111,3 +111,39 @@ def test_out_arrays(deal: Deal) -> None:
         state(deal, 1, out=[0.0] * 513)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match=r"shape \(3, 513\)"):
         states([deal] * 3, 0, out=np.zeros((2, 513), dtype=np.float32))
+
+
+@pytest.mark.parametrize(
+    ("levels", "error", "message"),
+    [
+        ([], ValueError, "two levels"),
+        ((), ValueError, "two levels"),
+        ((5,), ValueError, "two levels"),
+        ((2, 3, 4), ValueError, "two levels"),
+        (None, ValueError, "two levels"),
+        ((-5, 99), ValueError, "outside 2..14"),
+        ((3, 15), ValueError, "outside 2..14"),
+        ((2**70, 3), ValueError, "outside 2..14"),
+        ((3, "x"), TypeError, "integer"),
+        ((True, 3), TypeError, "bool"),
+    ],
+)
+def test_bad_team_levels_are_refused_not_read(deal: Deal, levels: object, error: type[Exception], message: str) -> None:
+    """``Deal.team_levels`` is a public attribute: whatever it holds, the encoders check it
+    (they once read ``team_levels[0]`` with bounds checks off: a segfault for ``[]``)."""
+    deal.team_levels = levels  # type: ignore[assignment]
+    for layout in LAYOUTS:
+        with pytest.raises(error, match=message):
+            state(deal, 0, layout)
+        with pytest.raises(error, match=message):
+            states([deal], 0, layout)
+
+
+def test_numpy_team_levels_and_a_bad_level(deal: Deal) -> None:
+    deal.team_levels = (np.int64(3), np.int8(5))  # type: ignore[assignment]
+    encoded = state(deal, 0, "full-v1")
+    deal.team_levels = (3, 5)
+    assert np.array_equal(encoded, state(deal, 0, "full-v1"))
+    deal.level = 2**70
+    with pytest.raises(ValueError, match="level"):
+        state(deal, 0)

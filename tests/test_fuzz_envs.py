@@ -4,17 +4,16 @@ arguments among good ones, must only ever give a result or a ValueError/TypeErro
 naming the problem — never another exception, a traceback or a native crash — and a
 refused call changes nothing.
 
-Each fuzz run is a function of this module run in a subprocess (so that a native crash
-fails the test instead of killing the suite) and is fast: a few seconds.
+Each fuzz run is a campaign of this module run in a child process (``fuzzing.run_isolated``,
+so that a native crash fails the test instead of killing the suite) and is fast: a few
+seconds.
 """
 
 from __future__ import annotations
 
 import contextlib
 import io
-import os
 import random
-import subprocess
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
@@ -23,8 +22,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-
-HERE = Path(__file__).resolve().parent
+from fuzzing import main, run_isolated
 
 #: Values that are no valid argument of most calls, of many types.
 ODD_VALUES: tuple[Any, ...] = (
@@ -231,27 +229,42 @@ def fuzz_command_line(seed: int, runs: int = 80) -> None:
                 assert "guandan-fast: error:" in stderr.getvalue() or "error:" in stderr.getvalue(), argv
 
 
-# -- running each fuzz in a subprocess ------------------------------------------------------------
-def run_isolated(function: Callable[[int], None], seed: int) -> None:
-    code = f"import sys; sys.path.insert(0, {str(HERE)!r}); import test_fuzz_envs as f; f.{function.__name__}({seed})"
-    result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=600, check=False,
-        env={**os.environ, "PYTHONFAULTHANDLER": "1"},
-    )
-    assert result.returncode == 0, f"{function.__name__}({seed}) exited {result.returncode}:\n{result.stderr[-4000:]}"
+# -- each campaign in a child process (tests/fuzzing.py) ---------------------------------------------
+def _campaign(fuzz: Callable[[int], None]) -> Callable[[int], list[str]]:
+    """A fuzz that raises AssertionError on a fault as a campaign that lists its problems."""
+
+    def campaign(seed: int) -> list[str]:
+        try:
+            fuzz(seed)
+        except AssertionError as error:
+            return [str(error)]
+        return []
+
+    return campaign
+
+
+CAMPAIGNS = {
+    "pettingzoo": _campaign(fuzz_pettingzoo),
+    "gymnasium": _campaign(fuzz_gymnasium),
+    "command_line": _campaign(fuzz_command_line),
+}
 
 
 @pytest.mark.parametrize("seed", [1, 2])
 def test_fuzz_the_pettingzoo_env(seed: int) -> None:
     pytest.importorskip("pettingzoo")
-    run_isolated(fuzz_pettingzoo, seed)
+    assert run_isolated("test_fuzz_envs.py", "pettingzoo", seed) == []
 
 
 @pytest.mark.parametrize("seed", [1, 2])
 def test_fuzz_the_gymnasium_env(seed: int) -> None:
     pytest.importorskip("gymnasium")
-    run_isolated(fuzz_gymnasium, seed)
+    assert run_isolated("test_fuzz_envs.py", "gymnasium", seed) == []
 
 
 def test_fuzz_the_command_line() -> None:
-    run_isolated(fuzz_command_line, 3)
+    assert run_isolated("test_fuzz_envs.py", "command_line", 3) == []
+
+
+if __name__ == "__main__":
+    main(CAMPAIGNS)

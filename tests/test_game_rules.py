@@ -10,7 +10,7 @@ import pytest
 
 from guandan_fast import Hand
 from guandan_fast.engine import match as match_module
-from guandan_fast.engine.cards import parse_card
+from guandan_fast.engine.cards import CARD_NAMES, parse_card
 from guandan_fast.engine.deal import Deal
 from guandan_fast.engine.match import Match
 from guandan_fast.engine.rules import Rules
@@ -323,24 +323,18 @@ def test_choices_and_natural_order() -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# Rules.openguandan() against the real server's recordings (PROTOCOL.md; outside the
-# repository: skipped where they are absent)
+# Rules.openguandan() against the real server's recordings (PROTOCOL.md; in tests/data/platform)
 # ---------------------------------------------------------------------------------------------
 @functools.cache
 def _recordings() -> list[Any]:
     import gzip
     import json
-    import os
     from pathlib import Path
 
-    here = Path(__file__).resolve().parent
-    folders = [os.environ.get("GUANDAN_PLATFORM_RECORDINGS", ""), here / "data" / "platform"]
-    folders += [parent / "shared" / "platform" for parent in here.parents[:3]]
-    for folder in filter(None, map(Path, folders)):
-        paths = sorted(folder.glob("session-*.jsonl.gz"))
-        if paths:
-            return [[json.loads(line) for line in gzip.open(path, "rt", encoding="utf-8")] for path in paths]
-    pytest.skip("no OpenGuanDan recordings (session-*.jsonl.gz) found; set GUANDAN_PLATFORM_RECORDINGS")
+    folder = Path(__file__).resolve().parent / "data" / "platform"
+    paths = sorted(folder.glob("session-*.jsonl.gz"))
+    assert paths, f"the OpenGuanDan recordings are missing from {folder}"
+    return [[json.loads(line) for line in gzip.open(path, "rt", encoding="utf-8")] for path in paths]
 
 
 def _received(session: list[dict[str, Any]]) -> list[tuple[int, dict[str, Any]]]:
@@ -409,3 +403,27 @@ def test_openguandan_tribute_return_and_leader_follow_the_recorded_server() -> N
                 assert message["curPos"] == leader[seat]
                 leader[seat] = None
     assert checked > 0
+
+
+def test_tribute_order_decides_who_pays_the_first_player_on_equal_cards() -> None:
+    """RULES.md §9: on a tie the loser after the first player pays him (the default order);
+    ``tribute_order`` gives the order the payers chose in (the OpenGuanDan server pairs
+    equal tributes by arrival), and only a tie depends on it."""
+    hands = ["S3 S4", "SA H5", "S6 S7", "SA D5"]
+
+    def paid(order: Any, cards: Any = hands) -> list[tuple[int, int, str]]:
+        deal = Deal.start(cards, 2, previous_finish=[0, 2, 1, 3], tribute_order=order)
+        assert deal.to_act == (1 if order is None else order[0])
+        while deal.phase == "tribute":
+            deal.step(0)
+        return [(p, r, CARD_NAMES[c]) for p, r, c in deal.tribute["payments"]]
+
+    assert paid(None) == paid([1, 3]) == [(1, 0, "SA"), (3, 2, "SA")]
+    assert paid([3, 1]) == [(3, 0, "SA"), (1, 2, "SA")]
+    unequal = ["S3 S4", "SK H5", "S6 S7", "SA D5"]
+    assert paid([3, 1], unequal) == paid([1, 3], unequal) == [(3, 0, "SA"), (1, 2, "SK")]
+    for bad in ([1, 1], [0, 2], [1], "13"):
+        with pytest.raises(ValueError, match="tribute_order must list the payers"):
+            Deal.start(hands, 2, previous_finish=[0, 2, 1, 3], tribute_order=bad)
+    with pytest.raises(ValueError, match="needs previous_finish"):
+        Deal.start(hands, 2, leader=0, tribute_order=[1, 3])

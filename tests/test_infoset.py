@@ -213,3 +213,15 @@ def test_native_sampler_refuses_slot_counts_that_would_overflow() -> None:
         native.sample_hands([(0, 0)] * 4, 0, 0, [huge, huge, 2, 0], 0, 0, 0, 1, 0)
     with pytest.raises(ValueError, match="0 to 108 free slots"):
         native.sample_hands([(0, 0)] * 4, 0, 0, [-1, 0, 0, 0], 0, 0, 0, 1, 0)
+
+
+@pytest.mark.parametrize("n", [2**31, 2**40, 2**70])
+def test_an_absurd_number_of_worlds_is_refused_by_name(n: int) -> None:
+    """Not a MemoryError (2**40 worlds: 64 TiB) or an OverflowError (2**70) from below."""
+    from guandan_fast.search.infoset import sample_hands
+
+    deal = Deal.random(seed=3)
+    with pytest.raises(ValueError, match="the number of worlds"):
+        sample_hands(deal, 0, n)
+    with pytest.raises(ValueError, match="the number of worlds"):
+        deal.sample_worlds(0, n)

@@ -11,6 +11,7 @@ import json
 import random
 import sys
 import threading
+import time
 from typing import Any
 
 import pytest
@@ -22,7 +23,17 @@ from platform_server import Faults, PlatformServer
 from guandan_fast.agents import AGENTS, make_agent
 from guandan_fast.cli import main
 from guandan_fast.engine.deal import Deal
-from guandan_fast.platform import ClientResult, Mirror, PlatformError, act_message, answer_index, play
+from guandan_fast.engine.hand import Hand
+from guandan_fast.platform import (
+    ClientResult,
+    Mirror,
+    PlatformError,
+    act_message,
+    answer_index,
+    placeholders,
+    play,
+    play_sync,
+)
 
 #: Every await of a test is bounded by this (seconds).
 LIMIT = 30.0
@@ -222,3 +233,185 @@ def test_acts_the_rules_would_not_ask_are_answered_with_the_servers_pass() -> No
     mirror.feed(msg)  # the list (PASS and what beats its own play) is not compared with a lead's
     assert mirror.off_rules(msg) and mirror.departures["unexplained"] == 0
     assert answer_index(mirror, Refusing(), msg) == (0, True)
+
+
+class Choosing:
+    """An agent that picks the first legal action ``wanted(action)`` accepts."""
+
+    def __init__(self, wanted: Any) -> None:
+        self.wanted = wanted
+
+    def act(self, deal: Any, seat: int) -> int:
+        return next(i for i, action in enumerate(deal.legal_actions()) if self.wanted(action))
+
+
+def test_a_one_suit_straight_is_sent_as_the_servers_straight_flush() -> None:
+    """The server lists five cards of one suit only as a StraightFlush. An agent choosing
+    them as a Straight got the first entry instead (a silent PASS when following, ``SB``
+    once on a lead): the same cards are on offer under the stronger reading — that entry."""
+    hand = Hand("S8 S9 ST SJ SQ H3 D4 C6 H7 H7 D9 CT CT HJ DQ CQ SK HK DK CA HA SA SB S2 D2 C3 H5")
+    deal = Deal.start(placeholders.split_unseen(hand, 0, (), ()), 2, leader=0)
+    mirror = Mirror(0)
+    mirror.feed({"type": "notify", "stage": "beginning", "myPos": 0, "levelCard": "2", "handCards": hand.to_platform()})
+    straight = ["Straight", "8", ["S8", "S9", "ST", "SJ", "SQ"]]
+    msg = {**act_message(deal, 0), "type": "act", "stage": "play"}
+    msg["actionList"] = [a for a in msg["actionList"] if not (a[0] == "Straight" and sorted(a[2]) == sorted(straight[2]))]
+    msg["indexRange"] = len(msg["actionList"]) - 1
+    mirror.feed(msg, check=False)
+    index, matched = answer_index(mirror, Choosing(lambda a: a[0] == "Straight" and sorted(a[2]) == sorted(straight[2])), msg)
+    assert matched and msg["actionList"][index][0] == "StraightFlush"
+    assert sorted(msg["actionList"][index][2]) == sorted(straight[2])
+
+
+def test_a_tribute_card_the_server_leaves_out_is_paid_in_the_suit_it_offers() -> None:
+    """Of two top tribute cards in different suits the server offers one: an agent choosing
+    the other pays the one offered (same power), not the first entry by chance. Here the
+    mirror has not seen the previous deal end, so the request is answered on a stand-in
+    deal rebuilt from it (the seat pays a single tribute)."""
+    payer = Hand([f"{suit}{rank}" for suit in "SH" for rank in "3456789TJQK"] + ["SA", "HA", "C3", "C4", "C5"])
+    mirror = Mirror(2)
+    mirror.feed({"type": "notify", "stage": "beginning", "myPos": 2, "levelCard": "2", "handCards": payer.to_platform()})
+    offered = [["tribute", "tribute", ["HA"]]]
+    msg = {"type": "act", "stage": "tribute", "handCards": payer.to_platform(), "actionList": offered,
+           "indexRange": 0, "curRank": "2", "selfRank": "2", "oppoRank": "2"}
+    mirror.feed(msg, check=False)
+    assert not mirror.in_step(msg)
+    stand_in = mirror.answer_deal(msg)
+    assert stand_in is not None and stand_in.phase == "tribute" and stand_in.to_act == 2
+    assert sorted(a[2][0] for a in stand_in.legal_actions()) == ["HA", "SA"]
+    assert answer_index(mirror, Choosing(lambda a: a[2] == ["SA"]), msg) == (0, True)
+    assert answer_index(mirror, Choosing(lambda a: a[2] == ["HA"]), msg) == (0, True)
+
+
+def tie_prone_cards(rng: random.Random) -> list[Hand]:
+    """Hands where seats 0 and 2 hold one SB each and seats 1 and 3 one HR each: when team 0
+    pays a double tribute both pay an SB (a tie), when team 1 does it refuses (抗贡)."""
+    deck = [card for card in placeholders.FULL_DECK.to_platform() if card not in ("SB", "HR")]
+    rng.shuffle(deck)
+    return [Hand([*deck[26 * s : 26 * s + 26], "SB" if s % 2 == 0 else "HR"]) for s in range(4)]
+
+
+class SlowFirstPayer:
+    """A random agent that, when it is the payer the rules let choose first, answers a
+    double tribute late: the other payer's tribute arrives first (as it may on the real
+    server, which pairs two equal tributes by arrival order)."""
+
+    def __init__(self, seed: int) -> None:
+        self.agent = make_agent("random", seed=seed)
+
+    def act(self, deal: Any, seat: int) -> int:
+        info = deal.tribute
+        if deal.phase == "tribute" and info["kind"] == "double" and info["payers"][0] == seat:
+            time.sleep(0.3)
+        return int(self.agent.act(deal, seat))
+
+
+def test_the_practice_server_plays_a_tie_game_end_to_end() -> None:
+    """A whole game (to a win at A) with double tributes of equal cards paired by arrival
+    order: every seat's mirror takes the server's pairing, the returns and the leader, and
+    the four clients finish with no unexplained departure. Each client runs in its own
+    thread (its own event loop), so that a slow payer does not hold the others up."""
+    box: dict[str, Any] = {}
+    ready = threading.Event()
+
+    def serve() -> None:
+        async def run() -> None:
+            async with PlatformServer(seed=1, max_deals=None, deal_cards=tie_prone_cards) as server:
+                box["server"] = server
+                ready.set()
+                while server.games_played < 1 and not server.errors:
+                    await asyncio.sleep(0.05)
+                await asyncio.sleep(0.2)
+
+        asyncio.run(run())
+
+    serving = threading.Thread(target=serve, daemon=True)
+    serving.start()
+    assert ready.wait(LIMIT)
+    server = box["server"]
+    results: list[Any] = [None] * 4
+
+    def seat(number: int) -> None:
+        room = {"create_room": 1} if number == 0 else {"join": 1}
+        try:
+            results[number] = play_sync(server.url, SlowFirstPayer(number), seat=number, **room, **FAST)
+        except PlatformError as error:
+            results[number] = error
+
+    clients = [threading.Thread(target=seat, args=(0,), daemon=True)]
+    clients[0].start()
+    while not server.rooms:
+        time.sleep(0.01)
+    clients += [threading.Thread(target=seat, args=(s,), daemon=True) for s in (1, 2, 3)]
+    for thread in clients[1:]:
+        thread.start()
+    for thread in clients:
+        thread.join(LIMIT * 2)
+    serving.join(LIMIT)
+    _check_finished_game(server, results)
+    assert server.ties, "no double tribute of equal cards in this game"
+    # the payer the rules let choose first was always late: every tie departs, for every seat
+    assert [r.mirror.departures["tribute_tie_arrival_order"] for r in results] == [len(server.ties)] * 4
+    assert all(r.unfollowed == 0 and r.mirror.resyncs == 0 for r in results)
+
+
+async def _one_frame_server(frame: str) -> tuple[Any, str]:
+    """A websocket server that answers a seat's first message with ``frame``."""
+    import websockets
+
+    async def handler(link: Any) -> None:
+        await link.recv()
+        await link.send(frame)
+        await link.wait_closed()
+
+    server = await websockets.serve(handler, "127.0.0.1", 0, max_size=None)
+    return server, f"ws://127.0.0.1:{next(iter(server.sockets)).getsockname()[1]}"
+
+
+@pytest.mark.parametrize(
+    ("frame", "message"),
+    [
+        ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+        ('{"type": []}', "type or stage is not a string"),
+        ('{"type": "notify", "stage": ["play"]}', "type or stage is not a string"),
+        ('{"type": "act", "stage": {"a": 1}, "actionList": []}', "type or stage is not a string"),
+        ('{"type": "act", "stage": "play", "actionList": [["Single"]]}', "cannot answer"),
+    ],
+)
+def test_frames_that_are_no_protocol_message_end_the_client_with_a_platform_error(frame: str, message: str) -> None:
+    """Once a RecursionError traceback (deep nesting) or 'unhashable type: list' (exit 2,
+    TypeError out of play()); now a PlatformError naming the fault."""
+
+    async def scenario() -> None:
+        server, url = await _one_frame_server(frame)
+        async with server:
+            with pytest.raises(PlatformError, match=message):
+                await asyncio.wait_for(play(url, make_agent("random"), join=1, **FAST), LIMIT)
+
+    asyncio.run(scenario())
+
+
+def test_a_server_that_never_completes_the_handshake_is_named(capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture) -> None:
+    """Something accepts the TCP connection and says nothing: the client said 'cannot
+    connect to ...:' and no reason."""
+
+    async def scenario() -> None:
+        silent = await asyncio.start_server(lambda reader, writer: asyncio.sleep(5), "127.0.0.1", 0)
+        port = silent.sockets[0].getsockname()[1]
+        async with silent:
+            with pytest.raises(PlatformError, match=r"no websocket handshake within 0.3 s"):
+                await play(f"ws://127.0.0.1:{port}", make_agent("random"), join=1, connect_timeout=0.3)
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("where", ["missing", "directory"])
+def test_an_unwritable_game_log_is_a_clear_cli_error(where: str, tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    """``client --log`` into a missing directory, or onto a directory: a traceback before;
+    now exit 2 and one line, before anything is sent."""
+    path = tmp_path / "nowhere" / "game.jsonl" if where == "missing" else tmp_path
+    assert main(["client", "--url", "ws://127.0.0.1:1", "--join", "1", "--log", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert f"cannot write the game log {str(path)!r}" in err and "Traceback" not in err
+    with pytest.raises(ValueError, match="cannot write the game log"):
+        asyncio.run(play("ws://127.0.0.1:1", make_agent("random"), join=1, log_file=path))

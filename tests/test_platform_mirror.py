@@ -1,5 +1,5 @@
-"""The mirror replayed over the real OpenGuanDan recordings (``../shared/platform/``, outside
-the repository; skipped where absent), and fed malformed or doctored messages.
+"""The mirror replayed over the real OpenGuanDan recordings (``tests/data/platform/``, copied
+from the shared folder), and fed malformed or doctored messages.
 
 Each recorded seat's messages go through a :class:`~guandan_fast.platform.Mirror`: every
 ``act``'s list must equal the mirror's legal actions up to the three documented classes,
@@ -21,15 +21,14 @@ from typing import Any
 import pytest
 
 from guandan_fast import Deal, Rules, classify, legal_moves
-from guandan_fast.engine.cards import parse_level
+from guandan_fast.agents import make_agent
+from guandan_fast.engine.cards import CARD_NAMES, parse_level
 from guandan_fast.engine.hand import Hand
 from guandan_fast.engine.moves import read_platform
-from guandan_fast.platform import DEPARTURES, Mirror, ProtocolError
+from guandan_fast.platform import DEPARTURES, Mirror, ProtocolError, act_message, answer_index, placeholders
 
-# The repository sits beside the shared folder: /work/main and /work/shared in CI.
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "platform"
-SESSIONS = sorted(SHARED.glob("session-*.jsonl.gz")) if SHARED.is_dir() else []
-needs_recordings = pytest.mark.skipif(not SESSIONS, reason=f"the OpenGuanDan recordings are not at {SHARED}")
+RECORDINGS = Path(__file__).resolve().parent / "data" / "platform"
+SESSIONS = sorted(RECORDINGS.glob("session-*.jsonl.gz"))
 
 #: What the two recorded sessions hold, summed over the four seats (each departure is
 #: counted once per seat that sees it; the move-list classes once per act and class): with
@@ -109,7 +108,6 @@ def _index(card: str) -> int:
     return next(Hand([card]).indices())
 
 
-@needs_recordings
 @pytest.mark.parametrize("path", SESSIONS, ids=[p.name.split(".")[0] for p in SESSIONS])
 def test_recorded_session_mirrors_without_unexplained_departures(path: Path) -> None:
     totals: Counter[str] = Counter()
@@ -132,7 +130,6 @@ def test_recorded_session_mirrors_without_unexplained_departures(path: Path) -> 
     assert dict(totals) == SERVER_BUGS[path.name.split(".")[0]]
 
 
-@needs_recordings
 @pytest.mark.parametrize("path", SESSIONS, ids=[p.name.split(".")[0] for p in SESSIONS])
 def test_national_rules_count_the_servers_rule_choices_too(path: Path) -> None:
     totals: Counter[str] = Counter()
@@ -145,10 +142,7 @@ def test_national_rules_count_the_servers_rule_choices_too(path: Path) -> None:
 
 
 def _session(name: str) -> Path:
-    path = SHARED / f"{name}.jsonl.gz"
-    if not path.exists():
-        pytest.skip(f"the OpenGuanDan recording {path} is absent")
-    return path
+    return RECORDINGS / f"{name}.jsonl.gz"
 
 
 def _replay_with(path: Path, seat: int, doctor: Any) -> Mirror:
@@ -160,7 +154,6 @@ def _replay_with(path: Path, seat: int, doctor: Any) -> Mirror:
     return mirror
 
 
-@needs_recordings
 def test_an_act_to_a_seat_that_is_out_is_counted_and_ignored(caplog: pytest.LogCaptureFixture) -> None:
     injected = []
 
@@ -180,7 +173,6 @@ def test_an_act_to_a_seat_that_is_out_is_counted_and_ignored(caplog: pytest.LogC
     assert any("act_to_out_seat" in record.message for record in caplog.records)
 
 
-@needs_recordings
 def test_the_trick_end_skip_is_counted_and_the_turn_taken_from_the_server() -> None:
     injected = []
 
@@ -203,15 +195,23 @@ def test_the_trick_end_skip_is_counted_and_the_turn_taken_from_the_server() -> N
     assert injected and mirror.departures["trick_end_skip"] == 1 and mirror.departures["unexplained"] == 0
 
 
-@needs_recordings
-def test_a_tie_given_by_arrival_order_is_counted() -> None:
+def test_a_tie_given_by_arrival_order_is_adopted() -> None:
+    """Session 1 has a double tribute of equal cards paired as the rules pair it; the
+    server pairs such a tie by arrival order, so here the other payer's card reached the
+    first player first. The mirror takes the server's pairing (the deal goes on to the
+    returns with it) and counts the departure; the rest of the recording was played under
+    the other pairing, and the mirror rebuilds its deal from the server's next request."""
     path = _session("session-1")
-    swapped = []
+    swapped: list[Any] = []
+    adopted: list[Any] = []
 
     def doctor(mirror: Mirror, msg: dict[str, Any]) -> list[dict[str, Any]]:
+        if swapped and not adopted:
+            deal = mirror.deal
+            assert deal is not None
+            adopted.append((deal.phase, sorted(deal.tribute["payments"])))
         result = msg.get("result")
         if msg.get("stage") == "tribute" and msg["type"] == "notify" and len(result) == 2 and result[0][2] == result[1][2] and not swapped:
-            # equal cards: let the other payer's card have reached the first player first
             (p, r, c), (q, s, d) = result
             msg = {**msg, "result": [[p, s, c], [q, r, d]]}
             swapped.append(msg["result"])
@@ -219,10 +219,27 @@ def test_a_tie_given_by_arrival_order_is_counted() -> None:
 
     mirror = _replay_with(path, 1, doctor)
     assert swapped and mirror.departures["tribute_tie_arrival_order"] == 1
-    assert mirror.departures["unexplained"] == 0
+    assert adopted == [("return", sorted((p, r, _index(c)) for p, r, c in swapped[0]))]
+    assert mirror.lost is None and mirror.resyncs >= 1
+    episodes = [r["msg"]["order"] for r in recording(path) if r["seat"] == 1 and r["msg"].get("stage") == "episodeOver"]
+    assert [server for server, _ in mirror.finish_orders] == episodes
 
 
-@needs_recordings
+def test_the_recorded_tie_game_replays_without_unexplained_departures() -> None:
+    """The real server paired a double tribute of two ST at level T by arrival order (the
+    client of that day kept its own pairing, answered the return from the play list and
+    exited; the recording ends there). Every seat now follows the server's pairing, the
+    returns and the leader, and the lists it offers."""
+    path = _session("tribute-tie-game")
+    for seat in range(4):
+        mirror, checks = replay(path, seat)
+        assert mirror.departures["tribute_tie_arrival_order"] == 1, seat
+        assert mirror.departures["unexplained"] == 0 and mirror.lost is None and mirror.resyncs == 0
+        assert checks["levels differ"] == 0 and checks["plays checked"] > 100
+        episodes = [r["msg"]["order"] for r in recording(path) if r["seat"] == seat and r["msg"].get("stage") == "episodeOver"]
+        assert [server for server, _ in mirror.finish_orders] == episodes and len(episodes) == 8
+
+
 def test_failing_at_a_is_taken_from_the_server() -> None:
     """Session 2: team 0 fails a deal at A; had the server sent it back to 2 (its
     three-failures rule), the mirror takes that level and counts the departure."""
@@ -239,7 +256,6 @@ def test_failing_at_a_is_taken_from_the_server() -> None:
     assert mirror.departures["failing_at_a"] == 1 and mirror.departures["unexplained"] == 0
 
 
-@needs_recordings
 def test_unseen_observation_and_placeholders_stay_consistent() -> None:
     mirror = Mirror()
     for count, msg in enumerate(received(_session("session-2"), 3)):
@@ -319,7 +335,6 @@ def test_a_play_the_rules_refuse_is_logged_and_taken_as_played(caplog: pytest.Lo
     assert len(mirror.unseen().cards) == 108 - 27 - 2 and mirror.unseen().counts == (25, 0, 27, 27)
 
 
-@needs_recordings
 def test_damaged_messages_raise_only_protocol_errors() -> None:
     """Recorded messages with a field removed or of the wrong type, each fed to a copy of
     the mirror as it stood: it either reads them or raises ProtocolError naming the fault,
@@ -341,3 +356,124 @@ def test_damaged_messages_raise_only_protocol_errors() -> None:
                 assert str(error)
         mirror.feed(msg)
     assert damaged > 60 and mirror.departures["unexplained"] == 0
+
+
+def test_the_recordings_travel_with_the_tests() -> None:
+    """A fresh clone replays every recording: none of the tests above may be skipped."""
+    names = sorted(path.name for path in RECORDINGS.glob("*.jsonl.gz"))
+    assert names == ["session-1.jsonl.gz", "session-2.jsonl.gz", "tribute-tie-game.jsonl.gz"]
+
+
+def _beginning(seat: int, hand: Hand, level: str = "2") -> dict[str, Any]:
+    return {"type": "notify", "stage": "beginning", "myPos": seat, "levelCard": level, "handCards": hand.to_platform()}
+
+
+def _mirror_until(seed: int, stop: Any) -> tuple[Mirror, Deal, list[Any]]:
+    """Seat 0's mirror fed a first deal played by random legal actions (the server's first
+    deal is led by seat 0) until ``stop(deal, actions)`` holds after a play; ``actions``
+    are the (seat, triple) played so far."""
+    rng = random.Random(seed)
+    deal = Deal.random(seed, leader=0)
+    mirror = Mirror(0)
+    mirror.feed(_beginning(0, deal.hands[0]))
+    played: list[Any] = []
+    while deal.phase == "play":
+        seat, greater = deal.to_act, deal.last_seat
+        beat = deal.last_move.to_platform() if deal.following else ["PASS", "PASS", "PASS"]  # type: ignore[union-attr]
+        action = rng.choice(deal.legal_actions())
+        deal.step(action)
+        mirror.feed({"type": "notify", "stage": "play", "curPos": seat, "curAction": action, "greaterPos": greater, "greaterAction": beat})
+        played.append((seat, action))
+        if stop(deal, played):
+            return mirror, deal, played
+    raise AssertionError("the deal ended first")
+
+
+def test_an_act_out_of_turn_with_only_pass_offered_is_a_server_departure() -> None:
+    """Seats 1 and 2 out, seat 3 plays, seat 0 passes: by the rules seat 3 leads. The server
+    asks seat 3 to beat its own play, then seat 0 again with nothing but PASS offered ("act
+    to seat 0, the deal waits for seat 3" was an unexplained departure): both are the
+    server's turn order with seats out, answered with its PASS and counted when notified."""
+
+    def stop(deal: Deal, played: list[Any]) -> bool:
+        return (
+            sorted(deal.finish_order) == [1, 2] and len(played) >= 2
+            and played[-2][0] == 3 and played[-2][1][0] != "PASS" and played[-1] == (0, ["PASS", "PASS", "PASS"])
+        )
+
+    for seed in range(200):
+        try:
+            mirror, deal, played = _mirror_until(seed, stop)
+        except AssertionError:
+            continue
+        break
+    else:
+        raise AssertionError("no seed gives the position")
+    assert deal.to_act == 3 and not deal.following and mirror.departures["unexplained"] == 0
+    bomb = played[-2][1]
+    mirror.feed({"type": "notify", "stage": "play", "curPos": 3, "curAction": ["PASS", "PASS", "PASS"], "greaterPos": 3, "greaterAction": bomb})
+    request = {**act_message(deal, 0), "actionList": [["PASS", "PASS", "PASS"]], "indexRange": 0,
+               "greaterPos": 3, "greaterAction": bomb, "curPos": 3, "curAction": ["PASS", "PASS", "PASS"]}
+    mirror.feed(request)
+    assert mirror.off_rules(request) and mirror.departures["unexplained"] == 0
+    assert answer_index(mirror, make_agent("random"), request) == (0, True)
+    mirror.feed({"type": "notify", "stage": "play", "curPos": 0, "curAction": ["PASS", "PASS", "PASS"], "greaterPos": 3, "greaterAction": bomb})
+    assert mirror.departures["trick_end_skip"] == 2 and mirror.departures["unexplained"] == 0
+    assert mirror.deal is not None and mirror.deal.to_act == 3 and not mirror.deal.following and mirror.lost is None
+
+
+def test_a_known_card_played_frees_the_other_copy_for_a_placeholder_swap() -> None:
+    """The partner (seat 2) played HT DJ CQ CK SA; its placeholder hand held SA SA, one SA
+    known (the tribute it received), and no CK. The known SA is the one played, so the other
+    SA may be swapped for the CK (once: "no hidden hand can hold CK for seat 2")."""
+    hands = [Hand("S3 S4"), Hand("CK H4 H5"), Hand("SA SA HT DJ CQ"), Hand("D3 D4")]
+    played = Hand("HT DJ CQ CK SA")
+    swapped = placeholders.swapped_in(hands, 0, 2, played, {2: Hand("SA")})
+    assert swapped[2] == played and swapped[1] == Hand("SA H4 H5") and swapped[0] == hands[0]
+    # a known card the play does not use stays where it is
+    with pytest.raises(ValueError, match="no hidden hand can hold"):
+        placeholders.swapped_in([Hand("S3"), Hand("CK"), Hand("SA HT DJ CQ D9"), Hand("D3")], 0, 2, played, {2: Hand("D9")})
+
+
+def test_a_short_beginning_hand_is_a_protocol_error_and_the_next_request_resyncs() -> None:
+    """A ``beginning`` with fewer than 27 cards raised a bare StopIteration (placeholder split);
+    now a ProtocolError, the mirror lost for that deal, and rebuilt from the next request."""
+    mirror = Mirror(1)
+    with pytest.raises(ProtocolError, match="27 cards"):
+        mirror.feed({"type": "notify", "stage": "beginning", "myPos": 1, "levelCard": "2", "handCards": ["S3", "H4"]})
+    assert mirror.lost is not None and mirror.deal is None
+    deal = Deal.random(seed=8, leader=1)
+    request = {**act_message(deal, 1), "type": "act", "stage": "play"}
+    mirror.feed(request)
+    assert mirror.lost is None and mirror.resyncs == 1 and mirror.in_step(request)
+    assert mirror.deal is not None and mirror.deal.hands[1] == deal.hands[1] and mirror.deal.to_act == 1
+    assert answer_index(mirror, make_agent("random", seed=1), request)[1]
+
+
+def test_the_own_hand_is_resynced_from_each_play_request() -> None:
+    """The server's word on the own hand wins: a request whose handCards differ from the
+    mirrored hand is counted and the deal rebuilt from it (the mirror never answers from a
+    hand the server does not show). Here the doctored hand took a card another seat then
+    plays: the mirror cannot follow that play (a ProtocolError, which the client logs),
+    and the next request puts it back in step for the rest of the game."""
+    path = _session("session-2")
+    mirror, doctored, faults = Mirror(2), [], []
+    for msg in received(path, 2):
+        if not doctored and msg.get("type") == "act" and msg["stage"] == "play" and len(msg["handCards"]) > 20 and mirror.deal is not None:
+            unseen = mirror.unseen().cards.distinct()
+            swap = next(c for c in unseen if CARD_NAMES[c] not in msg["handCards"])
+            hand = [*msg["handCards"][1:], CARD_NAMES[swap]]
+            msg = {**msg, "handCards": hand}
+            doctored.append(hand)
+            mirror.feed(msg, check=False)  # its actionList is of the real hand
+            assert mirror.deal is not None and mirror.deal.hands[2] == Hand(hand) and mirror.in_step(msg)
+            assert mirror.departures["unexplained"] == 1 and mirror.resyncs == 1
+            continue
+        try:
+            mirror.feed(msg)
+        except ProtocolError as error:
+            faults.append(str(error))
+    assert doctored and mirror.lost is None and mirror.resyncs == 2  # the next request restores the real hand
+    assert faults == [] or all("no hidden hand can hold" in fault for fault in faults)
+    episodes = [r["msg"]["order"] for r in recording(path) if r["seat"] == 2 and r["msg"].get("stage") == "episodeOver"]
+    assert [server for server, _ in mirror.finish_orders] == episodes

@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from ..platform.legacy import PROTOCOLS
+from ..platform.protocols import PROTOCOLS
 from ._args import non_negative, positive
 
 
@@ -31,6 +31,11 @@ def run(args: argparse.Namespace) -> int:
     mirror = result.mirror
     departures = ", ".join(f"{kind} {count}" for kind, count in sorted(mirror.departures.items())) or "none"
     print(f"seat {result.seat}, room {result.room}: {len(mirror.finish_orders)} deals, {result.answered} answers")
+    if result.unmatched or result.unfollowed or mirror.resyncs:
+        print(
+            f"answers not the agent's own choice: {result.unmatched}; while the mirror could not follow: "
+            f"{result.unfollowed}; deals rebuilt from a request: {mirror.resyncs}"
+        )
     print(f"final: {json.dumps(result.final, ensure_ascii=False)}")
     print(f"server departures from RULES.md: {departures}")
     return 0

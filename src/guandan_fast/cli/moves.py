@@ -14,7 +14,7 @@ from ..engine.moves import MoveType
 def run(args: argparse.Namespace) -> int:
     hand = Hand.parse(args.hand)
     level = parse_level(args.level)
-    last = json.loads(args.last) if args.last else None
+    last = _json_argument(args.last, "--last") if args.last else None
     moves = legal_moves(hand, level, last, strongest=args.strongest, backend=args.backend)
     if args.json:
         for triple in moves.to_platform():
@@ -31,6 +31,15 @@ def run(args: argparse.Namespace) -> int:
         for line in lines:
             print(f"  {line}")
     return 0
+
+
+def _json_argument(text: str, name: str) -> object:
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError(f"{name} is nested too deeply to be a platform triple") from None
+    except json.JSONDecodeError as error:
+        raise ValueError(f"{name} is not JSON ({error}): {text[:80]!r}") from None
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

@@ -14,7 +14,7 @@ from libc.stdint cimport uint8_t, int16_t, uint64_t
 cimport numpy as cnp
 
 from guandan_fast.engine._bitops cimport gf_ctz64, gf_popcount64
-from guandan_fast.engine._movegen cimport FULL_PLANE, HR_BIT, NUM_KEYS, NUM_KINDS, SB_BIT, wild_bit
+from guandan_fast.engine._movegen cimport FULL_PLANE, HR_BIT, NUM_KEYS, NUM_KINDS, SB_BIT, as_integer, wild_bit
 
 cnp.import_array()
 
@@ -34,18 +34,48 @@ cdef bint LAYOUT_SET = False
 
 def set_layout(first_id, size_min, size_max, size_stride):
     """Install the id layout: ``first_id[kind][key]`` (-1: no such move), and per kind the
-    sizes it comes in and how many ids one more card moves the id by."""
+    sizes it comes in and how many ids one more card moves the id by. Everything is checked
+    before anything is written (the tables are process-wide): ValueError/TypeError."""
     global LAYOUT_SET
     cdef int kind, key
-    if len(first_id) != NUM_KINDS or any(len(row) != NUM_KEYS for row in first_id):
-        raise ValueError(f"the layout table must be {NUM_KINDS} x {NUM_KEYS}")
+    table = [[_layout_int(v, "first_id", -1, 32767) for v in _row(row, NUM_KEYS, "a first_id row")]
+             for row in _row(first_id, NUM_KINDS, "first_id")]
+    smallest = [_layout_int(v, "size_min", 0, 54) for v in _row(size_min, NUM_KINDS, "size_min")]
+    largest = [_layout_int(v, "size_max", 0, 54) for v in _row(size_max, NUM_KINDS, "size_max")]
+    strides = [_layout_int(v, "size_stride", 0, 32767) for v in _row(size_stride, NUM_KINDS, "size_stride")]
+    for kind in range(NUM_KINDS):
+        if smallest[kind] > largest[kind]:
+            raise ValueError(f"kind {kind}: size_min {smallest[kind]} above size_max {largest[kind]}")
+        for key in range(NUM_KEYS):
+            if table[kind][key] + strides[kind] * (largest[kind] - smallest[kind]) > 32767:
+                raise ValueError(f"kind {kind}, key {key}: its ids pass 32767 (int16)")
     for kind in range(NUM_KINDS):
         for key in range(NUM_KEYS):
-            FIRST_ID[kind][key] = first_id[kind][key]
-        SIZE_MIN[kind] = size_min[kind]
-        SIZE_MAX[kind] = size_max[kind]
-        SIZE_STRIDE[kind] = size_stride[kind]
+            FIRST_ID[kind][key] = table[kind][key]
+        SIZE_MIN[kind] = smallest[kind]
+        SIZE_MAX[kind] = largest[kind]
+        SIZE_STRIDE[kind] = strides[kind]
     LAYOUT_SET = True
+
+
+def _row(values, Py_ssize_t length, str what):
+    """``values`` as a list of ``length`` entries (TypeError/ValueError otherwise)."""
+    if isinstance(values, (str, bytes)):
+        raise TypeError(f"{what} must be a sequence, not {type(values).__name__}")
+    try:
+        items = list(values)
+    except TypeError:
+        raise TypeError(f"{what} must be a sequence, not {type(values).__name__}") from None
+    if len(items) != length:
+        raise ValueError(f"{what} must have {length} entries, not {len(items)}")
+    return items
+
+
+def _layout_int(value, str what, long low, long high):
+    number = as_integer(value, f"an entry of {what}")
+    if not low <= number <= high:
+        raise ValueError(f"an entry of {what} is {number}, outside {low}..{high}")
+    return number
 
 
 cdef inline int _move_id(int kind, int key, uint64_t once, uint64_t twice) noexcept nogil:

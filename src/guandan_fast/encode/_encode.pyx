@@ -247,6 +247,16 @@ cdef int _gather_tribute(tuple view, Py_ssize_t at, Position* p) except -1:
     return 0
 
 
+cdef int _level_of(object value, str what) except -1:
+    """A level 2..14 read from the deal (public attributes: any object may be there)."""
+    if type(value) is int and 2 <= value <= 14:  # the common case, without a Python call
+        return <int>value
+    number = as_integer(value, f"the deal's {what}")
+    if not 2 <= number <= 14:
+        raise ValueError(f"the deal's {what} {number} is outside 2..14")
+    return number
+
+
 cdef inline uint64_t _plane(object value) except? 0:
     return (<uint64_t>value) & FULL_PLANE
 
@@ -263,11 +273,14 @@ cdef int _gather(object deal, int seat, Position* p, bint full) except -1:
     level, team_levels, phase, to_act, finish = view[0], view[1], view[2], view[3], view[4]
     played, packed, last, last_seat = view[5], view[6], view[7], view[8]
     p.seat = seat
-    p.level = level
-    if not 2 <= p.level <= 14:
-        raise ValueError(f"the deal's level {p.level} is outside 2..14")
-    p.levels[0] = team_levels[0]
-    p.levels[1] = team_levels[1]
+    p.level = _level_of(level, "level")
+    # team_levels is a public attribute: whatever it holds, read it as Python (never by index)
+    try:
+        team_a, team_b = team_levels
+    except (TypeError, ValueError):
+        raise ValueError(f"the deal's team_levels must be two levels 2..14, not {team_levels!r}") from None
+    p.levels[0] = _level_of(team_a, "team_levels[0]")
+    p.levels[1] = _level_of(team_b, "team_levels[1]")
     if len(played) != 8:
         raise ValueError("unexpected played planes")
     for s in range(4):

@@ -283,22 +283,29 @@ def action_index(deal: Deal, action: int, *, row_ids: np.ndarray | None = None) 
         raise ValueError("the deal is over: no action id is legal")
     if row_ids is None:
         row_ids = _tables(deal, False)[0]
+    elif not isinstance(row_ids, np.ndarray) or row_ids.dtype != np.int16 or row_ids.ndim != 1:
+        raise TypeError("row_ids must be the int16 array ids(deal) gives")
     if phase == "play":
         following = 1 if deal.following else 0
         if target == PASS_ID and following:
             return 0
         moves = deal.legal_moves()
-        if len(row_ids) != len(moves.kinds) + following:
-            raise ValueError(f"row_ids has {len(row_ids)} entries for {len(moves.kinds) + following} legal actions")
+        _check_rows(row_ids, len(moves.kinds) + following)
         hand = deal.hands[deal.to_act]  # type: ignore[index]
         row = _kernels().canonical_row(row_ids[following:], moves.cards, target, hand.once, hand.twice, deal.level)
         if row >= 0:
             return int(row) + following
     else:
+        _check_rows(row_ids, len(deal.legal_actions()))
         rows = np.flatnonzero(row_ids == target)
         if len(rows):
             return int(rows[0])
     raise ValueError(f"action id {target} ({describe(target)}) is not legal for seat {deal.to_act} in the {phase} phase")
+
+
+def _check_rows(row_ids: np.ndarray, actions: int) -> None:
+    if len(row_ids) != actions:
+        raise ValueError(f"row_ids has {len(row_ids)} entries for {actions} legal actions: pass ids() of this very state")
 
 
 def concretize(deal: Deal, action: int) -> Move | list[Any]:

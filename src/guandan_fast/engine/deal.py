@@ -50,6 +50,7 @@ import random
 import sys
 from array import array
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Union
 
 import numpy as np
@@ -183,6 +184,7 @@ class Deal:
         seed: Any = None,
         team_levels: Sequence[int | str] | None = None,
         finished: Sequence[int] | None = None,
+        tribute_order: Sequence[int] | None = None,
     ) -> Deal:
         """A deal from four hands at ``level``.
 
@@ -194,7 +196,10 @@ class Deal:
         tribute (RULES.md §9) and the rules decide who leads, so ``leader`` must be None.
         ``team_levels``: the two teams' levels, shown in observations (default: both at
         ``level``). ``finished``: seats already out, in order — the seats whose hands are
-        empty (needed only when more than one is).
+        empty (needed only when more than one is). ``tribute_order``: in a double tribute,
+        the order in which the two payers choose (default: the loser after the first player
+        first); on equal cards the first to choose pays the first player — RULES.md §9 with
+        the default, the OpenGuanDan server's arrival order when given.
         """
         deal = cls.__new__(cls)
         deal.level = parse_level(level)
@@ -224,8 +229,10 @@ class Deal:
         if previous_finish is not None:
             if leader is not None:
                 raise ValueError("with previous_finish the tribute rules decide who leads: leave leader as None")
-            deal._setup_tribute(check_finish_order(previous_finish))
+            deal._setup_tribute(check_finish_order(previous_finish), tribute_order)
             return deal
+        if tribute_order is not None:
+            raise ValueError("tribute_order needs previous_finish: only a deal after another has a tribute")
         if leader is None:
             leader = random.Random(seed).choice(active)
         leader = check_seat(leader, "leader")
@@ -252,9 +259,13 @@ class Deal:
             leader = rng.randrange(4)
         return cls.start(hands, level, leader=leader, previous_finish=previous_finish, rules=rules)
 
-    def _setup_tribute(self, finish: list[int]) -> None:
+    def _setup_tribute(self, finish: list[int], order: Sequence[int] | None) -> None:
         """Decide tribute, anti-tribute or none from the previous finish (RULES.md §9-10)."""
         record = tribute_due(finish, self._hands, self.rules)
+        if order is not None:
+            if isinstance(order, (str, bytes)) or not isinstance(order, Sequence) or sorted(order) != sorted(record.payers):
+                raise ValueError(f"tribute_order must list the payers {list(record.payers)} in some order, not {order!r}")
+            record = replace(record, payers=tuple(order))
         self._tribute = record
         if record.leader is not None:  # anti-tribute, or waived between partners
             self._begin_play(record.leader)

@@ -13,8 +13,11 @@ seat and answers for any agent; ``websockets`` is needed only to connect (the
 ``platform`` extra).
 """
 
-from .client import ClientResult, PlatformError, answer_index, play, play_sync
-from .mirror import DEPARTURES, MOVE_LIST_CLASSES, Mirror, ProtocolError
+from .answers import answer_index
+from .audit import DEPARTURES, MOVE_LIST_CLASSES
+from .client import ClientResult, PlatformError, play, play_sync
+from .messages import ProtocolError
+from .mirror import Mirror
 from .observation import act_message
 from .playlog import play_log
 

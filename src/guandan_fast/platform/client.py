@@ -1,17 +1,15 @@
 """The platform client: one seat played by any agent over a websocket (:func:`play`).
 
 Every message received is fed to a :class:`~guandan_fast.platform.Mirror`; every ``act``
-is answered with the exact entry of its ``actionList`` the agent chose. Two kinds of agent:
+is answered with the exact entry of its ``actionList`` the agent chose
+(:mod:`~guandan_fast.platform.answers`).
 
-* an object with ``act(deal, seat) -> int`` (:mod:`guandan_fast.agents`): it chooses on
-  the mirror's :class:`~guandan_fast.Deal`, and the choice is sent as the server's list
-  entry holding the same move (same type, rank and cards, in the server's card order);
-* a plain callable ``f(observation) -> int``: it gets :meth:`Mirror.observation` and
-  returns an index into that observation's ``actionList``, which is the server's list.
-
-The client never reconnects (the server cannot resume a seat): a dropped connection, a
-malformed or unexpected message, or a silent server ends it with a :class:`PlatformError`
-that says what happened.
+The client never abandons a game it can answer: where the mirror cannot follow the server
+it says so once (a warning) and answers each request on a deal rebuilt from the request,
+until it is back in step. It never reconnects (the server cannot resume a seat): a
+dropped connection, a frame that is no protocol message, a request without a usable
+``actionList``, or a silent server ends it with a :class:`PlatformError` that says what
+happened.
 """
 
 from __future__ import annotations
@@ -19,23 +17,26 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Mapping, Sequence
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
 from ..engine.cards import bounded, check_seat
 from ..engine.rules import Rules
-from ..engine.kinds import platform_row
-from .legacy import PROTOCOLS, LegacyProtocol, OpenGuanDanProtocol, Protocol
-from .mirror import Mirror, ProtocolError
+from .answers import answer_index
+from .messages import ProtocolError, decode, read_actions, short
+from .mirror import Mirror
+from .protocols import PROTOCOLS, LegacyProtocol, OpenGuanDanProtocol, Protocol
 
-__all__ = ["ClientResult", "PlatformError", "answer_index", "play", "play_sync"]
+__all__ = ["ClientResult", "PlatformError", "play", "play_sync"]
 
 log = logging.getLogger("guandan_fast.platform")
 
 #: Replies to room requests: anything but code 200 ends the client.
 _ROOM_REPLIES = frozenset({"CREATE_ROOM", "JOIN_ROOM", "JOIN", "GET_ROOMPLAYER"})
+#: The stages of the requests a seat answers.
+_ANSWERED_STAGES = frozenset({"play", "tribute", "back"})
 #: The last message of a game series (the server sends nothing after it).
 _FINAL_STAGES = frozenset({"gameResult", "gameOver"})
 
@@ -55,6 +56,9 @@ class ClientResult:
     answered: int = 0
     #: Answers where the agent's move was not in the server's list (the first entry was sent).
     unmatched: int = 0
+    #: Answers given while the mirror could not follow the server (on a deal rebuilt from
+    #: the request, or the first entry when none could be).
+    unfollowed: int = 0
     final: dict[str, Any] = field(default_factory=dict)
 
 
@@ -66,50 +70,6 @@ def _websockets() -> Any:
             "the platform client needs the 'websockets' package: pip install 'guandan_fast[platform]'"
         ) from None
     return websockets
-
-
-# -- choosing ----------------------------------------------------------------------------------
-def answer_index(mirror: Mirror, agent: Any, msg: Mapping[str, Any]) -> tuple[int, bool]:
-    """The index into ``msg["actionList"]`` that answers the pending ``act`` for ``agent``,
-    and whether the agent's own choice was found there (else the first entry is chosen)."""
-    actions = msg["actionList"]
-    if not hasattr(agent, "act"):
-        index = agent(mirror.observation())
-        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(actions):
-            log.warning("seat %s: the agent answered %r, not an index 0..%d: sending entry 0", mirror.seat, index, len(actions) - 1)
-            return 0, False
-        return index, True
-    deal, seat = mirror.deal, mirror.seat
-    if deal is None or deal.to_act != seat or mirror.off_rules(msg):
-        # Asked to act where the rules would not ask (an out seat, its own unbeaten play):
-        # the server's first entry is its PASS.
-        log.info("seat %s: asked out of turn; answering the server's first entry %s", seat, actions[0])
-        return 0, True
-    choice = agent.act(deal, seat)
-    if deal.phase != "play":
-        card = deal.legal_actions()[choice][2][0]
-        found = next((i for i, entry in enumerate(actions) if entry[2][0] == card), None)
-    elif deal.following and choice == 0:
-        found = next((i for i, entry in enumerate(actions) if entry[0] == "PASS"), None)
-    else:
-        move = deal.legal_moves()[choice - deal.following]
-        found = _find_move(actions, move, deal.level)
-    if found is None:
-        log.warning("seat %s: the server does not offer the agent's choice %d; sending %s", seat, choice, actions[0])
-        return 0, False
-    return found, True
-
-
-def _find_move(actions: Sequence[Any], move: Any, level: int) -> int | None:
-    """The index of the server's entry holding ``move`` (any card order)."""
-    kind = move.kind.platform_name  # "Bomb" for four jokers too
-    rank, size = move.rank, len(move.cards)
-    target = (int(move.kind), move.key, move.cards.once, move.cards.twice)
-    for i, entry in enumerate(actions):
-        if entry[1] == rank and len(entry[2]) == size and (entry[0] == kind or entry[0] == "FourKings"):
-            if platform_row(entry, level) == target:
-                return i
-    return None
 
 
 # -- the session -------------------------------------------------------------------------------
@@ -143,17 +103,22 @@ async def play(
     """
     websockets = _websockets()
     chosen = _protocol(protocol, create_room, join, seat, user)
-    mirror = Mirror(seat, rules)
-    result = ClientResult(seat, join, mirror)
-    own_log = log_file is not None and not hasattr(log_file, "write")
-    stream: IO[str] | None = open(log_file, "w", encoding="utf-8") if own_log else log_file  # type: ignore[arg-type]  # noqa: SIM115
+    mirror = Mirror(getattr(chosen, "seat", None), rules)
+    result = ClientResult(mirror.seat, join, mirror)
+    own_log = isinstance(log_file, (str, os.PathLike))
+    stream = _open_log(log_file) if isinstance(log_file, (str, os.PathLike)) else log_file
     try:
         try:
             connection = await asyncio.wait_for(
-                websockets.connect(url, max_size=None, ping_interval=None), connect_timeout
+                websockets.connect(url, max_size=None, ping_interval=None, open_timeout=None), connect_timeout
             )
-        except (OSError, asyncio.TimeoutError, websockets.InvalidURI, websockets.InvalidHandshake) as error:
-            raise PlatformError(f"cannot connect to {url}: {error or type(error).__name__}") from None
+        except asyncio.TimeoutError:  # before OSError: TimeoutError is one
+            raise PlatformError(
+                f"cannot connect to {url}: no websocket handshake within {connect_timeout:g} s "
+                "(something accepts connections there, but does not answer as a websocket server)"
+            ) from None
+        except (OSError, websockets.InvalidURI, websockets.InvalidHandshake) as error:
+            raise PlatformError(f"cannot connect to {url}: {str(error) or type(error).__name__}") from None
         async with connection:
             session = _Session(connection, chosen, agent, mirror, result, stream, websockets, idle_timeout)
             await session.run(wake_after)
@@ -165,6 +130,15 @@ async def play(
         if own_log and stream is not None:
             stream.close()
     return result
+
+
+def _open_log(path: str | Path) -> IO[str]:
+    """The game log, opened before connecting: a path that cannot be written is a bad
+    argument (ValueError naming it), not a fault of the session."""
+    try:
+        return open(path, "w", encoding="utf-8")  # closed by play()
+    except OSError as error:
+        raise ValueError(f"cannot write the game log {str(path)!r}: {error.strerror or error}") from None
 
 
 def play_sync(url: str, agent: Any, **options: Any) -> ClientResult:
@@ -198,7 +172,12 @@ class _Session:
 
     def _record(self, direction: str, msg: Any) -> None:
         if self.stream is not None:
-            self.stream.write(json.dumps({"seat": self.mirror.seat, "dir": direction, "msg": msg}, ensure_ascii=False) + "\n")
+            row = {"seat": self.mirror.seat, "dir": direction, "msg": msg}
+            try:
+                line = json.dumps(row, ensure_ascii=False)
+            except RecursionError:  # a frame nested nearly as deep as the decoder allows
+                line = json.dumps({**row, "msg": short(msg)}, ensure_ascii=False)
+            self.stream.write(line + "\n")
 
     async def _send(self, msg: dict[str, Any]) -> None:
         self._record("send", msg)
@@ -226,7 +205,10 @@ class _Session:
                 continue
             except self.websockets.ConnectionClosed as error:
                 raise PlatformError(f"the server closed the connection: {_closed(error)}") from None
-            msg = self._decode(raw)
+            try:
+                msg = decode(raw)
+            except ProtocolError as error:
+                raise PlatformError(f"malformed message from the server: {error}") from None
             self._record("recv", msg)
             if msg.get("type") != "GET_ROOMPLAYER":  # a reply to our own wake-up is no sign of life
                 silent = 0.0
@@ -237,41 +219,42 @@ class _Session:
                 self.result.seat, self.result.room = self.mirror.seat, self.mirror.room or self.result.room
                 return
 
-    def _decode(self, raw: Any) -> dict[str, Any]:
-        try:
-            msg = json.loads(raw)
-        except (TypeError, ValueError):
-            raise PlatformError(f"malformed message from the server (not JSON): {str(raw)[:200]!r}") from None
-        if not isinstance(msg, dict):
-            raise PlatformError(f"malformed message from the server (not a JSON object): {str(raw)[:200]!r}")
-        return msg
-
     def _handle(self, msg: dict[str, Any]) -> bool:
         """Feed ``msg`` to the mirror; whether it must be answered."""
-        kind = msg.get("type")
+        kind = msg["type"]
         if kind in _ROOM_REPLIES and msg.get("code", 200) != 200:
-            raise PlatformError(f"the server refused {kind}: {json.dumps(msg, ensure_ascii=False)[:300]}")
+            raise PlatformError(f"the server refused {kind}: {short(msg)}")
+        mirror = self.mirror
         try:
-            self.mirror.feed(msg, check=False)
+            mirror.feed(msg, check=False)
         except ProtocolError as error:
-            raise PlatformError(f"unexpected message from the server: {error}") from None
+            if kind == "act":
+                try:
+                    read_actions(msg)
+                    if msg.get("stage") not in _ANSWERED_STAGES:
+                        raise ProtocolError(f"act of unknown stage {short(msg.get('stage'))}")
+                except ProtocolError as unusable:
+                    raise PlatformError(f"a request the client cannot answer: {unusable}") from None
+            # a message of the deal puts the mirror out of step (it said so); anything else is noted
+            level = logging.INFO if mirror.lost is not None else logging.WARNING
+            log.log(level, "seat %s: a message the mirror cannot read: %s", mirror.seat, error)
         if kind == "CREATE_ROOM":
-            log.info("room %s created: the other seats join it", self.mirror.room)
-        return kind == "act"
+            log.info("room %s created: the other seats join it", mirror.room)
+        return bool(kind == "act")
 
     async def _answer(self, msg: dict[str, Any]) -> None:
-        mirror = self.mirror
+        mirror, result = self.mirror, self.result
+        followed = mirror.in_step(msg) or mirror.off_rules(msg)
         try:
             index, matched = answer_index(mirror, self.agent, msg)
         except (KeyError, IndexError, TypeError, ValueError) as error:
-            raise PlatformError(f"cannot answer the act message: {type(error).__name__}: {error}") from None
+            log.warning("seat %s: no answer from the agent (%s: %s): sending the first entry", mirror.seat, type(error).__name__, error)
+            index, matched = 0, False
         await self._send(self.protocol.answer(msg, index, mirror.seat, mirror.room))  # type: ignore[arg-type]
-        self.result.answered += 1
-        self.result.unmatched += not matched
-        try:
-            mirror.check_act(msg)  # after the answer: the comparison is not on the clock
-        except ProtocolError as error:
-            raise PlatformError(f"unexpected act message: {error}") from None
+        result.answered += 1
+        result.unmatched += not matched
+        result.unfollowed += not followed
+        mirror.check_act(msg)  # after the answer: the comparison is not on the clock (it never raises)
 
 
 def _closed(error: Any) -> str:

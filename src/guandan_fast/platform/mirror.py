@@ -3,118 +3,50 @@
 Feed it every message the seat receives (:meth:`Mirror.feed`) and :attr:`Mirror.deal`
 follows the server: the own hand, every play, tribute, anti-tribute and return, 接风, the
 finishing order and the levels. The other seats' hands are unknown: the deal holds a
-placeholder world (the unseen cards split among them with the right counts), and before
-another seat's play is applied the played cards are swapped into that seat's placeholder
-hand from the other hidden hands — the own hand is never touched.
+placeholder world (:mod:`~guandan_fast.platform.placeholders`).
 
-The server is taken at its word wherever it departs from the rules the mirror plays
-(``Rules.openguandan()`` by default): levels from ``curRank``/``selfRank``/``oppoRank``,
-tribute and return as notified, whose turn it is from the ``act`` it sends. Each known
-departure (the shared PROTOCOL.md lists them) is detected, counted in
-:attr:`Mirror.departures` under one of :data:`DEPARTURES` and logged; anything else that
-disagrees is counted as ``"unexplained"`` (a warning). With the preset only the server's
-plain bugs and the three move-list classes remain; with the national ``Rules()`` the
-preset's choices (return lists, failing and winning at A, double tribute by rank) show
-up as departures too. A mirror never raises on a server message it can read; a message
-it cannot read raises :class:`ProtocolError`.
+The server is taken at its word wherever it decides: levels from ``curRank``/``selfRank``/
+``oppoRank``, tribute pairing (equal tributes by arrival order too), returns and leader as
+notified, whose turn it is and the own hand from the ``act`` it sends. Each known
+departure from the rules the mirror plays (``Rules.openguandan()`` by default; the shared
+PROTOCOL.md lists them) is counted in :attr:`Mirror.departures` under one of
+:data:`~guandan_fast.platform.DEPARTURES` and logged; anything else that disagrees is
+counted as ``"unexplained"`` (a warning).
+
+A message the mirror cannot read raises :class:`ProtocolError`. When it cannot follow
+the deal any more (such a message, or a position no rule reaches) it says why in
+:attr:`Mirror.lost`, once, in the log; the next ``play`` request rebuilds the position
+from the request itself (a stand-in, :mod:`~guandan_fast.platform.standin`), and
+:meth:`Mirror.answer_deal` always gives a deal to answer on when one can be made.
 """
 
 from __future__ import annotations
 
 import logging
 from collections import ChainMap, Counter
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+from typing import Any, ClassVar
 
-from ..engine.cards import (
-    BIG_JOKER,
-    CARD_NAMES,
-    NUM_CARDS,
-    card_power,
-    level_char,
-    parse_card,
-    parse_level,
-    rank_of,
-    wildcard,
-)
+from ..engine.cards import CARD_NAMES, level_char, parse_card, parse_level
 from ..engine.deal import Deal
 from ..engine.scoring import DealScore, score_deal
 from ..engine.rules import Rules
 from ..engine.hand import Hand
 from ..search.infoset import Unseen
-from ..engine.kinds import platform_row
-from ..engine.moves import MoveType
 from ..engine.tribute import natural_order, who_pays
+from ..platform import placeholders, standin
+from .audit import Audit
+from .messages import PASS, ROOM_REPLIES, ProtocolError, field, read_actions, read_cards, read_seat, reading, short
 
-__all__ = ["DEPARTURES", "MOVE_LIST_CLASSES", "Mirror", "ProtocolError"]
+__all__ = ["Mirror"]
 
 log = logging.getLogger("guandan_fast.platform")
 
-#: Legal readings RULES.md allows that the server leaves out of its move lists (counted
-#: once per ``act`` and class).
-MOVE_LIST_CLASSES = ("pair_of_wildcards", "straight_of_one_suit", "full_house_of_one_rank")
-
-#: Every kind of server departure the mirror detects (PROTOCOL.md), plus the catch-all.
-#: The first group are the server's bugs; the second its rule choices, departures only
-#: from rules other than ``Rules.openguandan()``.
-DEPARTURES = (
-    *MOVE_LIST_CLASSES,
-    "lost_wake_up",  # the seat, hearing nothing for a while, sent GET_ROOMPLAYER (a stuck message, or slow players)
-    "act_to_out_seat",  # a seat that is out was asked to act (and passed)
-    "trick_end_skip",  # the unbeaten player was asked to beat its own play
-    "tribute_one_suit",  # of two top cards in different suits only one was offered
-    "tribute_tie_arrival_order",  # equal double tribute: arrival order decided the first player's card
-    "tribute_natural_rank",  # double tribute: cards compared by natural rank, its leader rule
-    "return_without_level_cards",  # return list without level cards or the card just received
-    "failing_at_a",  # the server sent a team at A back to 2
-    "both_teams_at_a",  # a team at A did not win: the deal was not played at its level
-    "unexplained",  # anything else: logged with the details
-)
-
-#: Room bookkeeping replies that carry nothing for the game.
-_ROOM_REPLIES = frozenset({"CREATE_ROOM", "JOIN_ROOM", "JOIN"})
-_FULL_DECK = Hand.from_indices([i for i in range(NUM_CARDS) for _ in range(2)])
-_PASS = ("PASS", "PASS", "PASS")
-_PASS_KEY = (0, 0, 0, 0)
-
-
-class ProtocolError(ValueError):
-    """A server message the mirror cannot read (not JSON-like, missing or malformed fields)."""
-
-
-@contextmanager
-def _reading(msg: Mapping[str, Any]) -> Iterator[None]:
-    """Turn what a field of the wrong shape raises while reading ``msg`` into a ProtocolError."""
-    try:
-        yield
-    except ProtocolError:
-        raise
-    except (KeyError, IndexError, TypeError, ValueError) as error:
-        what = f"{msg.get('type')!r}/{msg.get('stage')!r}"
-        raise ProtocolError(f"malformed {what} message: {type(error).__name__}: {error}") from None
-
-
-def _field(msg: Mapping[str, Any], name: str) -> Any:
-    try:
-        return msg[name]
-    except KeyError:
-        raise ProtocolError(f"{msg.get('type')!r}/{msg.get('stage')!r} message without {name!r}") from None
-
-
-def _cards(names: object) -> Hand:
-    if isinstance(names, (str, bytes)) or not isinstance(names, Sequence):
-        raise ProtocolError(f"expected a list of cards, not {names!r}")
-    try:
-        return Hand(names)
-    except (TypeError, ValueError) as error:
-        raise ProtocolError(f"bad card list {names!r}: {error}") from None
-
-
-def _seat(value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 3:
-        raise ProtocolError(f"expected a seat 0-3, not {value!r}")
-    return value
+#: The notify stages that change the current deal (a fault in one loses the deal).
+_DEAL_STAGES = frozenset({"anti-tribute", "tribute", "back", "play"})
+#: The deal phase an ``act`` stage asks for.
+_PHASE_OF = {"play": "play", "tribute": "tribute", "back": "return"}
 
 
 class Mirror:
@@ -125,9 +57,10 @@ class Mirror:
     """
 
     def __init__(self, seat: int | None = None, rules: Rules | None = None) -> None:
-        self.seat = None if seat is None else _seat(seat)
+        self.seat = None if seat is None else read_seat(seat)
         self.rules = Rules.openguandan() if rules is None else rules
-        self.departures: Counter[str] = Counter()
+        self.audit = Audit()
+        self.audit.seat = self.seat
         #: Finishing orders of the deals so far: ``(server's order, the deal's order)``.
         self.finish_orders: list[tuple[list[int], list[int]]] = []
         #: The server's account of the current deal's tribute: ``kind`` and the results.
@@ -136,14 +69,24 @@ class Mirror:
         self.acts = 0
         self.room: int | None = None
         self.game_over = False
+        #: Why the mirror stopped following the current deal (None while it follows).
+        self.lost: str | None = None
+        #: How many times the mirror rebuilt its deal from a ``play`` request.
+        self.resyncs = 0
         self._deal: Deal | None = None
         self._view: Deal | None = None  # the deal shown while the seat answers a simultaneous request
         self._pending: Mapping[str, Any] | None = None
         self._previous: list[int] | None = None  # the previous deal's finishing order in this game
         self._scored: DealScore | None = None  # the previous deal scored by the rules in use
         self._failures = (0, 0)
-        self._played = Hand()
+        self._played = Hand()  # every card played in this deal, as notified
         self._leader_known = True  # False once the deal was rebuilt: its first leader is the first to play
+        self._tie = False  # the tribute was paired by the server's arrival order
+
+    @property
+    def departures(self) -> Counter[str]:
+        """The server's departures seen so far, by kind (:data:`~guandan_fast.platform.DEPARTURES`)."""
+        return self.audit.departures
 
     # -- views --------------------------------------------------------------------------------
     @property
@@ -162,13 +105,59 @@ class Mirror:
         return self._need_deal().unseen(self.seat)  # type: ignore[arg-type]
 
     def observation(self) -> Mapping[str, Any]:
-        """:meth:`Deal.observation` of this seat; while an ``act`` is pending its
-        ``actionList``/``indexRange`` are the server's (an answer indexes that list)."""
-        obs = self._need_deal().observation(self.seat)  # type: ignore[arg-type]
-        if self._pending is None:
-            return obs
-        actions = self._pending["actionList"]
-        return ChainMap({"actionList": [list(a) for a in actions], "indexRange": len(actions) - 1}, obs)  # type: ignore[arg-type]
+        """:meth:`Deal.observation` of this seat; while an ``act`` is pending, that of
+        :meth:`answer_deal`, with the server's ``actionList``/``indexRange`` (an answer
+        indexes that list) — or the ``act`` message itself when no deal can be made."""
+        msg = self._pending
+        if msg is None:
+            return self._need_deal().observation(self.seat)  # type: ignore[arg-type]
+        deal = self.answer_deal(msg)
+        if deal is None:
+            return dict(msg)
+        actions = msg["actionList"]
+        answer = {"actionList": [list(a) for a in actions], "indexRange": len(actions) - 1}
+        return ChainMap(answer, deal.observation(self.seat))  # type: ignore[arg-type]
+
+    def in_step(self, msg: Mapping[str, Any]) -> bool:
+        """Whether the ``act`` message ``msg`` asks what the mirrored deal asks: this seat
+        to act in the phase of the request (the agent answers on :attr:`deal` itself)."""
+        deal, stage = self.deal, msg.get("stage")
+        return (
+            self.lost is None and deal is not None and deal.to_act == self.seat and isinstance(stage, str)
+            and deal.phase == _PHASE_OF.get(stage) and not self.off_rules(msg)
+        )
+
+    def answer_deal(self, msg: Mapping[str, Any]) -> Deal | None:
+        """The deal on which this seat answers the ``act`` message ``msg``: the mirrored
+        deal when it is in step, else a stand-in built from the message (None when the
+        message fits no position of the rules)."""
+        if self.in_step(msg):
+            return self.deal
+        if self.seat is None:
+            return None
+        try:
+            if msg.get("stage") == "play":
+                deal = self._deal
+                finished = deal.finish_order if deal is not None else []
+                return standin.play_stand_in(msg, self.seat, self.rules, self.levels, self._played, finished)
+            return standin.card_stand_in(msg, self.seat, self.rules, self.levels)
+        except ProtocolError as error:
+            log.info("seat %s: no stand-in deal for this request: %s", self.seat, error)
+            return None
+
+    def off_rules(self, msg: Mapping[str, Any]) -> bool:
+        """Whether a ``play`` request is one the rules would not make, answered with the
+        server's first entry (its PASS): to this seat while it is out, while its own play
+        stands unbeaten, or out of turn with nothing but PASS offered (the server's
+        turn order with seats out; counted when the answer is notified)."""
+        deal = self._deal
+        if msg.get("stage") != "play" or deal is None or self.seat is None:
+            return False
+        if not deal.hands[self.seat] or (msg.get("greaterPos") == self.seat and bool(msg.get("greaterAction"))):
+            return True
+        actions = msg.get("actionList")
+        only_pass = isinstance(actions, Sequence) and len(actions) == 1 and _is_pass(actions[0])
+        return only_pass and self.lost is None and deal.to_act != self.seat
 
     def _need_deal(self) -> Deal:
         deal = self.deal
@@ -176,133 +165,165 @@ class Mirror:
             raise ProtocolError("no deal yet: the mirror has not received a 'beginning' message")
         return deal
 
-    def _depart(self, kind: str, detail: str, count: int = 1) -> None:
-        self.departures[kind] += count
-        level = logging.WARNING if kind == "unexplained" else logging.INFO
-        log.log(level, "seat %s: server departure %s: %s", self.seat, kind, detail)
+    def _lose(self, reason: str) -> None:
+        if self.lost is None:
+            log.warning(
+                "seat %s: the mirror cannot follow the server (%s): answering from the server's actionList"
+                " on a deal rebuilt from each request", self.seat, reason,
+            )
+        self.lost = reason
 
     # -- messages -----------------------------------------------------------------------------
     def feed(self, msg: Mapping[str, Any], *, check: bool = True) -> None:
         """Take one message the seat received. ``check=False`` skips comparing an ``act``'s
-        ``actionList`` with the deal's legal actions (call :meth:`check_act` later)."""
+        ``actionList`` with the deal's legal actions (call :meth:`check_act` later).
+        ProtocolError for a message that cannot be read (a fault in a message of the deal
+        also stops the mirror following it: :attr:`lost`)."""
         if not isinstance(msg, Mapping):
             raise ProtocolError(f"a server message is a JSON object, not {type(msg).__name__}")
-        kind = msg.get("type")
+        kind, stage = msg.get("type"), msg.get("stage")
+        if not isinstance(kind, str) or not isinstance(stage, (str, type(None))):
+            raise ProtocolError(f"a server message's type and stage are strings, not {short(kind)} and {short(stage)}")
         self._view = None
-        with _reading(msg):
-            if kind == "notify":
-                self._pending = None
-                handler = self._NOTIFY.get(msg.get("stage"))  # type: ignore[arg-type]
-                if handler is None:
-                    raise ProtocolError(f"notify of unknown stage {msg.get('stage')!r}")
-                handler(self, msg)
-            elif kind == "act":
-                self._act(msg, check)
-            else:
-                self._other(kind, msg)
+        try:
+            with reading(msg):
+                if kind == "notify":
+                    self._pending = None
+                    handler = self._NOTIFY.get(stage)  # type: ignore[arg-type]
+                    if handler is None:
+                        raise ProtocolError(f"notify of unknown stage {short(stage)}")
+                    handler(self, msg)
+                elif kind == "act":
+                    self._act(msg, check)
+                else:
+                    self._other(kind, msg)
+        except ProtocolError as error:
+            if kind == "notify" and stage == "beginning":
+                self._deal = None  # the previous deal is over; this one could not be read
+                self._lose(str(error))
+            elif self._deal is not None and (kind == "act" or stage in _DEAL_STAGES):
+                self._lose(str(error))
+            raise
 
-    def _other(self, kind: object, msg: Mapping[str, Any]) -> None:
+    def _other(self, kind: str, msg: Mapping[str, Any]) -> None:
         """Messages outside the game: room replies and the server's internal codes."""
-        if kind in _ROOM_REPLIES:
+        if kind in ROOM_REPLIES:
             data = msg.get("data")
             if isinstance(data, Mapping) and isinstance(data.get("roomId"), int):
                 self.room = data["roomId"]
         elif kind == "GET_ROOMPLAYER":
             if self._deal is not None and not self.game_over:
-                self._depart("lost_wake_up", "a room query was needed to release a stuck message")
+                self.audit.depart("lost_wake_up", "a room query was needed to release a stuck message")
         elif kind != "tribute":  # the server's internal tribute codes: nothing to read
-            raise ProtocolError(f"unknown message type {kind!r}")
+            raise ProtocolError(f"unknown message type {short(kind)}")
 
     # -- the deal's start ---------------------------------------------------------------------
     def _beginning(self, msg: Mapping[str, Any]) -> None:
-        seat = _seat(_field(msg, "myPos"))
+        seat = read_seat(field(msg, "myPos"))
         if self.seat is None:
-            self.seat = seat
+            self.seat = self.audit.seat = seat
         elif seat != self.seat:
             raise ProtocolError(f"the mirror follows seat {self.seat}, the server dealt to seat {seat}")
-        own = _cards(_field(msg, "handCards"))
-        level = parse_level(_field(msg, "levelCard"))
+        own = read_cards(field(msg, "handCards"))
+        if len(own) != 27:
+            raise ProtocolError(f"a beginning hand holds 27 cards, not {len(own)}")
+        level = parse_level(field(msg, "levelCard"))
         scored = self._scored
         if self.game_over or (self._previous is not None and level == 2):
             # A new game (a deal after a played one is never at 2: the winner goes up).
             if scored is not None and scored.winner is None:
-                self._depart("unexplained", "the server started a new game; by the rules nobody won the last deal")
+                self.audit.depart("unexplained", "the server started a new game; by the rules nobody won the last deal")
             self.game_over = False
             self._new_game()
         elif scored is not None and scored.winner is not None:
-            self._depart("both_teams_at_a", f"by the rules team {scored.winner} won the match; the server deals again")
+            self.audit.depart("both_teams_at_a", f"by the rules team {scored.winner} won the match; the server deals again")
         self._played = Hand()
         self._leader_known = True
+        self._tie = False
+        self.lost = None
         self.tribute = {"kind": "none", "payments": [], "returns": [], "anti": []}
-        self._start(own, level, anti=())
+        self._deal = self._start(own, level, anti=())
 
-    def _start(self, own: Hand, level: int, anti: Sequence[int]) -> None:
+    def _start(self, own: Hand, level: int, anti: Sequence[int], order: Sequence[int] | None = None,
+               rules: Rules | None = None) -> Deal:
         """A fresh deal: the own hand, placeholders for the others (both ``HR`` with the
-        seats in ``anti`` when they refuse tribute, else away from the payers)."""
-        seat: int = self.seat  # type: ignore[assignment]
-        rest = list(_FULL_DECK.remove(own).indices())
+        seats in ``anti`` when they refuse tribute, else away from the payers); ``order``:
+        the order the payers' tributes arrived in, when it matters."""
         payers = () if self._previous is None else who_pays(self._previous)[0]
-        # big jokers first to the anti-tribute seats, last to the payers otherwise
-        jokers = [c for c in rest if c == BIG_JOKER]
-        others = [c for c in rest if c != BIG_JOKER]
-        hidden = [s for s in range(4) if s != seat]
-        if anti:
-            order = [s for s in hidden if s in anti] + [s for s in hidden if s not in anti]
-        else:
-            order = [s for s in hidden if s not in payers] + [s for s in hidden if s in payers]
-        cards: dict[int, list[int]] = {s: [] for s in hidden}
-        for card in jokers:
-            target = next(s for s in order if len(cards[s]) < 27)
-            cards[target].append(card)
-        for card in others:
-            target = next(s for s in hidden if len(cards[s]) < 27)
-            cards[target].append(card)
-        hands = [own if s == seat else Hand.from_indices(cards[s]) for s in range(4)]
-        levels = self.levels
+        hands = placeholders.split_unseen(own, self.seat, payers, anti)  # type: ignore[arg-type]
+        rules = self.rules if rules is None else rules
         if self._previous is None:
             # The server's first deal is led by seat 0 (the leader is checked at the first play).
-            self._deal = Deal.start(hands, level, leader=0, rules=self.rules, team_levels=levels)
-        else:
-            self._deal = Deal.start(hands, level, previous_finish=self._previous, rules=self.rules, team_levels=levels)
+            return Deal.start(hands, level, leader=0, rules=rules, team_levels=self.levels)
+        return Deal.start(hands, level, previous_finish=self._previous, rules=rules, team_levels=self.levels,
+                          tribute_order=order)
 
     def _anti(self, msg: Mapping[str, Any]) -> None:
-        seats = [_seat(s) for s in _field(msg, "antiPos")]
-        deal = self._need_deal()
+        seats = [read_seat(s) for s in field(msg, "antiPos")]
+        deal = self._deal_to_follow()
+        if deal is None:
+            return
         self.tribute["kind"] = "anti"
         self.tribute["anti"] = seats
-        self._start(deal.hands[self.seat], deal.level, anti=seats)  # type: ignore[index]
-        if self._deal.tribute["kind"] != "anti":  # type: ignore[union-attr]
-            self._depart("unexplained", f"anti-tribute by seats {seats} which the rules do not give")
+        self._deal = self._start(deal.hands[self.seat], deal.level, anti=seats)  # type: ignore[index]
+        if self._deal.tribute["kind"] != "anti":
+            self.audit.depart("unexplained", f"anti-tribute by seats {seats} which the rules do not give")
 
     def _tribute(self, msg: Mapping[str, Any]) -> None:
-        results = [(_seat(p), _seat(r), parse_card(c)) for p, r, c in _field(msg, "result")]
+        results = [(read_seat(p), read_seat(r), parse_card(c)) for p, r, c in field(msg, "result")]
         self.tribute["kind"] = "single" if len(results) == 1 else "double"
         self.tribute["payments"] = results
-        before = self._need_deal()
-        paid = {payer: card for payer, _, card in results}
+        before = self._deal_to_follow()
+        if before is None:
+            return
         try:
-            deal = self._arrange_tribute(before.clone(), paid)
-            while deal.phase == "tribute":
-                payer: int = deal.to_act  # type: ignore[assignment]
-                deal.step(["tribute", "tribute", [_name(paid[payer])]])
+            deal, kind = self._paid_as_notified(before, results)
         except (KeyError, ValueError) as error:
-            self._depart("unexplained", f"tribute {results} cannot be followed: {error}")
+            self.audit.depart("unexplained", f"tribute {results} cannot be followed: {error}")
             self._deal = self._rebuilt(before, results, [])
             return
-        ours = sorted(deal.tribute["payments"])
-        if ours != sorted(results):
-            cards = [card for _, _, card in results]
-            if len(cards) == 2 and natural_order(cards[0]) == natural_order(cards[1]):
-                self._depart("tribute_tie_arrival_order", f"server {results}, rules {ours}")
-            else:
-                self._depart("tribute_natural_rank", f"server {results}, rules {ours}")
-            deal = self._rebuilt(before, results, [])
+        if kind is not None:
+            payer, receiver = before.tribute["payers"][0], before.tribute["receivers"][0]
+            self.audit.depart(kind, f"server {results}; by the rules seat {payer} pays seat {receiver}")
+            self._tie = kind == "tribute_tie_arrival_order"
         self._deal = deal
 
+    def _paid_as_notified(self, before: Deal, results: list[tuple[int, int, int]]) -> tuple[Deal, str | None]:
+        """The deal after the tribute the server notified, and the departure it took: the
+        rules' pairing; else, for two tributes, the server's — equal cards by arrival order
+        (the other payer first), other cards compared by natural rank."""
+        paid = {payer: card for payer, _, card in results}
+        own = before.hands[self.seat]  # type: ignore[index]
+        candidates: list[tuple[Sequence[int] | None, Rules | None, str | None]] = [(None, None, None)]
+        if len(results) == 2 and before.phase == "tribute":
+            payers = before.tribute["payers"]
+            by_rank = replace(self.rules, double_tribute_by_rank=True)
+            tie = natural_order(results[0][2]) == natural_order(results[1][2])
+            arrival = "tribute_tie_arrival_order" if tie else "tribute_natural_rank"
+            candidates += [
+                (payers[::-1], None, arrival), (None, by_rank, "tribute_natural_rank"),
+                (payers[::-1], by_rank, arrival),
+            ]
+        error: ValueError | None = None
+        for order, rules, kind in candidates:
+            deal = before.clone() if kind is None else self._start(own, before.level, (), order, rules)
+            try:
+                deal = placeholders.arrange_tribute(deal, self.seat, paid)  # type: ignore[arg-type]
+                while deal.phase == "tribute":
+                    deal.step(["tribute", "tribute", [CARD_NAMES[paid[deal.to_act]]]])  # type: ignore[index]
+            except (KeyError, ValueError) as failed:
+                error = error or ValueError(str(failed))
+                continue
+            if sorted(deal.tribute["payments"]) == sorted(results):
+                return deal, kind
+        raise error or ValueError("no pairing of the rules gives the server's")
+
     def _back(self, msg: Mapping[str, Any]) -> None:
-        results = [(_seat(r), _seat(p), parse_card(c)) for r, p, c in _field(msg, "result")]
+        results = [(read_seat(r), read_seat(p), parse_card(c)) for r, p, c in field(msg, "result")]
         self.tribute["returns"] = results
-        before = self._need_deal()
+        before = self._deal_to_follow()
+        if before is None:
+            return
         if before.phase == "play" and not before.tribute["payments"]:  # rebuilt after a departure: returns by hand
             self._deal = self._rebuilt(before, [], results)
             return
@@ -313,10 +334,10 @@ class Mirror:
         try:
             while deal.phase == "return":
                 returner: int = deal.to_act  # type: ignore[assignment]
-                deal = self._give(deal, returner, Hand.from_indices([back[returner]]), received)
-                deal.step(["back", "back", [_name(back[returner])]])
+                deal = placeholders.give(deal, self.seat, returner, Hand.from_indices([back[returner]]), received)  # type: ignore[arg-type]
+                deal.step(["back", "back", [CARD_NAMES[back[returner]]]])
         except (KeyError, ValueError) as error:
-            self._depart("unexplained", f"return {results} cannot be followed: {error}")
+            self.audit.depart("unexplained", f"return {results} cannot be followed: {error}")
             deal = self._rebuilt(before, [], results)
         self._deal = deal
 
@@ -325,98 +346,42 @@ class Mirror:
         (when the rules cannot reproduce them); the leader is fixed at the first play."""
         hands = list(deal.hands)
         for giver, taker, card in [*payments, *returns]:
-            hands = self._swapped_in(hands, giver, Hand.from_indices([card]), {})
-            hands[giver] = hands[giver].remove([_name(card)])
-            hands[taker] = hands[taker].add([_name(card)])
+            hands = placeholders.swapped_in(hands, self.seat, giver, Hand.from_indices([card]), {})  # type: ignore[arg-type]
+            hands[giver] = hands[giver].remove([CARD_NAMES[card]])
+            hands[taker] = hands[taker].add([CARD_NAMES[card]])
         self._leader_known = False
         return Deal.start(hands, deal.level, leader=0, rules=self.rules, team_levels=deal.team_levels)
 
-    # -- placeholder world ----------------------------------------------------------------------
-    def _known(self, deal: Deal) -> dict[int, Hand]:
-        """The cards this seat knows to be in another hand (tribute, return, anti-tribute
-        jokers): a placeholder swap must leave them where they are, or the deal would
-        contradict the seat's own knowledge (``Deal.unseen`` and sampling would fail)."""
-        try:
-            known = deal.unseen(self.seat).known
-        except ValueError:  # a stand-in deal the server's word already made inconsistent
-            return {}
-        return {s: hand for s, hand in enumerate(known) if s != self.seat and hand}
-
-    def _give(self, deal: Deal, seat: int, cards: Hand, reserved: Mapping[int, Hand] | None = None) -> Deal:
-        """``deal`` with hidden ``seat`` holding ``cards`` (see :meth:`_swapped_in`)."""
-        hands = list(deal.hands)
-        if hands[seat].contains(cards):
-            return deal
-        return deal.with_hands(self._swapped_in(hands, seat, cards, reserved or {}))
-
-    def _swapped_in(self, hands: list[Hand], seat: int, cards: Hand, reserved: Mapping[int, Hand]) -> list[Hand]:
-        """``hands`` with hidden ``seat`` holding ``cards``, taken from the other hidden hands
-        (never their ``reserved`` cards) in exchange for cards of its own; the own seat's
-        hand is never changed (ValueError when that cannot be done)."""
-        held = hands[seat]
-        if held.contains(cards):
-            return hands
-        if seat == self.seat:
-            raise ValueError(f"the server says seat {seat} holds {cards}, its hand is {held}")
-        hands = list(hands)
-        keep = _common(held, cards)
-        need = list(cards.remove(keep).indices())
-        rest = held.remove(keep)
-        spare = list(rest.remove(_common(rest, reserved[seat])).indices() if seat in reserved else rest.indices())
-        for card in need:
-            donor = next((s for s in range(4) if s not in (seat, self.seat) and card in _free(hands[s], reserved.get(s))), None)
-            if donor is None or not spare:
-                raise ValueError(f"no hidden hand can hold {_name(card)} for seat {seat}")
-            back = spare.pop()
-            hands[donor] = hands[donor].remove([_name(card)]).add([_name(back)])
-            hands[seat] = hands[seat].remove([_name(back)]).add([_name(card)])
-        return hands
-
-    def _arrange_tribute(self, deal: Deal, paid: Mapping[int, int]) -> Deal:
-        """``deal`` where every payer holds its tribute card and nothing of higher power
-        but wildcards (so that paying it is legal), the own hand untouched."""
-        reserved = {payer: Hand.from_indices([card]) for payer, card in paid.items()}
-        for payer, card in paid.items():
-            deal = self._give(deal, payer, reserved[payer], reserved)
-        level = deal.level
-        wild = wildcard(level)
-        hands = list(deal.hands)
-        for payer, card in paid.items():
-            if payer == self.seat:
-                continue
-            top = card_power(card, level)
-            takers = [s for s in range(4) if s != self.seat and s not in paid]
-            for high in [c for c in hands[payer].indices() if c != wild and card_power(c, level) > top]:
-                for taker in takers:
-                    low = next((c for c in hands[taker].indices() if c != wild and card_power(c, level) <= top), None)
-                    if low is not None:
-                        break
-                else:
-                    raise ValueError(f"no hidden hand can take {_name(high)} from seat {payer}")
-                hands[taker] = hands[taker].remove([_name(low)]).add([_name(high)])
-                hands[payer] = hands[payer].remove([_name(high)]).add([_name(low)])
-        return deal.with_hands(hands)
+    def _deal_to_follow(self) -> Deal | None:
+        """The deal a notify of the deal applies to; None while the mirror is lost (the
+        next request resyncs it)."""
+        self._need_deal()
+        return None if self.lost is not None else self._deal
 
     # -- play -----------------------------------------------------------------------------------
     def _play(self, msg: Mapping[str, Any]) -> None:
-        seat = _seat(_field(msg, "curPos"))
-        action = _field(msg, "curAction")
-        if not isinstance(action, Sequence) or len(action) != 3:
-            raise ProtocolError(f"malformed curAction {action!r}")
+        seat = read_seat(field(msg, "curPos"))
+        action = field(msg, "curAction")
+        if isinstance(action, (str, bytes)) or not isinstance(action, Sequence) or len(action) != 3:
+            raise ProtocolError(f"malformed curAction {short(action)}")
         passing = action[0] == "PASS"
-        deal = self._need_deal()
+        played = Hand() if passing else read_cards(action[2])
+        deal = self._deal_to_follow()
+        if deal is None:
+            self._played = self._played.add(played)
+            return
         if deal.phase in ("tribute", "return"):
-            self._depart("unexplained", f"play by seat {seat} before the tribute was settled")
+            self.audit.depart("unexplained", f"play by seat {seat} before the tribute was settled")
             deal = self._rebuilt(deal, [], [])
         greater = msg.get("greaterPos", -1)
         if deal.phase == "play" and not deal.hands[seat]:
-            self._depart("act_to_out_seat", f"seat {seat} is out and was asked to act; it answered {list(action)!r}")
+            self.audit.depart("act_to_out_seat", f"seat {seat} is out and was asked to act; it answered {short(list(action))}")
             if passing:
                 return
-            raise ProtocolError(f"seat {seat} is out but played {list(action)!r}")
+            raise ProtocolError(f"seat {seat} is out but played {short(list(action))}")
         if greater == seat and deal.phase == "play":
             # The trick was over, but the server had the unbeaten player answer its own play.
-            self._depart("trick_end_skip", f"seat {seat} was asked to beat its own play and answered {list(action)!r}")
+            self.audit.depart("trick_end_skip", f"seat {seat} was asked to beat its own play and answered {short(list(action))}")
             if passing:
                 return
         elif deal.to_act != seat or (passing and not deal.following):
@@ -424,41 +389,54 @@ class Mirror:
             if deal is None:
                 return
         elif greater != deal.last_seat:
-            self._depart("unexplained", f"seat {seat} answered seat {greater}'s play; the deal's is seat {deal.last_seat}'s")
+            self.audit.depart("unexplained", f"seat {seat} answered seat {greater}'s play; the deal's is seat {deal.last_seat}'s")
         if passing:
-            deal.step(_PASS)
+            deal.step(PASS)
         else:
-            cards = _cards(action[2])
-            deal = self._give(deal, seat, cards, self._known(deal))
+            deal = self._held_by(deal, seat, played)
             try:
                 deal.step(action)
             except (TypeError, ValueError) as error:
                 # The server does not check what a client sends: take the cards as played.
-                self._depart("unexplained", f"seat {seat} played {list(action)!r}, which the rules refuse: {error}")
-                deal = self._after_refused_play(deal, seat, cards)
-            self._played = self._played.add(cards)
+                self.audit.depart("unexplained", f"seat {seat} played {short(list(action))}, which the rules refuse: {error}")
+                deal = self._after_refused_play(deal, seat, played)
+            self._played = self._played.add(played)
         self._deal = deal
+
+    def _held_by(self, deal: Deal, seat: int, cards: Hand) -> Deal:
+        """``deal`` where ``seat`` holds ``cards`` (a placeholder swap keeping what this seat
+        knows; when what it knows cannot be kept, a swap without it)."""
+        try:
+            return placeholders.give(deal, self.seat, seat, cards, placeholders.known(deal, self.seat))  # type: ignore[arg-type]
+        except ValueError as error:
+            log.info("seat %s: %s; swapping without the known cards", self.seat, error)
+        try:
+            return placeholders.give(deal, self.seat, seat, cards)  # type: ignore[arg-type]
+        except ValueError as error:
+            raise ProtocolError(f"seat {seat} played {cards}: {error}") from None
 
     def _off_turn(self, deal: Deal, seat: int, action: Sequence[Any]) -> Deal | None:
         """A play from a seat the deal did not expect (the server's turn order is taken):
         the deal ready for the action, or None when the action changes nothing."""
         if deal.phase != "play":
-            self._depart("unexplained", f"seat {seat} acted {list(action)!r} after the deal ended")
+            self.audit.depart("unexplained", f"seat {seat} acted {short(list(action))} after the deal ended")
             return None
         if action[0] == "PASS":
             if not deal.following:
-                self._depart("trick_end_skip", f"seat {seat} passed where seat {deal.to_act} leads a new trick")
+                self.audit.depart("trick_end_skip", f"seat {seat} passed where seat {deal.to_act} leads a new trick")
             else:
-                self._depart("unexplained", f"seat {seat} passed; the deal waits for seat {deal.to_act}")
+                self.audit.depart("unexplained", f"seat {seat} passed; the deal waits for seat {deal.to_act}")
             return None
         if deal.following:
-            self._depart("unexplained", f"seat {seat} played {list(action)!r}; the deal waits for seat {deal.to_act}")
+            self.audit.depart("unexplained", f"seat {seat} played {short(list(action))}; the deal waits for seat {deal.to_act}")
         elif not self._played:  # the deal's first play: the leader after the tribute
             if self._leader_known:
-                kind = "tribute_natural_rank" if self.tribute["kind"] == "double" else "unexplained"
-                self._depart(kind, f"seat {seat} leads the deal, the rules give the lead to seat {deal.to_act}")
+                kind = "unexplained"
+                if self.tribute["kind"] == "double":
+                    kind = "tribute_tie_arrival_order" if self._tie else "tribute_natural_rank"
+                self.audit.depart(kind, f"seat {seat} leads the deal, the rules give the lead to seat {deal.to_act}")
         else:
-            self._depart("trick_end_skip", f"seat {seat} leads where the rules give the lead to seat {deal.to_act}")
+            self.audit.depart("trick_end_skip", f"seat {seat} leads where the rules give the lead to seat {deal.to_act}")
         return self._led_by(deal, seat)
 
     def _after_refused_play(self, deal: Deal, seat: int, cards: Hand) -> Deal:
@@ -484,109 +462,86 @@ class Mirror:
     # -- act ----------------------------------------------------------------------------------
     def _act(self, msg: Mapping[str, Any], check: bool) -> None:
         self.acts += 1
-        stage = _field(msg, "stage")
-        actions = _field(msg, "actionList")
-        if isinstance(actions, (str, bytes)) or not isinstance(actions, Sequence) or not actions:
-            raise ProtocolError(f"act with an empty or malformed actionList: {actions!r}")
+        stage = field(msg, "stage")
+        read_actions(msg)
+        if stage not in _PHASE_OF:
+            raise ProtocolError(f"act of unknown stage {short(stage)}")
         self._pending = msg
         self._server_levels(msg)
-        deal = self._need_deal()
+        deal = self._deal
         if stage == "play":
-            if self.off_rules(msg):
-                # Asked to beat its own play, or asked while out: counted when the answer is
-                # notified; the server's list (PASS first) is answered as it stands.
-                log.debug("seat %s: act after the trick or the deal ended for it: %s", self.seat, msg["actionList"][:1])
-                return
-            if deal.to_act != self.seat and not self._leader_known and not self._played:
-                self._deal = self._led_by(deal, self.seat)  # a rebuilt deal learns its leader here
-                self._leader_known = True
-            elif deal.to_act != self.seat:
-                self._depart("unexplained", f"act to seat {self.seat}, the deal waits for seat {deal.to_act}")
-        elif stage in ("tribute", "back"):
-            phase = "tribute" if stage == "tribute" else "return"
-            if deal.phase == phase and deal.to_act != self.seat:
-                # Both payers (receivers) are asked at once; the deal takes them in turn:
-                # show a copy where the other one has made a placeholder choice.
-                view = deal.clone()
-                view.step(0)
-                self._view = view
-        else:
-            raise ProtocolError(f"act of unknown stage {stage!r}")
+            self._play_request(deal, msg)
+        elif self.lost is None and deal is not None and deal.phase == _PHASE_OF[stage] and deal.to_act != self.seat:
+            # Both payers (receivers) are asked at once; the deal takes them in turn:
+            # show a copy where the other one has made a placeholder choice.
+            view = deal.clone()
+            view.step(0)
+            self._view = view
         if check:
             self.check_act(msg)
 
+    def _play_request(self, deal: Deal | None, msg: Mapping[str, Any]) -> None:
+        """A ``play`` request: the server's turn, move to beat and hand of this seat taken
+        (the deal rebuilt from the request where the mirror has them otherwise)."""
+        if self.off_rules(msg):
+            # Asked to beat its own play, asked while out, or asked to pass out of turn:
+            # counted when the answer is notified; the server's PASS is the answer.
+            log.debug("seat %s: a request the rules would not make: %s", self.seat, msg["actionList"][:1])
+            return
+        if self.seat is None:
+            raise ProtocolError("a play request before any 'beginning' message: the seat is unknown")
+        seat = self.seat
+        why: str | None
+        if deal is None:
+            why = self.lost or "no deal to follow"
+        elif self.lost is not None:
+            why = self.lost
+        else:
+            if deal.phase == "play" and deal.to_act != seat and not self._leader_known and not self._played:
+                deal = self._deal = self._led_by(deal, seat)  # a rebuilt deal learns its leader here
+                self._leader_known = True
+            why = self._out_of_step(deal, msg)
+            if why is None:
+                return
+            self.audit.depart("unexplained", why)
+        finished = [] if deal is None else deal.finish_order
+        try:
+            self._deal = standin.play_stand_in(msg, seat, self.rules, self.levels, self._played, finished)
+        except ProtocolError as error:
+            self._lose(f"{why}; no position fits the request: {error}")
+            return
+        self.resyncs += 1
+        self.lost = None
+        self._leader_known = True
+        log.info("seat %s: the deal rebuilt from the server's request (%s)", seat, why)
+
+    def _out_of_step(self, deal: Deal, msg: Mapping[str, Any]) -> str | None:
+        """How the play request ``msg`` differs from ``deal`` (turn, own hand, move to
+        beat), or None when it asks what the deal asks."""
+        seat: int = self.seat  # type: ignore[assignment]
+        if deal.phase != "play" or deal.to_act != seat:
+            return f"act to seat {seat}, the deal waits for seat {deal.to_act} ({deal.phase})"
+        server_hand = read_cards(field(msg, "handCards"))
+        if server_hand != deal.hands[seat]:
+            return f"server hand {server_hand}, mirrored hand {deal.hands[seat]}"
+        beat = standin.greater(msg, seat)
+        last = deal.last_move if deal.following else None
+        if (beat is None) != (last is None) or (
+            beat is not None and last is not None and (beat[0] != deal.last_seat or read_cards(beat[1][2]) != last.cards)
+        ):
+            return f"the server's move to beat is {beat}, the deal's {last} by seat {deal.last_seat}"
+        return None
+
     def check_act(self, msg: Mapping[str, Any]) -> None:
         """Compare an ``act``'s ``actionList`` with the deal's legal actions (as sets) and
-        count the differences by class (:data:`MOVE_LIST_CLASSES`, tribute and return rules)."""
-        with _reading(msg):
-            self._check_act(msg)
-
-    def off_rules(self, msg: Mapping[str, Any]) -> bool:
-        """Whether a ``play`` request is one the rules would not make: to this seat while it
-        is out, or while its own play stands unbeaten (the server's trick-end skip)."""
-        deal = self._need_deal()
-        out = not deal.hands[self.seat]  # type: ignore[index]
-        return msg.get("stage") == "play" and (out or (msg.get("greaterPos") == self.seat and bool(msg.get("greaterAction"))))
-
-    def _check_act(self, msg: Mapping[str, Any]) -> None:
-        deal = self._need_deal()
-        stage = msg["stage"]
-        if deal.to_act != self.seat or self.off_rules(msg):
-            return
-        own = deal.hands[self.seat]  # type: ignore[index]
-        if stage == "back":  # the server shows the hand from before the tribute arrived
-            own = own.remove([_field(msg, "tribute")])
-        if _cards(msg.get("handCards", [])) != own:
-            self._depart("unexplained", f"{stage}: server hand {msg.get('handCards')}, mirrored hand {own}")
-        level = deal.level
-        server = {_action_key(a, level) for a in msg["actionList"]}
-        if stage == "play":
-            ours = set(deal.legal_moves().rows())
-            if deal.following:
-                ours.add(_PASS_KEY)
-        else:
-            ours = {_action_key(a, level) for a in deal.legal_actions()}
-        if server == ours:
-            return
-        extra = server - ours
-        if extra:
-            self._depart("unexplained", f"server offers {len(extra)} actions the rules forbid, e.g. {_show(extra)}")
-        missing = ours - server
-        if not missing:
-            return
-        if stage == "play":
-            self._classify_missing(missing, ours, level)
-        elif stage == "tribute":
-            cards = [key[2] for key in missing]
-            if all(card_power(c, level) == card_power(next(iter(server))[2], level) for c in cards):
-                self._depart("tribute_one_suit", f"tribute list without {[_name(c) for c in cards]}")
-            else:
-                self._depart("unexplained", f"tribute list without {[_name(c) for c in cards]}")
-        else:
-            cards = [key[2] for key in missing]
-            received = parse_card(msg.get("tribute", "HR"))
-            kind = "return_without_level_cards"
-            if any(card != received and (card >= 52 or rank_of(card) != level) for card in cards):
-                kind = "unexplained"
-            self._depart(kind, f"return list without {[_name(c) for c in cards]}")
-
-    def _classify_missing(self, missing: set[Any], ours: set[Any], level: int) -> None:
-        wild = wildcard(level)
-        found: Counter[str] = Counter()
-        for key in missing:
-            kind, rank, once, twice = key
-            cards = list(Hand.from_bits(once, twice).indices())
-            if kind == MoveType.PAIR and cards == [wild, wild]:
-                found["pair_of_wildcards"] += 1
-            elif kind == MoveType.STRAIGHT and (MoveType.STRAIGHT_FLUSH, rank, once, twice) in ours:
-                found["straight_of_one_suit"] += 1
-            elif kind == MoveType.THREE_WITH_TWO and len({rank_of(c) for c in cards if c != wild}) == 1:
-                found["full_house_of_one_rank"] += 1
-            else:
-                found["unexplained"] += 1
-                log.warning("seat %s: server omits %s", self.seat, _show([key]))
-        for name, count in found.items():
-            self._depart(name, f"{count} moves left out of the server's list", 1)
+        count the differences by class (:data:`MOVE_LIST_CLASSES`, tribute and return
+        rules). A diagnostic: a comparison that fails is logged, never raised."""
+        try:
+            with reading(msg):
+                if self.in_step(msg):
+                    self.audit.compare_act(self.deal, msg)  # type: ignore[arg-type]
+        except ProtocolError as error:
+            log.warning("seat %s: the act message could not be compared with the deal: %s", self.seat, error)
 
     # -- levels and the deal's end --------------------------------------------------------------
     def _server_levels(self, msg: Mapping[str, Any]) -> None:
@@ -594,12 +549,12 @@ class Mirror:
         levels the rules gave after the previous deal."""
         if "selfRank" not in msg:
             return
-        mine, theirs = parse_level(msg["selfRank"]), parse_level(_field(msg, "oppoRank"))
+        mine, theirs = parse_level(msg["selfRank"]), parse_level(field(msg, "oppoRank"))
         levels = (mine, theirs) if self.seat & 1 == 0 else (theirs, mine)  # type: ignore[operator]
         scored, self._scored = self._scored, None
         if scored is not None and scored.winner is None and levels != scored.levels:
             kind = "failing_at_a" if all(a <= b for a, b in zip(levels, scored.levels)) else "unexplained"
-            self._depart(kind, f"server levels {_chars(levels)}, by the rules {_chars(scored.levels)}")
+            self.audit.depart(kind, f"server levels {_chars(levels)}, by the rules {_chars(scored.levels)}")
         self._set_levels(levels)
 
     def _set_levels(self, levels: tuple[int, int]) -> None:
@@ -609,17 +564,18 @@ class Mirror:
                 deal.team_levels = levels
 
     def _episode_over(self, msg: Mapping[str, Any]) -> None:
-        order = [_seat(s) for s in _field(msg, "order")]
-        deal = self._need_deal()
-        ours = deal.finish_order
-        # in a double down the two losers' order is no information (both count as last)
-        same = ours[:2] == order[:2] and set(order) == {0, 1, 2, 3} if ours[1:2] == [ours[0] ^ 2] else ours == order
+        order = [read_seat(s) for s in field(msg, "order")]
+        level = parse_level(field(msg, "curRank"))
+        deal = self._deal
+        ours = [] if deal is None else deal.finish_order
         self.finish_orders.append((order, ours))
-        if not deal.done or not same:
-            self._depart("unexplained", f"server finishing order {order}, the deal's {ours} ({deal.phase})")
-        level = parse_level(_field(msg, "curRank"))
-        if level != deal.level:
-            self._depart("unexplained", f"deal played at {level_char(level)}, mirrored at {level_char(deal.level)}")
+        if self.lost is None and deal is not None:
+            # in a double down the two losers' order is no information (both count as last)
+            same = ours[:2] == order[:2] and set(order) == {0, 1, 2, 3} if ours[1:2] == [ours[0] ^ 2] else ours == order
+            if not deal.done or not same:
+                self.audit.depart("unexplained", f"server finishing order {order}, the deal's {ours} ({deal.phase})")
+            if level != deal.level:
+                self.audit.depart("unexplained", f"deal played at {level_char(level)}, mirrored at {level_char(deal.level)}")
         # The levels by the rules in use (the server's own with the platform preset); the
         # next deal's messages show where the server differs.
         own_deal = None if self._previous is None else self._previous[0] & 1
@@ -634,14 +590,14 @@ class Mirror:
         self._set_levels((2, 2))
 
     def _game_result(self, msg: Mapping[str, Any]) -> None:
-        ranks = _field(msg, "victoryRank")
+        ranks = field(msg, "victoryRank")
         levels = (parse_level(ranks[0]), parse_level(ranks[1]))
         if levels != self.levels:
-            self._depart("unexplained", f"final levels {_chars(levels)}, mirrored {_chars(self.levels)}")
+            self.audit.depart("unexplained", f"final levels {_chars(levels)}, mirrored {_chars(self.levels)}")
         self._set_levels(levels)
         self.game_over = True
 
-    _NOTIFY = {
+    _NOTIFY: ClassVar[dict[str, Callable[[Mirror, Mapping[str, Any]], None]]] = {
         "beginning": _beginning,
         "anti-tribute": _anti,
         "tribute": _tribute,
@@ -653,36 +609,9 @@ class Mirror:
     }
 
 
+def _is_pass(entry: object) -> bool:
+    return isinstance(entry, Sequence) and not isinstance(entry, (str, bytes)) and len(entry) == 3 and entry[0] == "PASS"
+
+
 def _chars(levels: Sequence[int]) -> str:
     return "/".join(level_char(level) for level in levels)
-
-
-def _name(card: int) -> str:
-    return CARD_NAMES[card]
-
-
-def _free(hand: Hand, reserved: Hand | None) -> list[int]:
-    """The distinct cards of ``hand`` that are not ``reserved`` for it."""
-    return hand.remove(_common(hand, reserved)).distinct() if reserved is not None else hand.distinct()
-
-
-def _common(a: Hand, b: Hand) -> Hand:
-    return Hand.from_bits(a.once & b.once, a.twice & b.twice)
-
-
-def _action_key(action: Sequence[Any], level: int) -> tuple[Any, ...]:
-    if action[0] in ("tribute", "back"):
-        return (action[0], 0, parse_card(action[2][0]), 0)
-    return platform_row(action, level)
-
-
-def _show(keys: Any) -> str:
-    """A few action keys (see :func:`_action_key`) in words, for log lines."""
-
-    def words(key: tuple[Any, ...]) -> str:
-        kind, _, once, twice = key
-        if isinstance(kind, str):
-            return f"{kind} {CARD_NAMES[once]}"
-        return f"{MoveType(kind).name} {Hand.from_bits(once, twice)}"
-
-    return ", ".join(words(key) for key in list(keys)[:3])

@@ -109,8 +109,13 @@ def unseen(deal: Any, seat: int) -> Unseen:
     return Unseen(seat, hidden.remove(pooled), counts, tuple(known), pooled, pooled_seats)  # type: ignore[arg-type]
 
 
+#: More worlds than this in one call is a mistake (``uint64[n, 4, 2]`` would pass 128 GiB),
+#: refused as such rather than by the allocator.
+MAX_WORLDS = 2**31 - 1
+
+
 def _check_count_and_seed(n: object, seed: object) -> tuple[int, int]:
-    return bounded(n, "the number of worlds", 0), bounded(seed, "a seed", 0, SEED_MASK)
+    return bounded(n, "the number of worlds", 0, MAX_WORLDS), bounded(seed, "a seed", 0, SEED_MASK)
 
 
 def sample_hands(deal: Any, seat: int, n: int, seed: int = 0) -> np.ndarray:
