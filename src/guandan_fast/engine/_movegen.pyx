@@ -1519,6 +1519,8 @@ cdef enum:
     # the same, in the result's own block, while leading (a dealt hand leads with 760 moves
     # on average; one in twenty has more than 2,048, and the block then grows by realloc)
     LEAD_CAPACITY = 2048
+    # a batch's room per hand while following (a dealt hand has a few dozen answers)
+    FOLLOW_CAPACITY = 256
     # generate releases the GIL for hands of more cards than this (a dealt hand has 27)
     BIG_HAND = 27
 
@@ -1698,15 +1700,15 @@ def has_legal_follow(once, twice, level, last_kind, last_key, last_size):
 
 
 # The output of a batch: one block per call (cards, then kinds at 16 * cap, then keys at
-# 17 * cap, as MoveBuffer.block), about 14 kB of moves a dealt hand, with room for 1,024
-# (pages never touched cost nothing). Memory fresh from the system costs a page fault per
+# 17 * cap, as MoveBuffer.block), about 14 kB of moves a dealt hand leading, with room for
+# 1,024 moves a hand (256 following; pages never touched cost nothing). Memory fresh from the system costs a page fault per
 # page touched (measured on a virtual machine: 3,300 faults a 1,000-hand batch, about 8 µs
 # a hand, four times the generation itself), so the blocks of batches the caller has
-# dropped are kept, a few and up to KEPT_BYTES in all, and reused by the next batches,
-# already mapped, instead of going back to the system.
+# dropped are kept, a few and up to KEPT_BYTES in all (4,096 hands leading take 72 MiB),
+# and reused by the next batches, already mapped, instead of going back to the system.
 cdef enum:
     KEPT_BLOCKS = 8
-cdef size_t KEPT_BYTES = 64 << 20
+cdef size_t KEPT_BYTES = 256 << 20
 cdef uint8_t* _kept[KEPT_BLOCKS]
 cdef size_t _kept_size[KEPT_BLOCKS]
 cdef size_t _kept_total = 0
@@ -1804,6 +1806,7 @@ def generate_batch(hands, levels, last_kind, last_key, last_size, strongest):
     cdef Py_ssize_t got = 0
     cdef uint8_t* block
     cdef size_t size
+    cdef Py_ssize_t per_hand
 
     if not isinstance(hands, np.ndarray):
         raise TypeError(f"hands must be a numpy uint64 array of shape (n, 2), not {type(hands).__name__}")
@@ -1841,7 +1844,8 @@ def generate_batch(hands, levels, last_kind, last_key, last_size, strongest):
     if TIGHT_BUFFERS:
         block, size = <uint8_t*>malloc(MOVE_BYTES), MOVE_BYTES
     else:
-        block = _take_block(<size_t>(LIST_CAPACITY if n < 64 else _min(n, 4096) * LIST_CAPACITY) * MOVE_BYTES, &size)
+        per_hand = LIST_CAPACITY if lk == K_PASS else FOLLOW_CAPACITY
+        block = _take_block(<size_t>(per_hand if n < 64 else _min(n, 4096) * per_hand) * MOVE_BYTES, &size)
     if block == NULL:
         raise MemoryError()
     _block_start(&buf, block, <Py_ssize_t>(size // MOVE_BYTES))
