@@ -207,7 +207,10 @@ def legal_moves_batch(
     :func:`legal_moves` accepts). ``level`` is one level for every hand or a sequence of
     one level per hand; with a ``last`` move to beat, every hand must be at that move's
     level. The native backend runs the hands in C loops without the GIL, split over
-    ``threads`` threads (default: one per core, at least 64 hands each).
+    ``threads`` threads (default: one per core, at least 64 hands each), and writes the
+    moves straight into the batch's arrays; once a batch is dropped, its memory (up to
+    256 MiB in all) is kept for the next batches, which then write into pages already
+    mapped instead of faulting in fresh ones.
     """
     planes = _batch_planes(hands)
     n = planes.shape[0]
