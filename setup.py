@@ -29,6 +29,7 @@ setup(
                 "engine._cardtext",
                 "engine.hand",
                 "engine._movegen",
+                "engine._notation",
                 "engine.moves",
                 "engine.movelist",
                 "search._playout",

@@ -38,9 +38,10 @@ import numpy as np
 from guandan_fast.arena.progress import ProgressBar
 from guandan_fast.engine import api
 from guandan_fast.engine.cards import RANKS, level_char, wildcard
-from guandan_fast.engine.deal import Deal, deal_cards, forget_readings
+from guandan_fast.engine.deal import Deal, deal_cards
 from guandan_fast.engine.hand import Hand, forget_parsed
 from guandan_fast.engine.moves import Move, MoveType, sort_key
+from guandan_fast.engine.notation import forget_readings
 
 #: Every case, in report order: the name used in JSON and test ids, and a title.
 CASES: dict[str, str] = {

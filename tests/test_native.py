@@ -28,7 +28,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from guandan_fast import Hand, Move, MoveType
-from guandan_fast.engine import _movegen, api, reference
+from guandan_fast.engine import _movegen, _notation, api, notation, reference
 from guandan_fast.engine.cards import wildcard
 from guandan_fast.engine.hand import as_hand
 from guandan_fast.engine.moves import beats
@@ -230,10 +230,9 @@ def test_the_differential_covers_every_level_kind_and_wildcard_count() -> None:
 
 def platform_row(triple: list[Any], level: int) -> Row:
     """A platform triple as a row, read directly (the golden lists are trusted)."""
-    from guandan_fast.engine.moves import read_platform
+    from guandan_fast.engine.notation import parse
 
-    kind, key, hand = read_platform(triple, level)
-    return (int(kind), key, hand.once, hand.twice)
+    return parse(triple, level)
 
 
 def test_golden_cases_through_the_native_module() -> None:
@@ -726,8 +725,9 @@ def test_the_annotation_check_tells_module_tables_from_kernels() -> None:
 
 
 def test_read_checked_agrees_with_the_reference_on_every_move_of_random_hands() -> None:
-    """Every legal move of a few hands, as a platform triple: both generators read back the
-    same (kind, key, once, twice, size); a triple whose cards do not read as it says is None."""
+    """Every legal move of a few hands, as a platform triple: the native reader and the Python
+    reader checked by the reference read back the same (kind, key, once, twice, size); a
+    triple whose cards do not read as it says is None natively, a ValueError in Python."""
     rng = random.Random(5)
     for _ in range(6):
         level = rng.randint(2, 14)
@@ -735,10 +735,11 @@ def test_read_checked_agrees_with_the_reference_on_every_move_of_random_hands() 
         for move in api.legal_moves(hand, level)[::7]:
             triple = move.to_platform()
             expected = (int(move.kind), move.key, move.cards.once, move.cards.twice, len(move.cards))
-            assert native().read_checked(triple, level) == expected == reference.read_checked(triple, level)
+            assert _notation.read_checked(triple, level) == expected == notation.read(triple, level, reference)
             wrong_type = ["Trips" if triple[0] == "Single" else "Single", "A", triple[2]]  # never a reading
-            assert native().read_checked(wrong_type, level) is None
-            assert reference.read_checked(wrong_type, level) is None
+            assert _notation.read_checked(wrong_type, level) is None
+            with pytest.raises(ValueError, match="do not read as"):
+                notation.read(wrong_type, level, reference)
 
 
 @pytest.mark.parametrize(
@@ -756,7 +757,7 @@ def test_read_checked_agrees_with_the_reference_on_every_move_of_random_hands() 
     ],
 )
 def test_read_checked_leaves_other_notations_and_faults_to_python(triple: Any) -> None:
-    assert native().read_checked(triple, 10) is None
+    assert _notation.read_checked(triple, 10) is None
     try:
         expected: Any = Move.from_platform(triple, 10)
     except (TypeError, ValueError) as error:

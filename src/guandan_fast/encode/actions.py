@@ -60,9 +60,10 @@ from ..engine.cards import (
     power_char,
 )
 from ..engine.deal import Deal
+from ..engine.hand import new_hand
 from ..engine.kinds import SEQUENCE_TYPES
-from ..engine.moves import PASS, Move, MoveType, read_platform
-
+from ..engine.moves import PASS, Move, MoveType
+from ..engine.notation import parse
 from . import _actions as _native
 
 __all__ = [
@@ -158,7 +159,8 @@ def action_id(action: Move | Sequence[Any], level: int | str | None = None) -> i
     if level is None:
         raise ValueError("a move's platform triple is read at a level: call action_id(triple, level)")
     level = parse_level(level)
-    kind, key, cards = read_platform(action, level)
+    code, key, once, twice = parse(action, level)
+    kind, cards = MoveType(code), new_hand(once, twice)
     if kind is not MoveType.PASS and not any(m.kind is kind and m.key == key for m in classify(cards, level)):
         raise ValueError(f"cards {' '.join(cards) or '(none)'} do not read as {list(action)[:2]!r} at level {level_char(level)}")
     return _move_id(kind, key, len(cards))

@@ -57,8 +57,6 @@ cnp.import_array()
 
 import numpy as np
 
-from guandan_fast.engine.cards import CARD_NAMES
-from guandan_fast.engine.kinds import _CODE_BY_PLATFORM_NAME, _POSITION_BY_CHAR, _RANK_BY_CHAR
 
 # --------------------------------------------------------------------------------------
 # Constants and read-only tables
@@ -1636,72 +1634,6 @@ def reads_as(once, twice, level, kind, key):
     if found < 0:
         raise MemoryError()
     return found == 1
-
-
-# Platform triples: the fast path of guandan_fast.engine.kinds.platform_row for well-formed triples in
-# canonical notation (anything else is left to the Python reader, which names the fault). The
-# tables are the Python vocabulary's own (guandan_fast.engine.cards, guandan_fast.engine.kinds).
-cdef dict _TYPE_CODES = dict(_CODE_BY_PLATFORM_NAME)
-cdef dict _CARD_INDEX = {name: i for i, name in enumerate(CARD_NAMES)}
-# rank fields: a sequence's lowest position (A low is 1), else the natural rank 2..14 or a
-# joker's power (singles, pairs, ...)
-cdef dict _POSITION_KEYS = dict(_POSITION_BY_CHAR)
-cdef dict _RANK_KEYS = {**_RANK_BY_CHAR, "B": SB_POWER, "R": HR_POWER}
-
-
-cdef inline bint _is_sequence(int kind) noexcept nogil:
-    return kind == K_STRAIGHT or kind == K_THREE_PAIR or kind == K_TWO_TRIPS or kind == K_STRAIGHT_FLUSH
-
-
-cdef object _checked_row(object action, object level):
-    """``(kind, key, once, twice, size)`` of a well-formed platform triple in canonical
-    notation whose cards read as it names; None for anything else."""
-    cdef uint64_t once = 0, twice = 0, bit
-    cdef int kind, key, lv
-    if type(action) is not list or len(<list>action) != 3 or type(level) is not int:
-        return None
-    lv = level
-    if lv < 2 or lv > 14:
-        return None
-    type_name, rank, cards = <list>action
-    if type(cards) is not list:
-        return None
-    code = _TYPE_CODES.get(type_name)
-    if code is None:
-        return None
-    for name in <list>cards:
-        index = _CARD_INDEX.get(name)
-        if index is None:
-            return None
-        bit = (<uint64_t>1) << <int>index
-        if twice & bit:
-            return None
-        twice |= once & bit
-        once |= bit
-    kind = code
-    if kind == K_BOMB and (rank == "JOKER" or rank == "R"):
-        kind = K_FOUR_JOKERS
-        key = 0
-    else:
-        found = (_POSITION_KEYS if _is_sequence(kind) else _RANK_KEYS).get(rank)
-        if found is None:
-            return None
-        key = found
-        if key == lv and not _is_sequence(kind):
-            key = LEVEL_POWER
-    if reads_as_c(once, twice, lv, kind, key) != 1:
-        return None
-    return (kind, key, once, twice, gf_popcount64(once) + gf_popcount64(twice))
-
-
-def read_checked(action, level):
-    """read_checked(action, level) -> (kind, key, once, twice, size) or None
-
-    The move a platform triple names at ``level`` (an int 2..14), when the triple is
-    well formed and its cards read as it says; None otherwise (the caller then reads it
-    with :func:`guandan_fast.engine.kinds.platform_row`, which names the fault). A pass is None.
-    """
-    return _checked_row(action, level)
 
 
 def has_legal_follow(once, twice, level, last_kind, last_key, last_size):

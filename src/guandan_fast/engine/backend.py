@@ -10,10 +10,8 @@ validation) ask :func:`generator` for a module and never branch on the backend:
   :class:`~guandan_fast.engine.kinds.MoveArrays` from the reference, the core's own ``Moves``
   (one block of memory, each array made when first read) from the native core;
 * ``classify(once, twice, level)`` → the same shape, the readings of exactly those cards;
-* ``reads_as(once, twice, level, kind, key)`` → bool;
-* ``read_checked(platform_triple, level)`` → ``(kind, key, once, twice, size)`` when the
-  triple is well formed and its cards read as it says, else None (the caller then reads
-  it in Python to name the fault);
+* ``reads_as(once, twice, level, kind, key)`` → bool (how a move named by a user, a
+  :class:`~guandan_fast.engine.moves.Move` or a platform triple, is checked);
 * ``has_legal_follow(once, twice, level, last_kind, last_key, last_size)`` → bool;
 * ``generate_batch(hands, levels, last_kind, last_key, last_size, strongest)`` →
   ``(kinds, keys, cards, offsets int64[n + 1])``;

@@ -1,13 +1,12 @@
 """Type stubs of :mod:`guandan_fast.engine.hand` (``hand.pyx``): the :class:`Hand` value."""
 
 from collections.abc import Iterable, Iterator
-from typing import Any, Union
+from typing import Any, TypeAlias
 
 import numpy as np
 
 FULL_PLANE: int
 PARSED_CACHE_SIZE: int
-CardsLike = Union["Hand", str, Iterable[str]]
 
 class Hand:
     """An immutable multiset of cards (each of the 54 distinct cards 0, 1 or 2 times).
@@ -95,3 +94,5 @@ def forget_parsed() -> None:
 
 def as_hand(cards: object) -> Hand:
     """Accept a Hand, a Move (its cards), a string of cards or an iterable of card strings."""
+
+CardsLike: TypeAlias = Hand | str | Iterable[str]

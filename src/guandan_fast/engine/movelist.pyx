@@ -22,6 +22,7 @@ from guandan_fast.engine._movegen cimport (
     FULL_PLANE, K_PASS, Args, Moves, NUM_KEYS, NUM_KINDS, fill_generated, has_legal_follow_c, reads_as_c,
     renew_moves,
 )
+from guandan_fast.engine._notation cimport Reading, read_native
 from guandan_fast.engine.hand cimport Hand, as_hand
 from guandan_fast.engine.moves cimport Move, make_move
 
@@ -36,7 +37,7 @@ from guandan_fast.engine.backend import generator
 from guandan_fast.engine.cards import level_char, parse_level
 from guandan_fast.engine.hand import card_names
 from guandan_fast.engine.kinds import LEADING, PLATFORM_NAMES, MoveArrays, MoveType
-from guandan_fast.engine.moves import read_slowly
+from guandan_fast.engine.notation import read
 
 __all__ = ["MOVE_DTYPE", "MoveList", "has_legal_follow", "legal_moves", "read_last"]
 
@@ -294,7 +295,7 @@ cdef int _check_rows(cnp.ndarray kinds, cnp.ndarray keys, cnp.ndarray cards, int
 
 
 def read_last(last, level, gen=None):
-    """``(kind, key, size)`` of the move to beat: None or PASS (leading), a
+    """``(last_kind, last_key, last_size)`` of the move to beat: None or PASS (leading), a
     :class:`~guandan_fast.engine.moves.Move`, or a platform triple, read without building a
     Move and checked by ``gen`` (default: the chosen generator) as
     :meth:`~guandan_fast.engine.moves.Move.from_platform` checks it."""
@@ -306,13 +307,9 @@ def read_last(last, level, gen=None):
         if move.code != K_PASS and move.level != level:
             raise ValueError(f"the last move was made at level {move.level}, not at level {level}")
         return move.code, move.key, move.size
-    if gen is None:
-        gen = generator()
-    row = gen.read_checked(last, level)
+    row = read(last, level, gen)
     if row is None:
-        row = read_slowly(last, level, gen)
-        if row is None:
-            return LEADING
+        return LEADING
     return row[0], row[1], row[4]
 
 
@@ -322,6 +319,7 @@ cdef object _read_call(Args* c, object hand, object level, object last, object b
     before, and no move, a Move of that level or a platform triple the generator reads),
     else in full, naming any fault."""
     cdef Hand cards
+    cdef Reading r
     if backend is None:
         gen = _backend._default_generator
     else:  # a backend named in the call: its generator, once a call has resolved the name
@@ -337,10 +335,9 @@ cdef object _read_call(Args* c, object hand, object level, object last, object b
             if (<Move>last).level == level:
                 c.kind, c.key, c.size = (<Move>last).code, (<Move>last).key, (<Move>last).size
                 return gen
-        elif type(last) is list:  # a platform triple, read and checked by the generator
-            row = gen.read_checked(last, level)
-            if row is not None:
-                c.kind, c.key, c.size = row[0], row[1], row[4]
+        elif type(last) is list and gen is _movegen:  # a platform triple, read and checked in C
+            if read_native(last, level, &r):
+                c.kind, c.key, c.size = r.kind, r.key, r.size
                 return gen
     cards = as_hand(hand)
     if type(level) is not int or not 2 <= level <= 14:

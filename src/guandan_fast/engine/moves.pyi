@@ -8,7 +8,6 @@ from .kinds import SEQUENCE_TYPES as SEQUENCE_TYPES
 from .kinds import MoveType as MoveType
 from .kinds import beats as beats
 from .kinds import bomb_tier as bomb_tier
-from .kinds import platform_rank as platform_rank
 
 class Move:
     """A legal play: its type, its key (strength inside the type) and its cards, at a level.
@@ -39,8 +38,8 @@ class Move:
         """The platform's rank field of this move (RULES.md §6)."""
     def to_platform(self) -> list[Any]:
         """``[type, rank, cards]`` as the competition platform writes it."""
-    @classmethod
-    def from_platform(cls, action: object, level: int | str) -> Move:
+    @staticmethod
+    def from_platform(action: object, level: int | str) -> Move:
         """Read a platform triple, checking that its cards really form that reading."""
     @property
     def tier(self) -> int:
@@ -54,15 +53,6 @@ class Move:
         """Pickle by value; the pass comes back as the one :data:`PASS`."""
     def __copy__(self) -> Move: ...
     def __deepcopy__(self, memo: Any) -> Move: ...
-
-def read_platform(action: object, level: int) -> tuple[MoveType, int, Hand]:
-    """The (type, key, cards) a platform triple names, without checking the reading."""
-
-def read_slowly(action: object, level: int, gen: Any = None) -> tuple[int, int, int, int, int] | None:
-    """What a triple that ``read_checked`` turned down reads as (or the fault, raised)."""
-
-def check_reading(kind: int, key: object, once: int, twice: int, level: int, gen: Any = None) -> None:
-    """ValueError unless the cards ``(once, twice)`` read as (kind, key) at ``level``."""
 
 def sort_key(move: Move) -> tuple[int, int, int, int]:
     """A fixed order for move lists: by type, key, then cards."""

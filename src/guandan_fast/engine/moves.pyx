@@ -3,7 +3,8 @@
 
 The vocabulary a move is made of — :class:`MoveType`, keys, the bomb ladder, :func:`beats`,
 the platform's names — lives in :mod:`guandan_fast.engine.kinds`, below the generators; a move
-is checked by the generator of :mod:`guandan_fast.engine.backend` (native or reference).
+is checked by the generator of :mod:`guandan_fast.engine.backend` (native or reference), and
+read from and written as a platform triple by :mod:`guandan_fast.engine.notation`.
 
 :class:`Move` is an extension type whose parts are C fields (``moves.pxd``): native modules
 and users' extensions read a move's kind code, key, size, level and cards without a Python
@@ -16,22 +17,16 @@ cimport cython
 from libc.stdint cimport uint64_t
 
 from guandan_fast.engine._bitops cimport gf_popcount64
+from guandan_fast.engine._notation cimport Reading, read_native
 from guandan_fast.engine.hand cimport Hand, as_hand, make_hand
 
 import operator
 
-from guandan_fast.engine.backend import generator
+from guandan_fast.engine import _movegen
+from guandan_fast.engine import backend as _backend
 from guandan_fast.engine.cards import level_char, parse_level
-from guandan_fast.engine.hand import card_names
-from guandan_fast.engine.kinds import (
-    PLATFORM_NAMES,
-    SEQUENCE_TYPES,
-    MoveType,
-    beats,
-    bomb_tier,
-    platform_rank,
-    platform_row,
-)
+from guandan_fast.engine.kinds import PLATFORM_NAMES, SEQUENCE_TYPES, MoveType, beats, bomb_tier
+from guandan_fast.engine.notation import check_reading, rank_field, read, triple
 
 __all__ = [
     "PASS",
@@ -41,8 +36,6 @@ __all__ = [
     "MoveType",
     "beats",
     "bomb_tier",
-    "platform_rank",
-    "read_platform",
     "sort_key",
 ]
 
@@ -108,24 +101,24 @@ cdef class Move:
     @property
     def rank(self):
         """The platform's rank field of this move (RULES.md §6)."""
-        return platform_rank(self.code, self.key, self.level)
+        return rank_field(self.code, self.key, self.level)
 
     def to_platform(self):
         """``[type, rank, cards]`` as the competition platform writes it."""
-        if self.code == K_PASS:
-            return ["PASS", "PASS", "PASS"]
-        return [PLATFORM_NAMES[_KINDS[self.code]], self.rank, card_names(self.cards.once, self.cards.twice)]
+        return triple(self.code, self.key, self.cards.once, self.cards.twice, self.level)
 
-    @classmethod
-    def from_platform(cls, action, level):
+    @staticmethod
+    def from_platform(action, level):
         """Read a platform triple, checking that its cards really form that reading."""
+        cdef Reading r
         if type(level) is not int or not 2 <= level <= 14:
             level = parse_level(level)
-        row = generator().read_checked(action, level)  # the hot path: one native call
+        gen = _backend._default_generator
+        if gen is _movegen and read_native(action, level, &r):  # the hot path, in C
+            return make_move(r.kind, r.key, r.once, r.twice, level)
+        row = read(action, level)  # another spelling, the reference backend, a pass or a fault
         if row is None:
-            row = read_slowly(action, level)
-            if row is None:
-                return PASS
+            return PASS
         return make_move(row[0], row[1], row[2], row[3], level)
 
     # -- strength -------------------------------------------------------------------------
@@ -206,36 +199,6 @@ cdef Move make_move(int code, int key, uint64_t once, uint64_t twice, int level)
     move.size = gf_popcount64(once) + gf_popcount64(twice)
     move.made = True
     return move
-
-
-def read_platform(action, level):
-    """The (type, key, cards) a platform triple names, without checking that the cards
-    form that reading (see :func:`~guandan_fast.engine.kinds.platform_row`, the same as plain ints)."""
-    kind, key, once, twice = platform_row(action, level)
-    return _KINDS[kind], key, make_hand(once, twice)
-
-
-def read_slowly(action, level, gen=None):
-    """What a platform triple that the generator's ``read_checked`` turned down reads as:
-    ``(kind, key, once, twice, size)``, None for a pass; otherwise TypeError/ValueError
-    naming the fault (a spelling ``read_checked`` does not take, or cards that lie)."""
-    kind, key, once, twice = platform_row(action, level)
-    if kind == MoveType.PASS:
-        return None
-    check_reading(kind, key, once, twice, level, gen)
-    return kind, key, once, twice, once.bit_count() + twice.bit_count()
-
-
-def check_reading(kind, key, once, twice, level, gen=None):
-    """ValueError unless the cards ``(once, twice)`` read as (kind, key) at ``level``, asked
-    of ``gen`` (default: the chosen generator, see :mod:`guandan_fast.engine.backend`)."""
-    if gen is None:
-        gen = generator()
-    if type(key) is not int or not 0 <= key <= 17 or not gen.reads_as(once, twice, level, kind, key):
-        raise ValueError(
-            f"cards {' '.join(card_names(once, twice)) or '(none)'} do not read as {PLATFORM_NAMES[_KINDS[kind]]} "
-            f"with key {key} at level {level_char(level)}"
-        )
 
 
 cdef object _plain(object key):

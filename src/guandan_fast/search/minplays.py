@@ -15,7 +15,6 @@ from typing import Any, Final, Literal
 from ..engine.cards import parse_level
 from ..engine.hand import Hand, as_hand
 from ..engine.moves import Move, MoveType
-
 from ._minplays import MinPlays as _NativeSolver
 
 __all__ = ["MAX_CARDS", "PREFER", "min_plays"]

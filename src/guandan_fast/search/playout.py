@@ -24,7 +24,7 @@ import numpy as np
 from ..engine import backend
 from ..engine.cards import bounded, parse_level
 from ..engine.moves import PASS
-from ..engine.observation import fresh, move_triple
+from ..engine.notation import fresh, stored_triple
 
 _native: ModuleType | None
 try:
@@ -88,7 +88,7 @@ def native_playout(state: PlayState, seed: int, record: bool, policy: int = 0) -
     finish, seats, kinds, keys, cards = result
     level = state.level
     actions = [
-        (seat, fresh(move_triple(kind, key, once, twice, level)))
+        (seat, fresh(stored_triple(kind, key, once, twice, level)))
         for seat, kind, key, (once, twice) in zip(seats.tolist(), kinds.tolist(), keys.tolist(), cards.tolist())
     ]
     return list(finish), actions
@@ -133,7 +133,7 @@ def python_playout(deal: Any, seed: int, record: bool) -> tuple[list[int], list[
     if not record:
         return deal.finish_order, []
     level = deal.level
-    return deal.finish_order, [(row[0], fresh(move_triple(*row[1:], level))) for row in deal.plays[start:]]
+    return deal.finish_order, [(row[0], fresh(stored_triple(*row[1:], level))) for row in deal.plays[start:]]
 
 
 def random_deals(n: int, seed: int = 0, level: int | str = 2) -> np.ndarray:
