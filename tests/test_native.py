@@ -692,13 +692,16 @@ def test_the_annotation_check_catches_python_in_a_kernel(tmp_path: Path) -> None
     package.mkdir(parents=True)
     (tmp_path / "guandan_fast" / "__init__.py").write_text("", encoding="utf-8")
     source_dir = ROOT / "src" / "guandan_fast" / "engine"
-    for name in ("_movegen.pxd", "_bitops.pxd", "__init__.py"):
+    (package / "movegen").mkdir()
+    for name in ("_movegen.pyx", "_movegen.pxd", "_bitops.pxd", "__init__.py"):
         (package / name).write_text((source_dir / name).read_text(encoding="utf-8"), encoding="utf-8")
-    source = (source_dir / "_movegen.pyx").read_text(encoding="utf-8")
+    for part in (source_dir / "movegen").glob("*.pxi"):  # the parts _movegen.pyx includes
+        (package / "movegen" / part.name).write_text(part.read_text(encoding="utf-8"), encoding="utf-8")
+    kernels = package / "movegen" / "same_rank.pxi"
+    source = kernels.read_text(encoding="utf-8")
     marker = "    cdef uint64_t m = c.once\n"
     assert marker in source
-    source = source.replace(marker, marker + "    with gil:\n        print(m)\n", 1)
-    (package / "_movegen.pyx").write_text(source, encoding="utf-8")
+    kernels.write_text(source.replace(marker, marker + "    with gil:\n        print(m)\n", 1), encoding="utf-8")
     script = ROOT / "scripts" / "check_annotation.py"
     result = subprocess.run(
         [sys.executable, str(script), str(package / "_movegen.pyx")],
