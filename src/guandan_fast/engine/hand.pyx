@@ -255,6 +255,10 @@ cdef class Hand:
     def __reduce__(self):
         return _restore_hand, (self.once, self.twice)
 
+    def __setstate__(self, state):
+        # only a forged pickle sets state on a value (its own pickles have none)
+        raise TypeError("a Hand is immutable: it is unpickled from its planes, not given a state")
+
     def __copy__(self):
         return self
 

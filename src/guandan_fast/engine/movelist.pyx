@@ -202,6 +202,10 @@ cdef class MoveList(Moves):
         return _restore_list, (self.level, (<char*>self.cards_at)[:16 * n] + (<char*>self.kinds_at)[:n]
                                + (<char*>self.keys_at)[:n])
 
+    def __setstate__(self, state):
+        # only a forged pickle sets state on a list (its own pickles have none)
+        raise TypeError("a MoveList is unpickled from its moves, not given a state")
+
     def __copy__(self):
         cdef MoveList made = MoveList.__new__(MoveList)
         made._copy(self.kinds_array(), self.keys_array(), self.cards_array())

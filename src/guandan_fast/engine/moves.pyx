@@ -165,6 +165,10 @@ cdef class Move:
             return "PASS"
         return _restore_move, (self.code, self.key, self.cards.once, self.cards.twice, self.level)
 
+    def __setstate__(self, state):
+        # only a forged pickle sets state on a value (its own pickles have none)
+        raise TypeError("a Move is immutable: it is unpickled from its parts, not given a state")
+
     def __copy__(self):
         return self
 
