@@ -15,6 +15,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -338,10 +339,21 @@ def test_selfplay_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
         assert err.startswith("guandan-fast: error:") and words in err and "Traceback" not in err
 
 
-@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="root may write anywhere")
-def test_selfplay_into_an_unwritable_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_selfplay_into_an_unwritable_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     locked = tmp_path / "locked"
     locked.mkdir(mode=0o500)
+    if os.name != "posix" or os.geteuid() == 0:  # permissions do not bind here: the OS refuses as it would
+        real_mkdir = Path.mkdir
+
+        def refused_mkdir(self: Path, *args: Any, **kwargs: Any) -> None:
+            if self.parent == locked:
+                raise PermissionError(13, "Permission denied", str(self))
+            real_mkdir(self, *args, **kwargs)
+
+        monkeypatch.setattr(Path, "mkdir", refused_mkdir)
+        monkeypatch.setattr(os, "access", lambda path, mode: Path(path) != locked)
     assert main(["selfplay", "--deals", "1", "--out", str(locked / "new"), "--quiet"]) == 2
     assert "Permission denied" in capsys.readouterr().err
     assert main(["selfplay", "--deals", "1", "--out", str(locked), "--quiet"]) == 2
