@@ -712,7 +712,7 @@ def test_mutating_anything_returned_changes_nothing(stage: str) -> None:
     assert snapshot(deal.clone()) == before
 
 
-def test_the_move_list_is_a_copy_of_its_own() -> None:
+def test_the_move_list_is_read_only_and_its_own() -> None:
     from guandan_fast.engine.kinds import MoveArrays
 
     deal = mid_play_deal()
@@ -720,11 +720,13 @@ def test_the_move_list_is_a_copy_of_its_own() -> None:
     moves = deal.legal_moves()
     assert moves is not deal.legal_moves() and list(moves) == list(deal.legal_moves())
     for array in (moves.kinds, moves.keys, moves.cards):
-        array[0] = 0  # writing into the returned list: its own business
-    moved = deal.legal_moves()
-    moved.__init__(MoveArrays(moved.kinds[::-1], moved.keys[::-1], moved.cards[::-1]), deal.level)  # and rebinding
+        with pytest.raises(ValueError, match="read-only"):
+            array[0] = 3
+    # rebinding the returned list's arrays: its own business (the list gets memory of its own)
+    moves.__init__(MoveArrays(moves.kinds[::-1], moves.keys[::-1], moves.cards[::-1]), deal.level)
+    moves.kinds[0] = moves.kinds[0]  # now writable
     assert snapshot(deal) == before
-    assert deal.legal_moves().kinds.tolist() != moves.kinds.tolist() != moved.kinds.tolist()
+    assert deal.legal_moves().cards.tolist() == moves.cards.tolist()[::-1] != moves.cards.tolist()
     following = deal.clone()
     following.step(2)  # index 2 = legal_moves()[1]: the deal's own list, not the rebound arrays
     assert following.history[-1] == (2, deal.legal_actions()[2])

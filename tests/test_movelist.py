@@ -204,6 +204,26 @@ def test_given_arrays_are_read_as_ints():
     assert list(wrapped) == list(moves)
 
 
+def test_a_shared_list_reads_the_same_memory_read_only():
+    """How a Deal hands out the list it keeps: no copy, read-only arrays, alive as long as
+    either list (or a view) is; setting an array gives the shared list memory of its own."""
+    import gc
+
+    moves = legal_moves("S3 H3 C3 D4 D4 S5 S6 S7", 2)
+    rows = list(moves.rows())
+    shared = moves._shared()
+    assert list(shared.rows()) == rows and shared.level == 2 and shared.cards.base is moves.cards.base
+    with pytest.raises(ValueError, match="read-only"):
+        shared.cards[0, 0] = 0
+    moves.kinds[0] = moves.kinds[0]  # the source's own views stay writable
+    del moves
+    gc.collect()
+    assert list(shared.rows()) == rows and [m.cards for m in shared] == [Hand.from_bits(r[2], r[3]) for r in rows]
+    shared.__init__(MoveArrays(shared.kinds[::-1], shared.keys[::-1], shared.cards[::-1]), 2)
+    shared.keys[0] = shared.keys[0]  # its own memory now: writable
+    assert list(shared.rows()) == rows[::-1]
+
+
 def test_rows_written_into_a_view_are_refused_when_made_into_moves():
     moves = legal_moves("S3 H3 S4", 2)
     moves.kinds[0] = 200

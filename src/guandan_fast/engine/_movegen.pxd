@@ -243,9 +243,15 @@ cdef class Moves:
     # and whether the memory is lent to it (then Moves never frees it)
     cdef object _memory
     cdef bint lent
+    cdef bint shared  # the moves are another Moves' (share_moves): the views are read-only
     cdef object kinds_array(self)
     cdef object keys_array(self)
     cdef object cards_array(self)
+
+cdef int share_moves(Moves target, Moves source) except -1
+    # Make the new, empty ``target`` hold ``source``'s moves without a copy: the same memory,
+    # kept alive by whichever of them (and their views) lives longest; ``target``'s views are
+    # read-only. Setting an array on either later gives it memory of its own.
 
 cdef int renew_moves(Moves moves, Py_ssize_t n) except -1
     # Give ``moves`` room for exactly ``n`` moves in one new block, not filled in (the caller

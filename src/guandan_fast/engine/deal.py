@@ -501,9 +501,9 @@ class Deal:
         does not hold; :meth:`legal_actions` does.
 
         The deal keeps these moves until the next action (``step(index)`` reads them); the
-        list returned is a copy, the caller's own."""
+        list returned is a new :class:`MoveList` over read-only arrays (copy them to write)."""
         moves = self._moves if self._moves is not None else self._own_moves()
-        return moves.__copy__()
+        return moves._shared()
 
     def _own_moves(self) -> MoveList:
         """The deal's cached move list (never handed out)."""

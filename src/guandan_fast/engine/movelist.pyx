@@ -20,7 +20,7 @@ from libc.string cimport memcpy
 
 from guandan_fast.engine._movegen cimport (
     FULL_PLANE, K_PASS, Args, Moves, NUM_KEYS, NUM_KINDS, fill_generated, has_legal_follow_c, reads_as_c,
-    renew_moves,
+    renew_moves, share_moves,
 )
 from guandan_fast.engine._notation cimport Reading, read_native
 from guandan_fast.engine.hand cimport Hand, as_hand
@@ -201,6 +201,14 @@ cdef class MoveList(Moves):
         cdef Py_ssize_t n = self.n
         return _restore_list, (self.level, (<char*>self.cards_at)[:16 * n] + (<char*>self.kinds_at)[:n]
                                + (<char*>self.keys_at)[:n])
+
+    def _shared(self):
+        """A list of the same moves over the same memory, its arrays read-only (how a Deal
+        hands out the list it keeps: no copy, and nothing written reaches the deal's)."""
+        cdef MoveList made = MoveList.__new__(MoveList)
+        share_moves(made, self)
+        made.level = self.level
+        return made
 
     def __setstate__(self, state):
         # only a forged pickle sets state on a list (its own pickles have none)

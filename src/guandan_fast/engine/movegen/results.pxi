@@ -34,9 +34,9 @@ cdef class _Memory:
             free(self.keys_at)
 
 
-cdef object _view(Moves owner, cnp.dtype descr, int nd, void* data):
-    """A numpy array over ``n`` rows of the memory of ``owner``, which moves into a
-    :class:`_Memory` (the view's base) at the first view."""
+cdef _Memory _lent_memory(Moves owner):
+    """The :class:`_Memory` that owns the memory of ``owner``'s moves, made (and the memory
+    lent to it) the first time a view of them, or another Moves sharing them, is made."""
     cdef _Memory memory
     with cython.critical_section(owner):  # one _Memory per Moves, also without a GIL (two
         memory = owner._memory            # threads racing to a view make two views at worst)
@@ -46,7 +46,29 @@ cdef object _view(Moves owner, cnp.dtype descr, int nd, void* data):
             memory.separate = owner.separate
             owner._memory = memory  # from now on the memory is freed with the last of owner and its views
             owner.lent = True
-    return _array_over(memory, descr, nd, owner.n, data)
+    return memory
+
+
+cdef object _view(Moves owner, cnp.dtype descr, int nd, void* data):
+    """A numpy array over ``n`` rows of the memory of ``owner``, which moves into a
+    :class:`_Memory` (the view's base) at the first view; read-only when ``owner`` shares
+    another's moves."""
+    view = _array_over(_lent_memory(owner), descr, nd, owner.n, data)
+    if owner.shared:
+        cnp.PyArray_CLEARFLAGS(<cnp.ndarray>view, cnp.NPY_ARRAY_WRITEABLE)
+    return view
+
+
+cdef int share_moves(Moves target, Moves source) except -1:
+    if target.cards_at != NULL or target.lent:
+        raise ValueError("share_moves fills a new, empty Moves")
+    target._memory = _lent_memory(source)
+    target.cards_at, target.kinds_at, target.keys_at = source.cards_at, source.kinds_at, source.keys_at
+    target.separate = source.separate
+    target.n = source.n
+    target.lent = True
+    target.shared = True
+    return 0
 
 
 cdef object _array_over(_Memory memory, cnp.dtype descr, int nd, Py_ssize_t n, void* data):
@@ -81,6 +103,7 @@ cdef class Moves:
         self.keys_at = NULL
         self.separate = False
         self.lent = False
+        self.shared = False
         self.n = 0
 
     def __dealloc__(self):
@@ -177,6 +200,7 @@ cdef int renew_moves(Moves moves, Py_ssize_t n) except -1:
     moves.keys_at = NULL
     moves.separate = False
     moves.lent = False
+    moves.shared = False
     moves.n = 0
     moves._kinds = None
     moves._keys = None
