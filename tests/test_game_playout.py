@@ -441,12 +441,15 @@ def test_greedy_policy_choices() -> None:
 # ---------------------------------------------------------------------------------------------
 # The minplays rollout policy (MinPlaysAgent's rules in native code)
 # ---------------------------------------------------------------------------------------------
-def test_minplays_playouts_are_legal_deterministic_and_play_as_minplays_agent() -> None:
+def test_minplays_playouts_are_legal_deterministic_and_play_the_rules() -> None:
     """Every action replays through Deal.step, the seed changes nothing, and every action
-    is the one MinPlaysAgent (Python, on min_plays) takes in that position."""
+    is the one the rules take in that position: the Python oracle (tests/minplays_rules.py,
+    on min_plays) and MinPlaysAgent (which plays the native policy)."""
+    import minplays_rules
+
     from guandan_fast.agents import MinPlaysAgent
 
-    rules, checked, followed = MinPlaysAgent(), 0, 0
+    agent, checked, followed = MinPlaysAgent(), 0, 0
     for number in range(30):
         deal = mid_deal(number, [0, 3, 25, 60][number % 4], level=2 + number % 13)
         if deal.phase != "play":
@@ -457,7 +460,9 @@ def test_minplays_playouts_are_legal_deterministic_and_play_as_minplays_agent() 
         assert deal.playouts(2, seed=number, policy="minplays").tolist() == [finish] * 2
         game = deal.clone()
         for seat, action in actions:
-            assert game.legal_actions()[rules.act(game, seat)] == action
+            choice = minplays_rules.play(game)
+            assert game.legal_actions()[choice] == action
+            assert agent.act(game, seat) == choice
             followed += game.following and action[0] != "PASS"
             game.step(action)
             checked += 1
