@@ -105,6 +105,16 @@ def test_bad_playout_arguments() -> None:
         deal.playouts(2.0)  # type: ignore[arg-type]
     with pytest.raises(ValueError):
         deal.playouts(-1)
+    for absurd in (2**31, 2**40, 2**62, 2**70):  # refused before any allocation: no MemoryError
+        with pytest.raises(ValueError, match="number of playouts"):
+            deal.playouts(absurd)
+        with pytest.raises(ValueError, match="number of playouts"):
+            deal.world_playouts(np.zeros((1, 4, 2), dtype=np.uint64), [0], absurd)
+    from guandan_fast.search.infoset import sample_hands
+
+    worlds = sample_hands(deal, deal.to_act, 2, 0)
+    with pytest.raises(ValueError, match="more than one call plays"):  # worlds x moves x playouts
+        deal.world_playouts(worlds, [0, 0], 2**30)
 
 
 # ---------------------------------------------------------------------------------------------
