@@ -47,7 +47,8 @@ CASES: dict[str, str] = {
     "lead": "leading, complete",
     "lead_strongest": "leading, strongest",
     "follow": "following",
-    "batch": "batch (per hand)",
+    "batch": "batch, a thread per core (per hand)",
+    "batch_one_thread": "batch, one thread (per hand)",
     "worst": "worst hand",
 }
 BACKENDS = ("native", "reference")
@@ -204,8 +205,8 @@ def make_pass(
     if case not in CASES:
         raise ValueError(f"unknown case {case!r}: one of {', '.join(CASES)}")
     api.resolve_backend(backend)  # fail now, with advice, rather than inside the timing
-    if case == "batch":
-        return _batch_pass(workload, backend, tick)
+    if case in ("batch", "batch_one_thread"):
+        return _batch_pass(workload, backend, tick, threads=1 if case == "batch_one_thread" else None)
     hands: Sequence[Hand]
     levels: Sequence[int]
     follows: Sequence[Move | None]
@@ -229,15 +230,18 @@ def make_pass(
     return run
 
 
-def _batch_pass(workload: Workload, backend: api.Backend, tick: Callable[[], None] | None) -> Callable[[], int]:
+def _batch_pass(
+    workload: Workload, backend: api.Backend, tick: Callable[[], None] | None, *, threads: int | None
+) -> Callable[[], int]:
     """One ``legal_moves_batch`` call over the whole workload, as an array user makes it:
-    hands as a ``uint64[n, 2]`` array and one level per hand (built once, not timed)."""
+    hands as a ``uint64[n, 2]`` array and one level per hand (built once, not timed), on
+    ``threads`` threads (None: the default, one per core)."""
     planes = np.array([(hand.once, hand.twice) for hand in workload.hands], dtype=np.uint64).reshape(-1, 2)
     levels = np.array(workload.levels, dtype=np.uint8)
     batch = api.legal_moves_batch
 
     def run() -> int:
-        n = int(batch(planes, levels, backend=backend).offsets[-1])
+        n = int(batch(planes, levels, backend=backend, threads=threads).offsets[-1])
         if tick is not None:
             for _ in range(len(planes)):
                 tick()
@@ -443,6 +447,11 @@ def measure_case(
 # -- the comparison -------------------------------------------------------------------------
 
 
+def batch_threads(hands: int) -> int:
+    """The threads ``legal_moves_batch`` uses by default for ``hands`` hands."""
+    return api.batch_thread_count(hands, None)
+
+
 @dataclass
 class Row:
     case: str
@@ -469,13 +478,15 @@ class Comparison:
     def row(self, case: str) -> Row:
         return next(r for r in self.rows if r.case == case)
 
-    @property
-    def batch_speedup(self) -> float | None:
-        """Native single-call leading time per hand over native batch time per hand."""
-        lead, batch = self.row("lead").native, self.row("batch").native
+    def batch_time_ratio(self, case: str = "batch") -> float | None:
+        """Native batch time per hand (``case``: ``"batch"`` or ``"batch_one_thread"``)
+        over the time per hand of a loop of single ``legal_moves`` calls (the ``lead``
+        case, the same hands): below 1, the batch is faster."""
+        rows = {row.case: row.native for row in self.rows}
+        lead, batch = rows.get("lead"), rows.get(case)
         if lead is None or batch is None:
             return None
-        return lead.us_per_hand / batch.us_per_hand
+        return batch.us_per_hand / lead.us_per_hand
 
 
 def compare(
@@ -574,8 +585,13 @@ def format_table(comparison: Comparison) -> str:
             f"{comparison.reference_hands}; {WORST_HAND_LABEL}."
         ),
     ]
-    if comparison.batch_speedup is not None:
-        notes.append(f"native batch vs single calls: {comparison.batch_speedup:.2f}x faster per hand.")
+    one, all_cores = comparison.batch_time_ratio("batch_one_thread"), comparison.batch_time_ratio("batch")
+    if one is not None and all_cores is not None:
+        notes.append(
+            f"legal_moves_batch takes {one:.2f} (one thread) and {all_cores:.2f} (a thread per core, "
+            f"{batch_threads(comparison.hands)} here) of the time per hand of a legal_moves loop over the same "
+            "hands (native, leading; below 1 the batch is faster)."
+        )
     if not api.NATIVE_AVAILABLE:
         notes.append("the native core is not built: only the reference backend was timed.")
     return "\n".join(text + [""] + notes + format_paths(comparison.paths))
@@ -610,7 +626,11 @@ def comparison_json(comparison: Comparison) -> dict[str, Any]:
         "native_available": api.NATIVE_AVAILABLE,
         "python": platform.python_version(),
         "machine": platform.machine(),
-        "batch_speedup": comparison.batch_speedup,
+        "batch_time_ratio": {
+            "one_thread": comparison.batch_time_ratio("batch_one_thread"),
+            "thread_per_core": comparison.batch_time_ratio("batch"),
+            "threads": batch_threads(comparison.hands),
+        },
         "paths": [
             {"path": m.case, "title": PATHS[m.case][0], "fast_form": PATHS[m.case][1], **m.as_dict()}
             for m in comparison.paths

@@ -7,6 +7,7 @@ them all, and alternates them over many passes of the same seeded hands, so that
 difference of a few percent shows:
 
     python scripts/compare_kernels.py HEAD~1 worktree --rounds 25
+    python scripts/compare_kernels.py HEAD~1 worktree --batch 2   # generate_batch vs a loop
 
 Needs Cython and a C compiler (the build's own tools) and the package importable.
 """
@@ -93,17 +94,72 @@ def compare(names: list[str], labels: list[str], hands: int, rounds: int) -> Non
         print(f"{label:24s} median {median:6.3f} µs a leading list (min {min(taken):6.3f}), {median / first:6.1%} of the first")
 
 
+def compare_batch(names: list[str], labels: list[str], hands: int, rounds: int, threads: int) -> None:
+    """``generate_batch`` of each version on one thread and on ``threads`` threads (the
+    hands split as ``legal_moves_batch`` splits them), beside the version's own loop of
+    ``generate`` calls, all alternated; the output arrays are dropped after each pass, as
+    a loop's lists are."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    import numpy as np
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import workload as bench
+
+    workload = bench.make_workload(hands, bench.DEFAULT_SEED)
+    planes = np.array([(hand.once, hand.twice) for hand in workload.hands], dtype=np.uint64)
+    levels = np.array(workload.levels, dtype=np.uint8)
+    rows = [(hand.once, hand.twice, level) for hand, level in zip(workload.hands, workload.levels)]
+    bounds = [hands * i // threads for i in range(threads + 1)]
+    chunks = [(planes[a:b], levels[a:b]) for a, b in zip(bounds, bounds[1:])]
+    pool = ThreadPoolExecutor(threads)
+    modules = [importlib.import_module(name) for name in names]
+    kinds = ("loop", "batch, 1 thread", f"batch, {threads} threads")
+    seconds = {(label, kind): [] for label in labels for kind in kinds}
+    clock = time.perf_counter
+
+    def one_pass(module: object, kind: str) -> None:
+        generate, generate_batch = module.generate, module.generate_batch  # type: ignore[attr-defined]
+        if kind == "loop":
+            for once, twice, level in rows:
+                generate(once, twice, level, 0, 0, 0, False)
+        elif kind == "batch, 1 thread":
+            generate_batch(planes, levels, 0, 0, 0, False)
+        else:
+            list(pool.map(lambda chunk: generate_batch(*chunk, 0, 0, 0, False), chunks))
+
+    for _ in range(rounds):
+        for label, module in zip(labels, modules):
+            for kind in kinds:
+                start = clock()
+                one_pass(module, kind)
+                seconds[label, kind].append((clock() - start) / hands * 1e6)
+    for label in labels:
+        loop = statistics.median(seconds[label, "loop"])
+        for kind in kinds:
+            median = statistics.median(seconds[label, kind])
+            print(f"{label:12s} {kind:18s} median {median:6.3f} µs a hand, {median / loop:5.2f} of the loop")
+    pool.shutdown()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("revisions", nargs="+", help="git revisions, or 'worktree' for the files on disk")
     parser.add_argument("--hands", type=int, default=1000)
     parser.add_argument("--rounds", type=int, default=25)
+    parser.add_argument(
+        "--batch", type=int, default=0, metavar="THREADS",
+        help="time generate_batch (one thread and THREADS threads) beside a loop of generate instead",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         where = Path(tmp)
         names = build(args.revisions, where)
         sys.path.insert(0, str(where))
-        compare(names, args.revisions, args.hands, args.rounds)
+        if args.batch:
+            compare_batch(names, args.revisions, args.hands, args.rounds, args.batch)
+        else:
+            compare(names, args.revisions, args.hands, args.rounds)
 
 
 if __name__ == "__main__":

@@ -85,7 +85,7 @@ def run_isolated(module: str, campaign: str, seed: int, timeout: float = 120.0) 
            "PYTHONFAULTHANDLER": "1"}
     done = subprocess.run(
         [sys.executable, str(TESTS / module), campaign, str(seed)], capture_output=True, text=True, timeout=timeout,
-        env=env, check=False,
+        env=env, check=False, stdin=subprocess.DEVNULL,  # a command that reads a person's input reads EOF, never waits
     )
     if done.returncode != 0:
         raise AssertionError(f"the {campaign} fuzz (seed {seed}) died with code {done.returncode}:\n{done.stderr[-3000:]}")

@@ -2,23 +2,31 @@
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import json
 import math
 import os
+import shutil
 import signal
+import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
 import guandan_fast as gf
-from guandan_fast.arena import generate_selfplay, play_matches, read_shard
+from guandan_fast.arena import connect_ray, generate_selfplay, play_matches, read_selfplay, read_shard, runner
 from guandan_fast.arena.matches import paired_interval, wilson_interval
-from guandan_fast.arena.selfplay import COUNT_PLANES_SIZE, selfplay_deal
+from guandan_fast.arena.selfplay import COUNT_PLANES_SIZE, FORMAT, selfplay_deal
 from guandan_fast.cli import main
+from guandan_fast.encode import actions
+from guandan_fast.encode.actions import NUM_ACTIONS
 
 SRC = str(Path(gf.__file__).resolve().parents[1])
 
@@ -94,6 +102,87 @@ def test_without_ray_the_error_says_what_to_install(monkeypatch: pytest.MonkeyPa
     assert "pip install 'guandan_fast[ray]'" in capsys.readouterr().err
 
 
+class FakeRay:
+    """Stands in for the ``ray`` module: records what ``ray.init`` is asked."""
+
+    def __init__(self, error: Exception | None = None) -> None:
+        self.calls: list[dict] = []
+        self.error = error
+
+    def is_initialized(self) -> bool:
+        return False
+
+    def init(self, **options: object) -> None:
+        self.calls.append(options)
+        if self.error is not None:
+            raise self.error
+
+
+def test_ray_addresses_are_read_as_ray_reads_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = FakeRay()
+    monkeypatch.setitem(sys.modules, "ray", fake)
+    assert connect_ray("local") is fake and connect_ray(" auto ") is fake
+    assert [call["address"] for call in fake.calls] == ["local", "auto"]  # "local" starts one, "auto" only joins
+    fake.error = ConnectionError("Could not find any running Ray instance.")
+    with pytest.raises(ConnectionError, match="cannot connect to Ray at 'auto': Could not find any running Ray"):
+        connect_ray("auto")
+
+
+def serve_once(answer: bytes | None) -> tuple[int, threading.Thread]:
+    """A local TCP server for one connection: it sends ``answer`` (None: nothing) and waits."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(1)
+
+    def run() -> None:
+        connection, _ = server.accept()
+        with connection, server:
+            connection.recv(1024)
+            if answer is not None:
+                connection.sendall(answer)
+            connection.settimeout(3)
+            with contextlib.suppress(OSError):
+                connection.recv(1024)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return server.getsockname()[1], thread
+
+
+@pytest.mark.parametrize("answer", [b"HTTP/1.0 400 Bad request\r\n\r\n", None])
+def test_a_host_that_is_no_ray_cluster_fails_in_seconds(monkeypatch: pytest.MonkeyPatch, answer: bytes | None) -> None:
+    fake = FakeRay()
+    monkeypatch.setitem(sys.modules, "ray", fake)
+    monkeypatch.setattr(runner, "PROBE_SECONDS", 0.5)
+    port, thread = serve_once(answer)
+    start = time.perf_counter()
+    with pytest.raises(ConnectionError, match="does not speak gRPC as a Ray cluster does"):
+        connect_ray(f"127.0.0.1:{port}")
+    assert time.perf_counter() - start < 5 and fake.calls == []  # ray.init (minutes of retries) never ran
+    thread.join(10)
+    port, thread = serve_once(bytes([0, 0, 0, 4, 0, 0, 0, 0, 0]))  # a gRPC server's SETTINGS frame
+    connect_ray(f"ray://127.0.0.1:{port}")
+    assert fake.calls[-1]["address"] == f"ray://127.0.0.1:{port}"
+    thread.join(10)
+
+
+def test_ray_auto_without_a_cluster_fails_as_ray_does(tmp_path: Path) -> None:
+    pytest.importorskip("ray")
+    from ray._private.services import find_gcs_addresses
+
+    if find_gcs_addresses():
+        pytest.skip("a Ray instance runs on this machine: 'auto' would join it")
+    env = {**os.environ, "RAY_TMPDIR": str(tmp_path), "PYTHONPATH": SRC}
+    env.pop("RAY_ADDRESS", None)
+    start = time.perf_counter()
+    run = subprocess.run(
+        [sys.executable, "-m", "guandan_fast", "arena", "random", "random", "--matches", "2", "--ray", "auto", "--quiet"],
+        capture_output=True, text=True, env=env, timeout=120, check=False,
+    )
+    assert run.returncode == 2 and "Could not find any running Ray instance" in run.stderr, run.stderr
+    assert time.perf_counter() - start < 60 and "Traceback" not in run.stderr
+
+
 def test_ctrl_c_prints_what_the_arena_has() -> None:
     env = {**os.environ, "PYTHONPATH": SRC}
     command = [sys.executable, "-m", "guandan_fast", "arena", "random", "random", "--matches", "2000", "--workers", "2"]
@@ -113,30 +202,53 @@ def test_ctrl_c_prints_what_the_arena_has() -> None:
 def test_selfplay_files_replay_the_deals(tmp_path: Path) -> None:
     paths = generate_selfplay("random", 5, tmp_path / "one", seed=2, shard_size=2, workers=1, encoding="counts")
     assert [p.name for p in paths] == ["shard-00000.npz", "shard-00001.npz", "shard-00002.npz"]
-    shards = [read_shard(p) for p in paths]
-    assert sorted(set(np.concatenate([s["deals"] for s in shards]).tolist())) == [0, 1, 2, 3, 4]
+    shards = list(read_selfplay(tmp_path / "one"))
+    assert [s.path for s in shards] == paths
+    assert sorted(set(np.concatenate([s.deals for s in shards]).tolist())) == [0, 1, 2, 3, 4]
     data = shards[0]
-    assert data["states"].shape == (len(data["actions"]), COUNT_PLANES_SIZE)
-    assert data["action_offsets"][-1] == len(data["action_cards"])
-    assert str(data["encoding"]) == "counts"
-    # Replay deal 0 from its seed with the recorded choices: each state's own hand, each
-    # action list's cards and the returns agree with the deal.
+    assert data.states.shape == (len(data), COUNT_PLANES_SIZE) and data.masks.shape == (len(data), NUM_ACTIONS)
+    # Replay deal 0 from its seed with the recorded positions: each state's own hand, each
+    # action list's cards and ids, the mask, the chosen id and the returns agree with the deal.
     deal = selfplay_deal(2, 0)
-    rows = np.flatnonzero(data["deals"] == 0)
+    rows = np.flatnonzero(data.deals == 0)
     for row in rows:
-        seat = int(data["seats"][row])
-        assert seat == deal.to_act
-        assert np.array_equal(data["states"][row, :54], deal.hands[seat].counts())
-        assert data["states"][row, 108:324].sum() == 108 - sum(deal.cards_left())  # every card played
-        cards = data["action_cards"][data["action_offsets"][row] : data["action_offsets"][row + 1]]
-        assert len(cards) == len(deal.legal_actions())
-        chosen = deal.legal_actions()[data["actions"][row]]
+        seat = int(data.seats[row])
+        assert seat == deal.current_seat
+        assert np.array_equal(data.states[row, :54], deal.hands[seat].counts())
+        assert data.states[row, 108:324].sum() == 108 - sum(deal.cards_left())  # every card played
+        legal = deal.legal_actions()
+        position = int(data.positions[row])
+        assert len(data.legal_cards(row)) == len(legal)
+        assert data.legal_ids(row).tolist() == actions.ids(deal).tolist()
+        assert np.array_equal(data.masks[row], actions.mask(deal))
+        chosen = legal[position]
+        assert data.action_ids[row] == data.legal_ids(row)[position] == actions.action_id(chosen, deal.level)
         if chosen[0] != "PASS":
-            assert cards[data["actions"][row]].sum() == len(chosen[2])
-        deal.step(int(data["actions"][row]))
+            assert data.legal_cards(row)[position].sum() == len(chosen[2])
+        deal.step(position)
     assert deal.done
     team, up = deal.outcome
-    assert data["returns"][rows].tolist() == [up if s % 2 == team else -up for s in data["seats"][rows]]
+    assert data.returns[rows].tolist() == [up if s % 2 == team else -up for s in data.seats[rows]]
+
+
+def test_a_shard_says_how_to_reproduce_it(tmp_path: Path) -> None:
+    rules = gf.Rules(return_level_rank=False, fail_at_a_limit=3)
+    (path,) = generate_selfplay(
+        "pimc:worlds=2,playouts=2", 1, tmp_path, seed=9, workers=1, encoding="counts", rules=rules
+    )
+    meta = read_shard(path).meta
+    assert meta["format"] == FORMAT and meta["package_version"] == gf.__version__
+    assert meta["agent"] == {"spec": "pimc:worlds=2,playouts=2", "name": "pimc", "options": {"worlds": 2, "playouts": 2}}
+    assert (meta["seed"], meta["first_deal"], meta["deals"], meta["shard"]) == (9, 0, 1, 0)
+    assert gf.Rules(**meta["rules"]) == rules
+    assert meta["encoding"] == {"name": "counts", "state_size": COUNT_PLANES_SIZE}
+    assert meta["action_space"]["size"] == NUM_ACTIONS
+    # the same call from the meta makes the same data
+    again = generate_selfplay(
+        f"{meta['agent']['name']}:worlds=2,playouts=2", 1, tmp_path / "again", seed=meta["seed"], workers=1,
+        encoding=meta["encoding"]["name"], rules=gf.Rules(**meta["rules"]),
+    )
+    assert_same_shards([path], again)
 
 
 def test_selfplay_is_the_same_for_any_worker_count(tmp_path: Path) -> None:
@@ -149,16 +261,120 @@ def assert_same_shards(one: list[Path], two: list[Path]) -> None:
     assert [p.name for p in one] == [p.name for p in two]
     for a, b in zip(one, two):
         x, y = read_shard(a), read_shard(b)
-        assert x.keys() == y.keys()
-        for name in x:
-            assert np.array_equal(x[name], y[name]), name
+        assert x.meta == y.meta
+        for field in dataclasses.fields(x)[2:]:
+            assert np.array_equal(getattr(x, field.name), getattr(y, field.name)), field.name
+
+
+def test_a_folder_holds_one_data_set(tmp_path: Path) -> None:
+    def run(seed: int, **options: object) -> list[Path]:
+        return generate_selfplay("random", 3, tmp_path, seed=seed, shard_size=2, workers=1, encoding="counts", **options)
+
+    first = run(1)
+    with pytest.raises(ValueError, match="not empty.*--overwrite.*--append"):
+        run(2)
+    with pytest.raises(ValueError, match="seed 1, which would repeat its deals"):
+        run(1, if_exists="append")
+    with pytest.raises(ValueError, match="encoded 'counts', not 'danzero'"):
+        generate_selfplay("random", 1, tmp_path, seed=3, workers=1, encoding="danzero", if_exists="append")
+    added = run(2, if_exists="append")
+    assert [p.name for p in added] == ["shard-00002.npz", "shard-00003.npz"]
+    assert [s.meta["seed"] for s in read_selfplay(tmp_path)] == [1, 1, 2, 2]
+    (tmp_path / "notes.txt").write_text("mine")
+    replaced = generate_selfplay("random", 1, tmp_path, seed=5, workers=1, encoding="counts", if_exists="replace")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt", "shard-00000.npz"] and replaced[0].exists()
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "notes.txt").write_text("mine")
+    with pytest.raises(ValueError, match="not empty"):  # any entry counts, not only shards
+        generate_selfplay("random", 1, other, seed=5, workers=1)
+    with pytest.raises(ValueError, match="if_exists"):
+        run(6, if_exists="merge")
+
+
+def test_the_reader_refuses_what_is_not_one_data_set(tmp_path: Path) -> None:
+    (counts,) = generate_selfplay("random", 1, tmp_path / "a", seed=1, workers=1, encoding="counts")
+    (danzero,) = generate_selfplay("random", 1, tmp_path / "b", seed=2, workers=1, encoding="danzero")
+    shutil.copy(danzero, tmp_path / "a" / "shard-00001.npz")  # mixed by hand
+    with pytest.raises(ValueError, match="mix state encodings"):
+        read_selfplay(tmp_path / "a")
+    (tmp_path / "c").mkdir()
+    with pytest.raises(ValueError, match="no self-play shards"):
+        read_selfplay(tmp_path / "c")
+    old = tmp_path / "old.npz"
+    np.savez(old, states=np.zeros((1, 2)), encoding=np.asarray("counts"))
+    with pytest.raises(ValueError, match="no guandan_fast self-play shard"):
+        read_shard(old)
+    with np.load(counts) as data:
+        arrays = {name: data[name] for name in data.files}
+    arrays["positions"] = arrays["positions"][:-1]
+    damaged = tmp_path / "damaged.npz"
+    np.savez(damaged, **arrays)
+    with pytest.raises(ValueError, match="do not fit together"):
+        read_shard(damaged)
+
+
+def test_a_shard_is_written_whole_or_not_at_all(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def fail(*args: object, **kwargs: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(np, "savez_compressed", fail)
+    with pytest.raises(OSError, match="No space"):
+        generate_selfplay("random", 1, tmp_path, seed=1, workers=1, encoding="counts")
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_selfplay_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(ValueError, match="shard size must be an integer >= 1"):
         generate_selfplay("random", 2, tmp_path, shard_size=0)
+    with pytest.raises(ValueError, match="unknown state encoding 'pixels'"):
+        generate_selfplay("random", 2, tmp_path, encoding="pixels")
     assert main(["selfplay", "--agent", "nobody", "--deals", "1", "--out", str(tmp_path)]) == 2
     assert "unknown agent 'nobody'" in capsys.readouterr().err
+    a_file = tmp_path / "file"
+    a_file.write_text("")
+    for out, words in [(a_file, "is a file, not a folder"), (a_file / "sub", "Not a directory")]:
+        assert main(["selfplay", "--deals", "1", "--out", str(out), "--quiet"]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("guandan-fast: error:") and words in err and "Traceback" not in err
+
+
+def test_selfplay_into_an_unwritable_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    locked = tmp_path / "locked"
+    locked.mkdir(mode=0o500)
+    if os.name != "posix" or os.geteuid() == 0:  # permissions do not bind here: the OS refuses as it would
+        real_mkdir = Path.mkdir
+
+        def refused_mkdir(self: Path, *args: Any, **kwargs: Any) -> None:
+            if self.parent == locked:
+                raise PermissionError(13, "Permission denied", str(self))
+            real_mkdir(self, *args, **kwargs)
+
+        monkeypatch.setattr(Path, "mkdir", refused_mkdir)
+        monkeypatch.setattr(os, "access", lambda path, mode: Path(path) != locked)
+    assert main(["selfplay", "--deals", "1", "--out", str(locked / "new"), "--quiet"]) == 2
+    assert "Permission denied" in capsys.readouterr().err
+    assert main(["selfplay", "--deals", "1", "--out", str(locked), "--quiet"]) == 2
+    assert "permission denied" in capsys.readouterr().err
+
+
+def test_selfplay_command_flags(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = str(tmp_path / "run")
+    argv = ["selfplay", "--deals", "2", "--shard-size", "1", "--out", out, "--workers", "1", "--quiet", "--encoding", "counts"]
+    assert main([*argv, "--rules", "openguandan", "--return-level-rank"]) == 0
+    assert "2 shards of 2 deals" in capsys.readouterr().out
+    assert read_shard(Path(out) / "shard-00000.npz").meta["rules"] == dataclasses.asdict(
+        dataclasses.replace(gf.Rules.openguandan(), return_level_rank=True)
+    )
+    assert main(argv) == 2 and "--overwrite" in capsys.readouterr().err
+    assert main([*argv, "--append", "--seed", "1"]) == 0
+    assert main([*argv, "--overwrite", "--seed", "2"]) == 0
+    assert [s.meta["seed"] for s in read_selfplay(out)] == [2, 2]
+    with pytest.raises(SystemExit):  # argparse: not allowed with argument --overwrite
+        main([*argv, "--append", "--overwrite"])
+    assert "not allowed with" in capsys.readouterr().err
 
 
 @pytest.fixture(scope="module")
@@ -181,8 +397,8 @@ def test_selfplay_states_default_to_the_danzero_encoder(tmp_path: Path) -> None:
     encode = pytest.importorskip("guandan_fast.encode")
     (path,) = generate_selfplay("minplays", 1, tmp_path, seed=4, workers=1)
     data = read_shard(path)
-    assert str(data["encoding"]) == "danzero"
+    assert data.meta["encoding"] == {"name": "danzero", "state_size": 513}
     deal = selfplay_deal(4, 0)
     for row in range(3):
-        assert np.array_equal(data["states"][row], encode.state(deal, deal.to_act, "danzero"))
-        deal.step(int(data["actions"][row]))
+        assert np.array_equal(data.states[row], encode.state(deal, deal.current_seat, "danzero"))
+        deal.step(int(data.positions[row]))

@@ -79,3 +79,65 @@ def test_batch_accepts_byte_swapped_and_misaligned_arrays() -> None:
     assert legal_moves_batch(raw, 6).counts().tolist() == expected
     with pytest.raises(TypeError, match="dtype uint64"):
         legal_moves_batch(planes.astype(np.float64), 6)
+
+
+def test_levels_as_a_numpy_array_are_checked_at_once(backend: str) -> None:
+    hands = dealt_hands(8, seed=5)
+    planes = np.array([hand.to_numpy() for hand in hands])
+    expected = legal_moves_batch(planes, [2, 3, 4, 5, 6, 7, 8, 14], backend=backend).counts().tolist()
+    for levels in (
+        np.array([2, 3, 4, 5, 6, 7, 8, 14], dtype=np.int64),
+        np.array([2, 3, 4, 5, 6, 7, 8, 14], dtype=np.uint8),
+        np.array([2, 0, 3, 0, 4, 0, 5, 0, 6, 0, 7, 0, 8, 0, 14, 0], dtype=np.int32)[::2],  # not contiguous
+    ):
+        assert legal_moves_batch(planes, levels, backend=backend).counts().tolist() == expected
+    with pytest.raises(ValueError, match="bad level 15"):
+        legal_moves_batch(planes, np.array([2, 3, 15, 5, 6, 7, 8, 9]))
+    with pytest.raises(ValueError, match="bad level -1"):
+        legal_moves_batch(planes, np.array([2, 3, 4, 5, 6, 7, 8, -1]))
+    with pytest.raises(ValueError, match="7 levels for 8 hands"):
+        legal_moves_batch(planes, np.arange(2, 9))
+    with pytest.raises(TypeError, match="integer 2-14"):
+        legal_moves_batch(planes, np.full(8, 2.0))
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_batch_owns_its_arrays(threads: int) -> None:
+    """The kernel's output arrays are the batch's own (no copy): they outlive the batch,
+    stay apart from every other batch's and may be written to."""
+    hands = dealt_hands(300, seed=6)
+    first = legal_moves_batch(hands, 9, threads=threads)
+    kinds, cards, counts = first.kinds, first.cards, first.counts()
+    before = cards.copy()
+    del first
+    second = legal_moves_batch(hands, 9, threads=threads)
+    assert np.array_equal(second.cards, before) and np.array_equal(second.counts(), counts)
+    cards[:] = 0
+    kinds[:] = 0
+    assert np.array_equal(second.cards, before)  # untouched by writes to the first's arrays
+    assert list(legal_moves_batch(hands, 9, threads=threads)[17]) == list(legal_moves(hands[17], 9))
+
+
+def test_dropped_batches_lend_their_memory_to_the_next() -> None:
+    """A dropped batch's block is kept for the next batches (no fresh pages to fault in);
+    reused, too small (a new one), grown past its room: the moves are always right."""
+    from guandan_fast.engine import _movegen
+
+    _movegen._release_kept_blocks()
+    hands = dealt_hands(200, seed=8)
+    expected = [list(legal_moves(hand, 5)) for hand in hands[:20]]
+    addresses = set()
+    for _ in range(3):
+        batch = legal_moves_batch(hands, 5, threads=1)
+        assert [list(batch[i]) for i in range(20)] == expected
+        addresses.add(batch.cards.__array_interface__["data"][0])
+        del batch
+    assert len(addresses) == 1  # one block, reused
+    assert _movegen._release_kept_blocks() == 1 and _movegen._release_kept_blocks() == 0
+    legal_moves_batch(hands[:100], 5, threads=1)  # its block is kept, then taken by the next...
+    # the hand with the most moves known: both wildcards and all eight copies of 3..8, at level 2
+    worst, level = Hand("H2 H2 " + " ".join(f"{s}{r} {s}{r}" for r in "345678" for s in "SHCD")), 2
+    big = legal_moves_batch([worst] * 64, level, threads=1)  # ...and grown: 64 x 37,026 moves
+    assert big.counts().tolist() == [37_026] * 64 and list(big[63]) == list(legal_moves(worst, level))
+    del big
+    assert _movegen._release_kept_blocks() == 1

@@ -222,6 +222,22 @@ def test_bench_table(capsys: pytest.CaptureFixture[str]) -> None:
         for title, _fast in bench.PATHS.values():
             assert any(row.startswith(title) for row in rows)
     assert "4 hands (seed" in out
+    if api.NATIVE_AVAILABLE:  # the batch's time as a share of the loop's, both measured in this run
+        assert "legal_moves_batch takes " in out and "of the time per hand of a legal_moves loop" in out
+
+
+def test_batch_time_ratio_is_the_batch_over_the_loop() -> None:
+    def timed(case: str, us: float) -> bench.Measurement:
+        return bench.Measurement(case, "native", 10, 1000, [us * 10 / 1e6])
+
+    rows = [bench.Row("lead", timed("lead", 2.5), None), bench.Row("batch", timed("batch", 1.25), None),
+            bench.Row("batch_one_thread", timed("batch_one_thread", 2.0), None)]
+    comparison = bench.Comparison(1, 10, 0, rows)
+    assert comparison.batch_time_ratio() == pytest.approx(0.5)
+    assert comparison.batch_time_ratio("batch_one_thread") == pytest.approx(0.8)
+    assert "takes 0.80 (one thread) and 0.50 (a thread per core" in bench.format_table(comparison)
+    assert bench.comparison_json(comparison)["batch_time_ratio"]["one_thread"] == pytest.approx(0.8)
+    assert bench.Comparison(1, 10, 0, rows[:1]).batch_time_ratio() is None
 
 
 @pytest.mark.parametrize("argv", [["--hands", "0"], ["--reference-hands", "-1"], ["--rounds", "x"]])

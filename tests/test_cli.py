@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import shutil
 import subprocess
@@ -84,3 +85,107 @@ def test_cli_play_match(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", "--seed", "1", "--match", "--fail-at-a", "2", "--no-partner-tribute"]) == 0
     out = capsys.readouterr().out
     assert "wins the match" in out
+
+
+def test_version_and_help_on_a_bare_command(capsys: pytest.CaptureFixture[str]) -> None:
+    import guandan_fast
+
+    with pytest.raises(SystemExit) as stop:
+        main(["--version"])
+    assert stop.value.code == 0 and capsys.readouterr().out.strip() == f"guandan-fast {guandan_fast.__version__}"
+    assert main([]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("usage: guandan-fast") and all(name in out for name in ("moves", "play", "arena", "selfplay", "client", "bench"))
+    bare = subprocess.run([sys.executable, "-m", "guandan_fast"], capture_output=True, text=True, check=False)
+    assert bare.returncode == 0 and "usage: guandan-fast" in bare.stdout and not bare.stderr
+
+
+def test_one_set_of_rule_flags_on_play_arena_and_selfplay() -> None:
+    from guandan_fast.cli import build_parser
+    from guandan_fast.cli.rules import rules_from_args
+    from guandan_fast.engine.rules import Rules
+
+    flags = ["--rules", "openguandan", "--fail-at-a", "2", "--fail-at-a-level", "J", "--no-partner-tribute",
+             "--return-level-rank", "--deal-cap", "5", "--first-leader", "3", "--a-needs-double-up"]
+    expected = Rules(
+        fail_at_a_limit=2, fail_at_a_level="J", fail_at_a_then_up=True, at_a_only_own_deal=True, a_needs_double_up=True,
+        deal_cap=5, first_leader=3, no_tribute_between_partners=True, return_level_rank=True,
+        return_received_card=False, double_tribute_by_rank=True,
+    )
+    parser = build_parser()
+    for command in (["play"], ["arena", "random", "random"], ["selfplay", "--deals", "1", "--out", "x"]):
+        assert rules_from_args(parser.parse_args([*command, *flags])) == expected
+        assert rules_from_args(parser.parse_args(command)) == Rules()
+    assert rules_from_args(parser.parse_args(["play", "--partner-tribute", "--rules", "openguandan"])) == Rules.openguandan()
+
+
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (["play", "--fail-at-a-level", "Z"], "bad level"),
+        (["play", "--agents", "random,random,random"], "1, 2 or 4 agents"),
+        (["play", "--agents", "random,nobody"], "unknown agent 'nobody'"),
+        (["play", "--agents", "pimc:worlds"], "expected key=value"),
+    ],
+)
+def test_play_bad_flags_are_messages(capsys: pytest.CaptureFixture[str], argv: list[str], words: str) -> None:
+    assert main(argv) == 2
+    assert words in capsys.readouterr().err
+
+
+def test_play_by_chosen_agents(capsys: pytest.CaptureFixture[str]) -> None:
+    from guandan_fast.cli.play import parse_seat_agents
+
+    assert parse_seat_agents("pimc:worlds=2,playouts=4,random") == [
+        ("pimc", {"worlds": 2, "playouts": 4}), ("random", {}), ("pimc", {"worlds": 2, "playouts": 4}), ("random", {})
+    ]
+    assert main(["play", "--seed", "5", "--agents", "minplays,random,minplays,random"]) == 0
+    by_minplays = capsys.readouterr().out
+    assert main(["play", "--seed", "5"]) == 0
+    assert capsys.readouterr().out != by_minplays  # the agents made the plays (the same cards)
+    assert main(["play", "--seed", "5", "--agents", "minplays,random"]) == 0
+    assert capsys.readouterr().out == by_minplays
+
+
+def play_as_human(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], script: str, *argv: str) -> tuple[int, str, str]:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(script))
+    code = main(["play", "--seed", "3", "--human", "0", *argv])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_a_person_plays_a_seat_from_the_terminal(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # seat 0 leads 795 moves at seed 3: the list is summarised; "pair" lists the pairs, the
+    # cards pick one, a bad word, a bad number and "?" are answered and asked again
+    script = "pair\nxyz\n799\nS3 H3\n?\n0\n" + "0\n" * 300
+    code, out, err = play_as_human(monkeypatch, capsys, script)
+    assert code == 0, err
+    assert "seat 0 (27): S2 C2 S3 H3" in out and "seat 1 (27): (hidden)" in out  # only the own hand
+    first_turn = out[out.index("== your turn") : out.index("seat 0: Pair 3")]
+    assert "you lead" in first_turn and "your hand (27): 3: S3 H3  4: D4" in first_turn
+    assert "795 legal actions: Single 27, Pair 20" in first_turn and "[28] Pair 3: S3 H3" in first_turn
+    assert "not understood: 'xyz'" in first_turn and "no action 799: they are numbered 0 to 794" in first_turn
+    assert "seat 0: Pair 3: S3 H3" in out  # "S3 H3" was played
+    assert "to beat: seat 3's StraightFlush T: CT CJ CQ CK CA" in out and "[0] pass" in out
+    assert "table: seat 1 (next) 25 cards, seat 2 (partner) 23 cards, seat 3 (previous) 22 cards" in out
+    assert "finishing order:" in out and "Stopped after 1 deals" in out
+
+
+def test_a_person_may_quit_or_run_out_of_input(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = play_as_human(monkeypatch, capsys, "q\n")
+    assert code == 1 and "you quit the game" in err and "Traceback" not in err
+    code, out, err = play_as_human(monkeypatch, capsys, "28\n")
+    assert code == 1 and "the input ended before the game did" in err
+    assert "seat 0: Pair 3: S3 H3" in out
+
+
+def test_the_human_game_through_a_real_terminal_pipe() -> None:
+    script = "S3 S3 S3\n" + "0\n" * 300  # no move plays three S3: asked again
+    run = subprocess.run(
+        [sys.executable, "-m", "guandan_fast", "play", "--seed", "8", "--human", "2", "--match", "--deal-cap", "1"],
+        input=script, capture_output=True, text=True, check=False, timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    assert "== your turn: seat 2" in run.stdout and "seat 2> " in run.stdout
+    assert "no legal action plays exactly S3 S3 S3" in run.stdout
+    assert "after 1 deals" in run.stdout

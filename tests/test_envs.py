@@ -4,10 +4,13 @@ trains an agent on them, is run by test_docs)."""
 
 from __future__ import annotations
 
+import contextlib
+import random
 import re
 import subprocess
 import sys
 import warnings
+from collections.abc import Iterator
 
 import numpy as np
 import pytest
@@ -15,41 +18,79 @@ import pytest
 pytest.importorskip("pettingzoo")
 pytest.importorskip("gymnasium")
 
+import gymnasium
 from gymnasium.utils.env_checker import check_env
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, render_test, seed_test
 
 from guandan_fast import Deal
 from guandan_fast.encode import LAYOUTS, state
 from guandan_fast.encode.actions import NUM_ACTIONS, ids, mask
-from guandan_fast.envs import GuandanGymEnv, gymnasium_env, pettingzoo_env
+from guandan_fast.envs import GYMNASIUM_IDS, GuandanGymEnv, guandan_v0, gymnasium_env, pettingzoo_env
 
 
-@pytest.mark.parametrize("options", [{}, {"mode": "match", "max_deals": 3}, {"observation": "danzero"}])
-def test_pettingzoo_api_test(options: dict) -> None:
+#: PettingZoo's api_test advises a Box observation for every environment not on its own
+#: list of classic games; the {"observation", "action_mask"} dict is the AEC convention
+#: for masked actions (its classic games use it), so these two advisories alone are let
+#: through; every other warning fails the test.
+DICT_OBSERVATION_ADVICE = ("Observation is not a NumPy array", "Observation space for each agent probably should be")
+
+
+@contextlib.contextmanager
+def warnings_as_errors(*allowed: str) -> Iterator[None]:
+    """Every warning raised as an error, but those whose message starts with ``allowed``."""
     with warnings.catch_warnings():
-        # any warning fails the test (api_test reports some faults only as warnings), except
-        # its advice for dict observations ({"observation", "action_mask"} is the AEC convention)
         warnings.simplefilter("error")
-        warnings.filterwarnings("ignore", message="Observation is not a NumPy array")
-        warnings.filterwarnings("ignore", message="Observation space for each agent probably should be")
-        api_test(pettingzoo_env(**options), num_cycles=1000)
+        for message in allowed:
+            warnings.filterwarnings("ignore", message=message)
+        yield
 
 
+ENV_OPTIONS = [{}, {"mode": "match", "max_deals": 3}, {"observation": "danzero"}]
+
+
+@pytest.mark.parametrize("make", [pettingzoo_env, guandan_v0.env, guandan_v0.raw_env])
+@pytest.mark.parametrize("options", ENV_OPTIONS)
+def test_pettingzoo_api_test(make, options: dict) -> None:
+    with warnings_as_errors(*DICT_OBSERVATION_ADVICE):
+        api_test(make(**options), num_cycles=1000)
+
+
+@pytest.mark.parametrize("make", [guandan_v0.env, guandan_v0.raw_env])
 @pytest.mark.parametrize("options", [{}, {"mode": "match", "max_deals": 2}])
-def test_pettingzoo_seed_test(options: dict) -> None:
-    seed_test(lambda: pettingzoo_env(**options), num_cycles=500)
+def test_pettingzoo_seed_test(make, options: dict) -> None:
+    with warnings_as_errors():
+        seed_test(lambda: make(**options), num_cycles=500)
 
 
-@pytest.mark.parametrize("options", [{}, {"mode": "match", "max_deals": 2}])
-def test_gymnasium_check_env(options: dict) -> None:
-    with warnings.catch_warnings():
-        # any warning fails the test (check_env reports bad step results only as warnings),
-        # except the unbounded Box (the danzero/full-v1 features need no bound) and the
-        # render-mode check that needs a registered spec
-        warnings.simplefilter("error")
-        warnings.filterwarnings("ignore", message=r".*A Box observation space (maximum|minimum) value is")
-        warnings.filterwarnings("ignore", message=r".*Not able to test alternative render modes")
-        check_env(gymnasium_env(**options))
+@pytest.mark.parametrize("make", [guandan_v0.env, guandan_v0.raw_env])
+def test_pettingzoo_render_test(make, capsys: pytest.CaptureFixture[str]) -> None:
+    with warnings_as_errors():
+        render_test(make)
+    assert "Deal at level 2" in capsys.readouterr().out  # "human" printed the log
+
+
+@pytest.mark.parametrize("env_id", sorted(GYMNASIUM_IDS))
+def test_gymnasium_make_by_id_and_check_env(env_id: str, capsys: pytest.CaptureFixture[str]) -> None:
+    env = gymnasium.make(env_id, render_mode="ansi")
+    assert env.spec.id == env_id and env.unwrapped.table.mode == GYMNASIUM_IDS[env_id]
+    with warnings_as_errors():  # check_env reports bad step results, bounds, render modes as warnings
+        check_env(env.unwrapped)
+        check_env(gymnasium.make(env_id, max_deals=2).unwrapped)
+    observation, info = env.reset(seed=5)
+    assert observation.shape == (2467,) and np.array_equal(info["action_mask"], env.unwrapped.action_masks())
+
+
+def test_gymnasium_ids_register_on_import_in_a_fresh_process() -> None:
+    result = run_python(
+        "import gymnasium, guandan_fast.envs\n"
+        "env = gymnasium.make('guandan_fast/GuandanMatch-v0', observation='danzero', max_deals=1)\n"
+        "print(env.reset(seed=1)[0].shape, env.unwrapped.table.mode)"
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["(513,)", "match"]
+    # gymnasium's "module:id" form imports the package itself
+    result = run_python("import gymnasium\nprint(gymnasium.make('guandan_fast.envs:guandan_fast/Guandan-v0').spec.id)")
+    assert result.returncode == 0 and result.stdout.strip() == "guandan_fast/Guandan-v0", result.stderr
 
 
 def play_masked_random(env, seed: int, rng: np.random.Generator) -> tuple[int, dict[str, float]]:
@@ -217,7 +258,7 @@ def test_gym_illegal_action_ends_or_raises() -> None:
     env.reset(seed=3)
     illegal = int(np.flatnonzero(~env.action_masks())[0])
     _, reward, terminated, _, info = env.step(illegal)
-    assert terminated and reward == -3.0 and info == {"illegal_action": True}
+    assert terminated and reward == -3.0 and info["illegal_action"] and not info["action_mask"].any()
     strict = gymnasium_env(on_illegal="raise")
     strict.reset(seed=3)
     history = strict.table.deal.history
@@ -235,8 +276,147 @@ def test_gym_seeds_repeat() -> None:
             break
         action = int(np.flatnonzero(first.action_masks())[0])
         a, b = first.step(action), second.step(action)
-        assert np.array_equal(a[0], b[0]) and a[1:] == b[1:]
+        assert np.array_equal(a[0], b[0]) and a[1:4] == b[1:4]
+        assert np.array_equal(a[4]["action_mask"], b[4]["action_mask"])
     assert ids(first.table.deal).tolist() == ids(second.table.deal).tolist()
+
+
+# -- conventions: seeding, bounds, metadata, masks in infos -------------------------------------
+def first_hands(env) -> list[str]:
+    return [str(hand) for hand in env.table.deal.hands]
+
+
+@pytest.mark.parametrize("mode", ["deal", "match"])
+def test_a_seeded_reset_carries_its_stream_through_later_unseeded_resets(mode: str) -> None:
+    one, two = pettingzoo_env(mode), pettingzoo_env(mode)
+    runs = []
+    for env in (one, two):
+        env.reset(seed=1)
+        games = [first_hands(env)]
+        for _ in range(3):
+            env.reset()
+            games.append(first_hands(env))
+        runs.append(games)
+    assert runs[0] == runs[1]
+    assert len({tuple(hands) for hands in runs[0]}) == 4  # every reset a new game
+    gym_one, gym_two = gymnasium_env(mode=mode), gymnasium_env(mode=mode)
+    gym_one.reset(seed=2)
+    gym_two.reset(seed=2)
+    gym_one.reset()
+    gym_two.reset()
+    assert first_hands(gym_one) == first_hands(gym_two)
+
+
+def test_unseeded_resets_leave_the_global_random_alone() -> None:
+    random.seed(99)
+    before = random.getstate()
+    envs = [pettingzoo_env(), gymnasium_env(), pettingzoo_env("match")]
+    games = []
+    for env in envs:
+        env.reset()
+        games.append(first_hands(env))
+    gym = envs[1]
+    for _ in range(30):  # the random opponents draw from the environment's own stream
+        if not gym.action_masks().any():
+            break
+        gym.step(int(np.flatnonzero(gym.action_masks())[0]))
+    assert random.getstate() == before
+    random.seed(99)  # the same global state does not repeat the games: they are fresh entropy
+    assert first_hands(reset_unseeded(pettingzoo_env())) != games[0]
+
+
+def reset_unseeded(env):
+    env.reset()
+    return env
+
+
+@pytest.mark.parametrize("layout", sorted(LAYOUTS))
+def test_observation_bounds_are_finite_and_hold_in_play(layout: str) -> None:
+    env = pettingzoo_env("match", observation=layout, max_deals=3)
+    box = env.observation_space("player_0")["observation"]
+    assert np.isfinite(box.low).all() and np.isfinite(box.high).all() and box.high.max() <= 6
+    env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    for agent in env.agent_iter():
+        observation, _, termination, truncation, _ = env.last()
+        for seat in range(4):
+            assert box.contains(env.observe(f"player_{seat}")["observation"])
+        if termination or truncation:
+            env.step(None)
+            continue
+        env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+
+
+def test_metadata_and_masks_in_infos() -> None:
+    for env in (pettingzoo_env(), gymnasium_env()):
+        assert env.metadata["render_fps"] > 0 and env.metadata["render_modes"] == ["human", "ansi"]
+    env = pettingzoo_env()
+    env.reset(seed=6)
+    for _ in range(5):
+        agent = env.agent_selection
+        _, _, _, _, info = env.last()
+        assert np.array_equal(info["action_mask"], env.observe(agent)["action_mask"])
+        env.step(int(np.flatnonzero(info["action_mask"])[0]))
+        assert "action_mask" not in env.infos[agent] or env.agent_selection == agent
+
+
+# -- outside an episode: clear errors (issue 21) ---------------------------------------------------
+def test_gym_an_illegal_id_really_ends_the_episode() -> None:
+    env = gymnasium_env()
+    env.reset(seed=3)
+    illegal = int(np.flatnonzero(~env.action_masks())[0])
+    history = list(env.table.deal.history)
+    assert env.step(illegal)[2]
+    for action in (0, illegal, int(np.flatnonzero(env.table.legal()[1])[0])):
+        with pytest.raises(ValueError, match="episode is over: call reset"):
+            env.step(action)
+    assert env.table.deal.history == history and not env.action_masks().any()
+    env.reset(seed=3)
+    assert env.action_masks().any()
+
+
+def test_gym_refuses_what_is_no_action_id() -> None:
+    with pytest.raises(ValueError, match="not been reset"):
+        gymnasium_env().step(0)
+    env = gymnasium_env()
+    env.reset(seed=4)
+    history = list(env.table.deal.history)
+    legal = int(np.flatnonzero(env.action_masks())[0])
+    for bad, error in [(True, TypeError), (np.bool_(True), TypeError), (1.0, TypeError), ("3", TypeError),
+                       (None, TypeError), ([legal], TypeError), (-1, ValueError), (NUM_ACTIONS, ValueError)]:
+        with pytest.raises(error, match="action id"):
+            env.step(bad)
+    assert env.table.deal.history == history
+    assert env.step(np.int64(legal))[0].shape == (2467,)  # numpy integers (what samplers give) are ids
+
+
+def test_pettingzoo_outside_an_episode() -> None:
+    env = pettingzoo_env()
+    for call in (lambda: env.step(0), env.last, lambda: env.observe("player_0")):
+        with pytest.raises(ValueError, match="not been reset"):
+            call()
+    env.reset(seed=9)
+    for bad in ("player_9", 0, None):
+        with pytest.raises(ValueError, match="no agent"):
+            env.observe(bad)
+        with pytest.raises(ValueError, match="no agent"):
+            env.observation_space(bad)
+    rng = np.random.default_rng(9)
+    for agent in env.agent_iter():
+        observation, _, termination, truncation, _ = env.last()
+        if termination or truncation:
+            with pytest.raises(ValueError, match="only valid action is None"):
+                env.step(0)
+            env.step(None)
+            continue
+        env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    assert env.agents == []
+    for action in (0, None):
+        with pytest.raises(ValueError, match="game is over"):
+            env.step(action)
+    wrapped = guandan_v0.env()
+    with pytest.raises(AssertionError, match="reset"):  # PettingZoo's OrderEnforcingWrapper
+        wrapped.step(0)
 
 
 # -- optional dependencies --------------------------------------------------------------------

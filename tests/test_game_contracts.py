@@ -245,3 +245,24 @@ def test_a_triple_read_before_does_not_excuse_a_malformed_one() -> None:
         with pytest.raises(error):
             deal.step(bad)
     assert deal.to_act == 1 and len(deal.plays) == 1
+
+
+def test_current_seat_is_to_act_as_an_int_and_raises_once_done() -> None:
+    from guandan_fast import Match
+    from guandan_fast.engine.rules import Rules
+
+    deal = trick_deal()
+    assert deal.current_seat == deal.to_act == 1 and type(deal.current_seat) is int
+    finished = Deal.start(["S3", "S4", "S5", "S6"], 2, leader=0)
+    finished.step(["Single", "3", ["S3"]])
+    finished.step(["Single", "4", ["S4"]])
+    finished.step(["Single", "5", ["S5"]])
+    assert finished.done and finished.to_act is None
+    with pytest.raises(ValueError, match="the deal is done"):
+        finished.current_seat
+    match = Match(seed=1, rules=Rules(deal_cap=1))
+    while not match.over:
+        assert match.current_seat == match.to_act == match.deal.current_seat
+        match.step(0)
+    with pytest.raises(ValueError, match="the match is over"):
+        match.current_seat

@@ -2,12 +2,22 @@
 
 * :func:`play_matches`: seat-swapped matches between two agents, A's win rate with a 95%
   confidence interval and level points per deal (:mod:`.matches`);
-* :func:`generate_selfplay`: sharded ``.npz`` decisions for learners (:mod:`.selfplay`);
+* :func:`generate_selfplay`: sharded ``.npz`` decisions for learners, read back by
+  :func:`read_selfplay` / :func:`read_shard` (:mod:`.selfplay`);
 * :mod:`.runner`: the one place that farms tasks out to processes or Ray.
 """
 
 from .matches import ArenaResult, MatchResult, play_matches
 from .runner import connect_ray
-from .selfplay import generate_selfplay, read_shard
+from .selfplay import SelfPlayShard, generate_selfplay, read_selfplay, read_shard
 
-__all__ = ["ArenaResult", "MatchResult", "connect_ray", "generate_selfplay", "play_matches", "read_shard"]
+__all__ = [
+    "ArenaResult",
+    "MatchResult",
+    "SelfPlayShard",
+    "connect_ray",
+    "generate_selfplay",
+    "play_matches",
+    "read_selfplay",
+    "read_shard",
+]

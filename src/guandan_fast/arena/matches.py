@@ -34,7 +34,7 @@ from .runner import check_positive, run_tasks
 
 #: An agent as the arena takes it: a name with options (``"pimc:playouts=64"``), a
 #: ``(name, options)`` pair, or an agent or function (copied afresh for every match).
-AgentSpec = Union[str, tuple[str, dict], Agent, AgentFunction]  # noqa: UP007 - a runtime alias
+AgentSpec = Union[str, tuple[str, dict[str, Any]], Agent, AgentFunction]  # noqa: UP007 - a runtime alias
 Z95 = 1.959963984540054
 
 
@@ -90,7 +90,7 @@ def play_match(spec_a: AgentSpec, spec_b: AgentSpec, seed: int, index: int, rule
     decisions, seconds, slowest = [0, 0], [0.0, 0.0], [0.0, 0.0]
     while not match.over:
         deal = match.deal
-        seat = deal.to_act
+        seat = deal.current_seat
         side = 0 if seat % 2 == a_team else 1
         start = time.perf_counter()
         choice = checked_choice(agents[seat], deal, seat)

@@ -15,7 +15,7 @@ import multiprocessing
 import os
 import signal
 import socket
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from typing import Any
 
 from ..engine.cards import bounded
@@ -36,8 +36,9 @@ def run_tasks(
     *,
     workers: int | None = None,
     ray_address: str | None = None,
-) -> Iterator[tuple[int, Any]]:
-    """``(i, function(*tasks[i]))`` for every task, in completion order."""
+) -> Generator[tuple[int, Any], None, None]:
+    """``(i, function(*tasks[i]))`` for every task, in completion order (a generator:
+    closing it stops the workers)."""
     if ray_address is not None:
         yield from _run_on_ray(function, tasks, ray_address)
         return
@@ -69,11 +70,21 @@ def _call(job: tuple[Callable[..., Any], int, tuple[Any, ...]]) -> tuple[int, An
 
 
 # -- Ray --------------------------------------------------------------------------------------
+#: The first bytes a gRPC (HTTP/2) client sends: the connection preface and an empty SETTINGS
+#: frame. A Ray GCS or Ray Client server answers with its own SETTINGS frame (type 4).
+_HTTP2_HELLO = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])
+_SETTINGS_FRAME = 4
+PROBE_SECONDS = 5.0
+
+
 def connect_ray(address: str) -> Any:
-    """The ``ray`` module, connected to ``address``: ``"local"`` starts a Ray instance on this
-    machine, ``"auto"`` joins the cluster this machine belongs to, anything else is the
-    address of a running cluster (``"ray://head:10001"`` or ``"head:6379"``). A Ray already
-    initialised in this process is used as it is."""
+    """The ``ray`` module, connected to ``address`` as Ray itself reads it: ``"local"``
+    starts a new Ray instance on this machine; ``"auto"`` joins a running cluster
+    (``RAY_ADDRESS``, the last ``ray start``, a Ray on this machine) and fails without one;
+    anything else is the address of a running cluster (``"ray://head:10001"`` or
+    ``"head:6379"``), checked first to speak gRPC, so that a wrong host fails in seconds
+    instead of minutes of Ray's retries. A Ray already initialised in this process is used
+    as it is."""
     if not isinstance(address, str) or not address.strip():
         raise ValueError(f"a Ray address is 'local', 'auto' or host:port, not {address!r}")
     try:
@@ -83,26 +94,48 @@ def connect_ray(address: str) -> Any:
     if ray.is_initialized():
         return ray
     address = address.strip()
-    options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
     if address not in ("local", "auto"):
         _probe(address)
-        options["address"] = address
     try:
-        ray.init(**options)
+        ray.init(address=address, include_dashboard=False, log_to_driver=False)
     except Exception as error:  # noqa: BLE001 - Ray raises many kinds; all mean "no cluster there"
         raise ConnectionError(f"cannot connect to Ray at {address!r}: {error}") from None
     return ray
 
 
 def _probe(address: str) -> None:
-    """Fail fast on an address where nothing listens (``ray.init`` would retry for minutes)."""
+    """Fail fast on an address where nothing listens, or where what listens is no gRPC
+    server (``ray.init`` would retry for minutes, warning every few seconds)."""
     host, colon, port = address.removeprefix("ray://").rpartition(":")
     if not colon or not host or not port.isdigit():
         raise ValueError(f"a Ray address is 'local', 'auto' or host:port (ray://host:port), not {address!r}")
     try:
-        socket.create_connection((host.strip("[]"), int(port)), timeout=5).close()
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=PROBE_SECONDS) as connection:
+            if os.environ.get("RAY_USE_TLS", "0") not in ("0", ""):
+                return  # a TLS cluster: the plain handshake below cannot be tried
+            connection.sendall(_HTTP2_HELLO)
+            answer = _read_up_to(connection, 9)
     except OSError as error:
         raise ConnectionError(f"cannot connect to Ray at {address!r}: {error}") from None
+    if len(answer) < 9 or answer[3] != _SETTINGS_FRAME:
+        raise ConnectionError(
+            f"cannot connect to Ray at {address!r}: something listens there but does not speak gRPC as a Ray "
+            "cluster does (a Ray head is host:6379, its GCS port, or ray://host:10001 for Ray Client)"
+        )
+
+
+def _read_up_to(connection: socket.socket, size: int) -> bytes:
+    """Up to ``size`` bytes, fewer when the peer closes or stays silent for the timeout."""
+    answer = b""
+    try:
+        while len(answer) < size:
+            chunk = connection.recv(size - len(answer))
+            if not chunk:
+                break
+            answer += chunk
+    except (TimeoutError, socket.timeout):
+        pass
+    return answer
 
 
 def _run_on_ray(function: Callable[..., Any], tasks: Sequence[tuple[Any, ...]], address: str) -> Iterator[tuple[int, Any]]:

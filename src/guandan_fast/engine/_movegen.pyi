@@ -56,5 +56,8 @@ def generate_batch(
     """:func:`generate` over ``uint64[n, 2]`` hands; hand i's moves are rows
     ``offsets[i]:offsets[i + 1]`` of ``(kinds, keys, cards, offsets)``."""
 
+def _release_kept_blocks() -> int:
+    """Free the output blocks kept from dropped batches; how many were freed."""
+
 def hand_size(once: _Int, twice: _Int) -> int:
     """Number of cards in a hand."""

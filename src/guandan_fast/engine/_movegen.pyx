@@ -169,10 +169,15 @@ cdef int _block_init(MoveBuffer* b, Py_ssize_t cap) noexcept nogil:
     cdef uint8_t* block = <uint8_t*>malloc(<size_t>cap * MOVE_BYTES)
     if block == NULL:
         return -1
+    _block_start(b, block, cap)
+    return 0
+
+
+cdef void _block_start(MoveBuffer* b, uint8_t* block, Py_ssize_t cap) noexcept nogil:
+    """Start an empty buffer in ``block``, the buffer's own, with room for ``cap`` moves."""
     movebuf_borrow(b, block + 16 * cap, block + 17 * cap, <uint64_t*>block, cap)
     b.borrowed = 0
     b.block = block
-    return 0
 
 
 cdef extern from *:
@@ -1300,27 +1305,6 @@ cdef cnp.dtype _UINT8 = cnp.PyArray_DescrFromType(cnp.NPY_UINT8)
 cdef cnp.dtype _UINT64 = cnp.PyArray_DescrFromType(cnp.NPY_UINT64)
 
 
-cdef inline cnp.ndarray _empty(cnp.dtype descr, int nd, cnp.npy_intp* dims):
-    """A new C-contiguous array (PyArray_EMPTY without the dtype lookup)."""
-    Py_INCREF(descr)  # the reference _new_array steals
-    return <cnp.ndarray>_new_array(<PyTypeObject*>cnp.ndarray, descr, nd, dims, NULL, NULL, 0, None)
-
-
-cdef tuple _to_numpy(MoveBuffer* b, Py_ssize_t start, Py_ssize_t n):
-    """Copies of moves start..start+n-1 as (kinds uint8[n], keys uint8[n], cards uint64[n, 2])."""
-    cdef cnp.npy_intp dims[2]
-    dims[0] = n
-    dims[1] = 2
-    cdef cnp.ndarray kinds = _empty(_UINT8, 1, dims)
-    cdef cnp.ndarray keys = _empty(_UINT8, 1, dims)
-    cdef cnp.ndarray cards = _empty(_UINT64, 2, dims)
-    if n > 0:
-        memcpy(cnp.PyArray_DATA(kinds), b.kinds + start, <size_t>n)
-        memcpy(cnp.PyArray_DATA(keys), b.keys + start, <size_t>n)
-        memcpy(cnp.PyArray_DATA(cards), b.cards + 2 * start, <size_t>n * 2 * sizeof(uint64_t))
-    return kinds, keys, cards
-
-
 @cython.freelist(16)
 cdef class _Memory:
     """The memory of a :class:`Moves`' moves once a numpy view of it exists: the base of
@@ -1331,8 +1315,12 @@ cdef class _Memory:
     cdef uint8_t* kinds_at
     cdef uint8_t* keys_at
     cdef bint separate
+    cdef size_t keep_bytes  # nonzero: one batch block of this size, offered to the next batches
 
     def __dealloc__(self):
+        if self.keep_bytes:
+            _give_back_block(<uint8_t*>self.cards_at, self.keep_bytes)
+            return
         free(self.cards_at)
         if self.separate:
             free(self.kinds_at)
@@ -1351,8 +1339,14 @@ cdef object _view(Moves owner, cnp.dtype descr, int nd, void* data):
             memory.separate = owner.separate
             owner._memory = memory  # from now on the memory is freed with the last of owner and its views
             owner.lent = True
+    return _array_over(memory, descr, nd, owner.n, data)
+
+
+cdef object _array_over(_Memory memory, cnp.dtype descr, int nd, Py_ssize_t n, void* data):
+    """A C-contiguous array of ``n`` rows (``nd`` 2: rows of two) at ``data``, inside the
+    memory ``memory`` owns, which is its base."""
     cdef cnp.npy_intp dims[2]
-    dims[0] = owner.n
+    dims[0] = n
     dims[1] = 2
     Py_INCREF(descr)  # the reference _new_array steals
     view = _new_array(<PyTypeObject*>cnp.ndarray, descr, nd, dims, NULL, data, cnp.NPY_ARRAY_CARRAY, None)
@@ -1525,6 +1519,8 @@ cdef enum:
     # the same, in the result's own block, while leading (a dealt hand leads with 760 moves
     # on average; one in twenty has more than 2,048, and the block then grows by realloc)
     LEAD_CAPACITY = 2048
+    # a batch's room per hand while following (a dealt hand has a few dozen answers)
+    FOLLOW_CAPACITY = 256
     # generate releases the GIL for hands of more cards than this (a dealt hand has 27)
     BIG_HAND = 27
 
@@ -1703,6 +1699,89 @@ def has_legal_follow(once, twice, level, last_kind, last_key, last_size):
     return result == 1
 
 
+# The output of a batch: one block per call (cards, then kinds at 16 * cap, then keys at
+# 17 * cap, as MoveBuffer.block), about 14 kB of moves a dealt hand leading, with room for
+# 1,024 moves a hand (256 following; pages never touched cost nothing). Memory fresh from the system costs a page fault per
+# page touched (measured on a virtual machine: 3,300 faults a 1,000-hand batch, about 8 µs
+# a hand, four times the generation itself), so the blocks of batches the caller has
+# dropped are kept, a few and up to KEPT_BYTES in all (4,096 hands leading take 72 MiB),
+# and reused by the next batches, already mapped, instead of going back to the system.
+cdef enum:
+    KEPT_BLOCKS = 8
+cdef size_t KEPT_BYTES = 256 << 20
+cdef uint8_t* _kept[KEPT_BLOCKS]
+cdef size_t _kept_size[KEPT_BLOCKS]
+cdef size_t _kept_total = 0
+cdef object _kept_lock = []  # locked (cython.critical_section) where there is no GIL
+
+
+cdef uint8_t* _take_block(size_t want, size_t* size):
+    """The smallest kept block of at least ``want`` bytes, else a new one (NULL when out
+    of memory); its size in ``size``."""
+    global _kept_total
+    cdef int i, best = -1
+    cdef uint8_t* block = NULL
+    with cython.critical_section(_kept_lock):
+        for i in range(KEPT_BLOCKS):
+            if _kept[i] != NULL and _kept_size[i] >= want and (best < 0 or _kept_size[i] < _kept_size[best]):
+                best = i
+        if best >= 0:
+            block, size[0] = _kept[best], _kept_size[best]
+            _kept[best] = NULL
+            _kept_total -= size[0]
+    if block == NULL:
+        block = <uint8_t*>malloc(want)
+        size[0] = want
+    return block
+
+
+cdef void _give_back_block(uint8_t* block, size_t size) noexcept:
+    """Keep a dropped batch's block for the next batches, or free it when the keep is full."""
+    global _kept_total
+    cdef int i
+    with cython.critical_section(_kept_lock):
+        if _kept_total + size <= KEPT_BYTES:
+            for i in range(KEPT_BLOCKS):
+                if _kept[i] == NULL:
+                    _kept[i], _kept_size[i] = block, size
+                    _kept_total += size
+                    return
+    free(block)
+
+
+def _release_kept_blocks():
+    """Free the kept blocks (tests, and callers who want the memory back now); the number freed."""
+    global _kept_total
+    cdef int i, freed = 0
+    with cython.critical_section(_kept_lock):
+        for i in range(KEPT_BLOCKS):
+            if _kept[i] != NULL:
+                free(_kept[i])
+                _kept[i] = NULL
+                freed += 1
+        _kept_total = 0
+    return freed
+
+
+cdef tuple _batch_arrays(MoveBuffer* b):
+    """``(kinds, keys, cards)`` over the ``b.n`` moves of the one-block buffer ``b``, whose
+    block their base (a :class:`_Memory`) takes over, to be kept for the next batches when
+    they are all dropped; ``b`` is left empty."""
+    cdef Py_ssize_t n = b.n
+    cdef _Memory memory = _Memory.__new__(_Memory)
+    memory.cards_at, memory.kinds_at, memory.keys_at = b.cards, b.kinds, b.keys
+    memory.separate = False
+    memory.keep_bytes = 0 if TIGHT_BUFFERS else <size_t>b.cap * MOVE_BYTES
+    b.block = b.kinds = b.keys = NULL
+    b.cards = NULL
+    b.n = b.cap = 0
+    return (
+        _array_over(memory, _UINT8, 1, n, memory.kinds_at),
+        _array_over(memory, _UINT8, 1, n, memory.keys_at),
+        _array_over(memory, _UINT64, 2, n, memory.cards_at),
+    )
+
+
 def generate_batch(hands, levels, last_kind, last_key, last_size, strongest):
     """generate_batch(hands, levels, last_kind, last_key, last_size, strongest)
 
@@ -1725,6 +1804,9 @@ def generate_batch(hands, levels, last_kind, last_key, last_size, strongest):
     cdef int64_t* op
     cdef MoveBuffer buf
     cdef Py_ssize_t got = 0
+    cdef uint8_t* block
+    cdef size_t size
+    cdef Py_ssize_t per_hand
 
     if not isinstance(hands, np.ndarray):
         raise TypeError(f"hands must be a numpy uint64 array of shape (n, 2), not {type(hands).__name__}")
@@ -1759,8 +1841,14 @@ def generate_batch(hands, levels, last_kind, last_key, last_size, strongest):
     cdef cnp.ndarray offsets = cnp.PyArray_EMPTY(1, &odim, cnp.NPY_INT64, 0)
     op = <int64_t*>cnp.PyArray_DATA(offsets)
     # room for about as many moves as a dealt hand has: memory never touched costs nothing
-    if movebuf_init(&buf, 1 if TIGHT_BUFFERS else LIST_CAPACITY if n < 64 else _min(n, 4096) * LIST_CAPACITY) != 0:
+    if TIGHT_BUFFERS:
+        block, size = <uint8_t*>malloc(MOVE_BYTES), MOVE_BYTES
+    else:
+        per_hand = LIST_CAPACITY if lk == K_PASS else FOLLOW_CAPACITY
+        block = _take_block(<size_t>(per_hand if n < 64 else _min(n, 4096) * per_hand) * MOVE_BYTES, &size)
+    if block == NULL:
         raise MemoryError()
+    _block_start(&buf, block, <Py_ssize_t>(size // MOVE_BYTES))
     try:
         with nogil:
             for i in range(n):
@@ -1777,7 +1865,9 @@ def generate_batch(hands, levels, last_kind, last_key, last_size, strongest):
                 check_args(hp[2 * bad], hp[2 * bad + 1], lv, lk, lkey, lsize), lv, lk, lkey, lsize))
         if got < 0:
             raise MemoryError()
-        return _to_numpy(&buf, 0, buf.n) + (offsets,)
+        # the block the kernel wrote becomes the result's (copying the moves out cost as
+        # much again as writing them)
+        return _batch_arrays(&buf) + (offsets,)
     finally:
         movebuf_free(&buf)
 

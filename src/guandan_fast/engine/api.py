@@ -80,6 +80,12 @@ def _batch_levels(level: Any, n: int) -> int | np.ndarray:
     """One level for every hand (an int), or one level per hand (``uint8[n]``)."""
     if isinstance(level, (str, int, np.integer)):
         return parse_level(level)
+    if isinstance(level, np.ndarray) and level.ndim == 1 and level.dtype.kind in "iu":  # checked at once, not per item
+        if len(level) != n:
+            raise ValueError(f"{len(level)} levels for {n} hands: give one level, or one per hand")
+        if n and not (2 <= level.min() and level.max() <= 14):
+            raise ValueError(f"bad level {int(level[(level < 2) | (level > 14)][0])}: a level is 2..14 (2..A)")
+        return np.ascontiguousarray(level, dtype=np.uint8)
     if not isinstance(level, Iterable):
         raise TypeError(f"a level must be a rank character or an integer 2-14, not {type(level).__name__}")
     levels = [parse_level(v) for v in level]
@@ -98,6 +104,15 @@ def _thread_pool() -> ThreadPoolExecutor:
     if _pool is None:
         _pool = ThreadPoolExecutor(max_workers=os.cpu_count() or 1, thread_name_prefix="guandan_fast")
     return _pool
+
+
+def batch_thread_count(hands: int, threads: int | None) -> int:
+    """The threads a batch of ``hands`` hands runs on: ``threads`` (None: one per core),
+    but at most one per :data:`MIN_HANDS_PER_THREAD` hands."""
+    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or threads < 1):
+        raise ValueError(f"threads must be a positive integer, not {threads!r}")
+    workers = threads or (os.cpu_count() or 1)
+    return max(1, min(workers, hands // MIN_HANDS_PER_THREAD))
 
 
 class MoveBatch(Sequence[MoveList]):
@@ -192,7 +207,10 @@ def legal_moves_batch(
     :func:`legal_moves` accepts). ``level`` is one level for every hand or a sequence of
     one level per hand; with a ``last`` move to beat, every hand must be at that move's
     level. The native backend runs the hands in C loops without the GIL, split over
-    ``threads`` threads (default: one per core, at least 64 hands each).
+    ``threads`` threads (default: one per core, at least 64 hands each), and writes the
+    moves straight into the batch's arrays; once a batch is dropped, its memory (up to
+    256 MiB in all) is kept for the next batches, which then write into pages already
+    mapped instead of faulting in fresh ones.
     """
     planes = _batch_planes(hands)
     n = planes.shape[0]
@@ -205,10 +223,7 @@ def legal_moves_batch(
     gen = generator(backend)
     beaten = last_args(last, levels, gen) if isinstance(levels, int) else LEADING
     per_hand = [levels] * n if isinstance(levels, int) else levels.tolist()
-    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or threads < 1):
-        raise ValueError(f"threads must be a positive integer, not {threads!r}")
-    workers = threads or (os.cpu_count() or 1)
-    workers = max(1, min(workers, n // MIN_HANDS_PER_THREAD))
+    workers = batch_thread_count(n, threads)
     batch_args = (*beaten, bool(strongest))
     generate_batch = gen.generate_batch
     if workers == 1:

@@ -277,6 +277,15 @@ class Deal:
         self._team_levels = _check_team_levels(levels)
 
     @property
+    def current_seat(self) -> int:
+        """The seat whose action is awaited, typed ``int`` for the idioms
+        ``state(deal, deal.current_seat)`` and ``agent.act(deal, deal.current_seat)``:
+        ValueError once the deal is done (where :attr:`to_act` is None)."""
+        if self._to_act is None:
+            raise ValueError("the deal is done: no seat is to act")
+        return self._to_act
+
+    @property
     def hands(self) -> tuple[Hand, Hand, Hand, Hand]:
         return self._state.all_hands()  # type: ignore[no-any-return]
 

@@ -92,7 +92,16 @@ class Match:
 
     @property
     def to_act(self) -> int | None:
+        """The seat whose action is awaited (None once the match is over)."""
         return None if self.over else self.deal.to_act
+
+    @property
+    def current_seat(self) -> int:
+        """The seat whose action is awaited as an ``int`` (:attr:`Deal.current_seat`):
+        ValueError once the match is over."""
+        if self.over:
+            raise ValueError(f"the match is over: {self._result()}")
+        return self.deal.current_seat
 
     def legal_actions(self) -> list[list[Any]]:
         return [] if self.over else self.deal.legal_actions()

@@ -10,17 +10,20 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
 
 from ..agents.base import action_count, as_agent
+from ..encode import FIELDS, LAYOUTS, actions, state
 from ..engine.cards import bounded, level_char, parse_level
-from ..encode import LAYOUTS, actions, state
 from ..engine.deal import Deal
 from ..engine.match import Match
 from ..platform.playlog import _describe
 from ..engine.rules import Rules
+
+if TYPE_CHECKING:
+    from gymnasium import spaces
 
 #: The default observation layout.
 DEFAULT_LAYOUT: Final = "full-v1"
@@ -73,11 +76,17 @@ class Table:
         self.truncated = False
         self._legal: tuple[np.ndarray, np.ndarray] | None = None
         self.observation_size = LAYOUTS[observation][0]
+        #: Where unseeded resets draw their games: fresh entropy until a seeded reset.
+        self._rng = np.random.default_rng()
 
     # -- the game -------------------------------------------------------------------------
     def reset(self, seed: int | None = None) -> None:
-        """A new game: hands, first leader (and in a match every later deal) from ``seed``."""
-        stream = random.Random(seed).getrandbits(64) if seed is not None else random.getrandbits(64)
+        """A new game: hands, first leader (and in a match every later deal) drawn from
+        the table's random stream, which ``seed`` restarts (so ``reset(seed=1)`` then
+        ``reset()`` repeats too); no seed ever seen: fresh entropy."""
+        if seed is not None:
+            self._rng = np.random.default_rng(bounded(seed, "seed", 0))
+        stream = int(self._rng.integers(2**63))
         if self.mode == "match":
             self.match = Match(stream, self.rules)
             self.deal = self.match.deal
@@ -95,6 +104,13 @@ class Table:
     def to_act(self) -> int | None:
         """The seat to act, None once the game is over."""
         return None if self.over or self.truncated else self.deal.to_act
+
+    @property
+    def current_seat(self) -> int:
+        """The seat to act as an ``int``; ValueError once the game is over."""
+        if self.over or self.truncated:
+            raise ValueError("the game is over: reset it")
+        return self.deal.current_seat
 
     def legal(self) -> tuple[np.ndarray, np.ndarray]:
         """``(ids, mask)`` of the seat to act (see :func:`guandan_fast.encode.actions.ids_and_mask`),
@@ -116,7 +132,7 @@ class Table:
     def step_index(self, index: int) -> None:
         """The seat to act takes ``deal.legal_actions()[index]`` (the policies' form)."""
         deal = self.deal
-        seat: int = deal.to_act  # type: ignore[assignment]
+        seat = deal.current_seat
         (self.match or deal).step(index)  # refuses a bad index before anything below changes
         self._legal = None
         self.rewards = NO_REWARDS
@@ -142,7 +158,7 @@ class Table:
     # -- what a seat sees -----------------------------------------------------------------
     def observe(self, seat: int) -> np.ndarray:
         """The observation of ``seat`` in the table's layout (``float32``)."""
-        return state(self.deal, seat, self.layout)  # type: ignore[no-any-return]
+        return state(self.deal, seat, self.layout)
 
     def random_index(self, rng: random.Random) -> int:
         """A uniformly random index into the legal actions of the seat to act."""
@@ -186,20 +202,39 @@ class Table:
 
 
 RENDER_MODES: Final = ("human", "ansi")
+#: Frames per second for recorders of the ``"human"``/``"ansi"`` play log (one line a step).
+RENDER_FPS: Final = 4
+#: The most bombs one seat can play in a deal: a play-phase hand holds at most 27 cards,
+#: a bomb at least 4 (full-v1's ``bombs`` field, the one count that can pass 2).
+MAX_BOMBS: Final = 27 // 4
 
 
-def observation_box(table: Table) -> Any:
-    """The Gymnasium ``Box`` of the table's observations. Gymnasium is imported by the
-    callers, the environments, before they call this."""
+def observation_bounds(layout: str) -> tuple[np.ndarray, np.ndarray]:
+    """``(low, high)``, ``float32[D]`` each: the range of every number of ``layout``
+    (docs/encoding.md): card counts and one-hots 0..2, DanZero's markers -1, full-v1's
+    per-seat bomb counts 0..:data:`MAX_BOMBS`."""
+    size = LAYOUTS[layout][0]
+    low = np.full(size, -1.0 if layout == "danzero" else 0.0, dtype=np.float32)
+    high = np.full(size, 2.0, dtype=np.float32)
+    if "bombs" in FIELDS[layout]:
+        offset, length = FIELDS[layout]["bombs"]
+        high[offset : offset + length] = MAX_BOMBS
+    return low, high
+
+
+def observation_box(table: Table) -> spaces.Box:
+    """The Gymnasium ``Box`` of the table's observations (finite bounds). Gymnasium is
+    imported by the callers, the environments, before they call this."""
     from gymnasium import spaces
 
-    return spaces.Box(-np.inf, np.inf, (table.observation_size,), np.float32)
+    low, high = observation_bounds(table.layout)
+    return spaces.Box(low, high, dtype=np.float32)
 
 
 def check_render_mode(mode: object) -> str | None:
     if mode is not None and mode not in RENDER_MODES:
         raise ValueError(f"render_mode must be None, 'human' or 'ansi', not {mode!r}")
-    return mode  # type: ignore[return-value]
+    return mode
 
 
 class TableEnv:

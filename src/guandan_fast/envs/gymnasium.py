@@ -22,23 +22,29 @@ except ImportError as error:  # pragma: no cover - exercised only without the ex
         "guandan_fast.envs.GuandanGymEnv needs gymnasium: pip install 'guandan_fast[envs]'"
     ) from error
 
-from ..engine.cards import check_seat
+from ..engine.cards import bounded, check_seat
 from ..encode.actions import NUM_ACTIONS
-from ._table import RENDER_MODES, TableEnv, check_policies, observation_box
+from ..engine.rules import Rules
+from ._table import DEFAULT_LAYOUT, RENDER_FPS, RENDER_MODES, TableEnv, check_policies, observation_box
 
 
-class GuandanGymEnv(TableEnv, gymnasium.Env):  # type: ignore[misc]
+class GuandanGymEnv(TableEnv, gymnasium.Env):
     """Guandan for one learner at ``seat``; ``opponents`` plays the three other seats in
     turn order after it: None (uniformly random legal actions), one policy for all three,
     or three. A policy is ``f(deal, seat) -> index into deal.legal_actions()`` or an agent
     with that ``act`` method.
 
-    ``mode`` and ``options`` as for :class:`~guandan_fast.envs.pettingzoo.GuandanAECEnv`.
+    ``mode`` (``"deal"`` or ``"match"``), ``level``, ``rules``, ``observation`` and
+    ``max_deals`` as for :class:`~guandan_fast.envs.pettingzoo.GuandanAECEnv`.
     ``on_illegal``: an id the learner may not take ends the episode with
     :attr:`illegal_reward` and ``info["illegal_action"]`` (``"end"``, so that any
-    ``action_space`` sample is a valid step), or raises ValueError (``"raise"``)."""
+    ``action_space`` sample is a valid step), or raises ValueError (``"raise"``).
 
-    metadata = {"render_modes": list(RENDER_MODES)}
+    ``info["action_mask"]`` is :meth:`action_masks` after every ``reset`` and ``step``.
+    Outside an episode (before the first ``reset``, after the last step) ``step`` raises
+    ValueError."""
+
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": RENDER_FPS}
 
     def __init__(
         self,
@@ -48,7 +54,10 @@ class GuandanGymEnv(TableEnv, gymnasium.Env):  # type: ignore[misc]
         *,
         render_mode: str | None = None,
         on_illegal: str = "end",
-        **options: Any,
+        level: int | str = 2,
+        rules: Rules | None = None,
+        observation: str = DEFAULT_LAYOUT,
+        max_deals: int | None = None,
     ) -> None:
         if on_illegal not in ("end", "raise"):
             raise ValueError(f"on_illegal must be 'end' or 'raise', not {on_illegal!r}")
@@ -58,40 +67,53 @@ class GuandanGymEnv(TableEnv, gymnasium.Env):  # type: ignore[misc]
         self._policies = {(seat + k) % 4: policies[k - 1] for k in (1, 2, 3)}
         self._no_mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
         self._no_mask.flags.writeable = False
-        self._set_table(mode, render_mode, options)
+        self._set_table(mode, render_mode, dict(level=level, rules=rules, observation=observation, max_deals=max_deals))
         self.observation_space = observation_box(self._table)
         #: The reward of an illegal id with ``on_illegal="end"``: the worst the game can give.
         self.illegal_reward = -3.0 if mode == "deal" else -1.0
         self.action_space = spaces.Discrete(NUM_ACTIONS)
+        #: Whether an episode is under way (False before the first reset and after its end).
+        self._playing = self._started = False
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
-        super().reset(seed=seed)
+        """A new episode: ``seed`` (an integer >= 0) restarts the environment's random
+        stream, which later unseeded resets go on drawing from (Gymnasium's ``np_random``)."""
+        super().reset(seed=None if seed is None else bounded(seed, "seed", 0))
         seeds = self.np_random.integers(2**63, size=2).tolist()
         self._table.reset(seeds[0])
         self._opponents_rng = random.Random(seeds[1])  # the random seats' draws
+        self._playing = self._started = True
         self._others()
-        return self._table.observe(self.seat), {}
+        self._playing = self._table.to_act == self.seat
+        return self._table.observe(self.seat), {"action_mask": self.action_masks()}
 
     def action_masks(self) -> np.ndarray:
-        """``bool[NUM_ACTIONS]``: the ids the learner may take now (all False once over;
-        read-only)."""
-        if self._table.to_act != self.seat:
+        """``bool[NUM_ACTIONS]``: the ids the learner may take now (all False outside an
+        episode; read-only)."""
+        if not self._playing:
             return self._no_mask
         return self._table.legal()[1]
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        """One action id of the learner, then the other seats' actions up to its next turn
+        (or the end). TypeError/ValueError for something that is no id of the space, or
+        outside an episode; an id the learner may not take: see ``on_illegal``."""
+        if not self._playing:
+            raise ValueError(
+                "the episode is over: call reset()" if self._started else "the environment has not been reset: call reset() first"
+            )
+        action = bounded(action, "an action id", 0, NUM_ACTIONS - 1)
         table = self._table
-        if table.to_act != self.seat:
-            raise ValueError("the game is over: reset the environment")
-        if not self.action_space.contains(action):
-            raise ValueError(f"action {action!r} is not an id 0..{NUM_ACTIONS - 1}")
         if self.on_illegal == "end" and not table.legal()[1][action]:
-            return table.observe(self.seat), self.illegal_reward, True, False, {"illegal_action": True}
-        table.play(int(action))
+            self._playing = False
+            info = {"illegal_action": True, "action_mask": self._no_mask}
+            return table.observe(self.seat), self.illegal_reward, True, False, info
+        table.play(action)
         reward = float(table.rewards[self.seat]) + self._others()
+        self._playing = table.to_act == self.seat
         if self.render_mode == "human":
             self.render()
-        return table.observe(self.seat), reward, table.over, table.truncated, {}
+        return table.observe(self.seat), reward, table.over, table.truncated, {"action_mask": self.action_masks()}
 
     def _others(self) -> float:
         """Let the other seats act until the learner's turn or the end; their steps' rewards

@@ -1,4 +1,4 @@
-"""A readable log of a match played by uniformly random legal actions (the
+"""A readable log of a match played by agents or uniformly random legal actions (the
 ``guandan-fast play`` command): hands, tribute, every play, 接风, finishing orders, levels."""
 
 from __future__ import annotations
@@ -7,7 +7,8 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ..engine.cards import CARD_NAMES, bounded, level_char
+from ..agents.base import Agent, checked_choice
+from ..engine.cards import CARD_NAMES, bounded, check_seat, level_char
 from ..engine.match import Match
 from ..engine.rules import Rules
 
@@ -25,15 +26,29 @@ def _describe(triple: Sequence[Any]) -> str:
     return f"{kind} {rank}: {' '.join(cards)}"
 
 
-def play_log(seed: Any = None, *, deals: int | None = 1, rules: Rules | None = None) -> Iterable[str]:
-    """Lines of a readable log of a match played by uniformly random legal actions.
+def play_log(
+    seed: Any = None,
+    *,
+    deals: int | None = 1,
+    rules: Rules | None = None,
+    agents: Sequence[Agent] | None = None,
+    viewer: int | None = None,
+) -> Iterable[str]:
+    """Lines of a readable log of a match played by ``agents`` (one per seat; None:
+    uniformly random legal actions).
 
-    Plays ``deals`` deals (None: until the match is won), showing each deal's hands, the
-    tribute, every play, the finishing order and the levels. The match (hands, first
-    leader) and the random policy both follow from ``seed``.
+    Plays ``deals`` deals (None: until the match is won), showing each deal's hands (only
+    ``viewer``'s when given: a person playing that seat), the tribute, every play, the
+    finishing order and the levels. The match (hands, first leader) and the random
+    policy both follow from ``seed``. The lines are made as the game goes on, so an
+    agent asking a person sees the log up to its turn.
     """
     if deals is not None:
         bounded(deals, "deals", 1)
+    if agents is not None and len(agents) != 4:
+        raise ValueError(f"give four agents, one per seat, not {len(agents)}")
+    if viewer is not None:
+        viewer = check_seat(viewer, "viewer")
     match = Match(seed, rules)
     policy = random.Random(f"guandan_fast play policy {seed!r}")
     yield f"Match, seed {seed!r}: team 0 = seats 0 and 2, team 1 = seats 1 and 3"
@@ -46,7 +61,7 @@ def play_log(seed: Any = None, *, deals: int | None = 1, rules: Rules | None = N
             f"(team 0 at {level_char(match.levels[0])}, team 1 at {level_char(match.levels[1])})"
         )
         for seat, hand in enumerate(deal.hands):
-            yield f"  seat {seat} ({len(hand)}): {hand}"
+            yield f"  seat {seat} ({len(hand)}): {hand if viewer in (None, seat) else '(hidden)'}"
         info = deal.tribute
         if info["kind"] == "anti":
             yield f"  anti-tribute (抗贡): seats {' and '.join(map(str, info['payers']))} hold both big jokers"
@@ -65,7 +80,7 @@ def play_log(seed: Any = None, *, deals: int | None = 1, rules: Rules | None = N
                 announced_play = True
             if deal.phase == "done":
                 break
-            seat = int(deal.to_act)  # type: ignore[arg-type]
+            seat = deal.current_seat
             leading = deal.phase == "play" and not deal.following
             if leading:
                 went_out = last_player is not None and last_player != seat and not deal.hands[last_player]
@@ -73,7 +88,8 @@ def play_log(seed: Any = None, *, deals: int | None = 1, rules: Rules | None = N
                 yield f"  -- seat {seat} leads{note}"
             out_before = len(deal.finish_order)
             actions = deal.legal_actions()
-            action = actions[policy.randrange(len(actions))]
+            index = policy.randrange(len(actions)) if agents is None else checked_choice(agents[seat], deal, seat)
+            action = actions[index]
             match.step(action)
             if action[0] in ("tribute", "back"):
                 continue
