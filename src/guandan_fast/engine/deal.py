@@ -281,9 +281,10 @@ class Deal:
         """The seat whose action is awaited, typed ``int`` for the idioms
         ``state(deal, deal.current_seat)`` and ``agent.act(deal, deal.current_seat)``:
         ValueError once the deal is done (where :attr:`to_act` is None)."""
-        if self._to_act is None:
+        to_act = self._state.to_act
+        if to_act is None:
             raise ValueError("the deal is done: no seat is to act")
-        return self._to_act
+        return to_act  # type: ignore[no-any-return]
 
     @property
     def hands(self) -> tuple[Hand, Hand, Hand, Hand]:
