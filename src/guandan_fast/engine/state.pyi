@@ -1,7 +1,7 @@
 """Type stub of the native play state (see state.pyx, state_object.pxi and docs/c-api.md)."""
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeAlias
 
 import numpy as np
 
@@ -16,8 +16,8 @@ LONGEST_DEAL: int
 #: What a nonzero code of ``state_check`` means.
 STATE_ERRORS: dict[int, str]
 
-Planes = tuple[int, int]
-Row = tuple[int, int, int, int]
+Planes: TypeAlias = tuple[int, int]
+Row: TypeAlias = tuple[int, int, int, int]
 
 class State:
     """A deal's position: the C play state, the phase and the play log."""
