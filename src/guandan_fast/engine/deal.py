@@ -142,8 +142,8 @@ class Deal:
     #: How the deal began, for pickling: the hands as planes, the leader (None after a
     #: tribute), the previous finish, the seats out and the tribute order.
     _start: tuple[Any, ...]
-    #: Hands replaced by :meth:`with_hands`: (card actions, plays, hand planes) at the time.
-    _replaced: tuple[tuple[int, int, tuple[tuple[int, int], ...]], ...]
+    #: Hands replaced by :meth:`with_hands`: (card actions, plays, the four hands) at the time.
+    _replaced: tuple[tuple[int, int, tuple[Hand, ...]], ...]
 
     # -- construction -----------------------------------------------------------------------
     @classmethod
@@ -412,26 +412,17 @@ class Deal:
         exactly the cards they hold now (ValueError otherwise). In the tribute phase a
         payer who has already chosen keeps the card it chose, and every payer still to
         choose must have a card it may pay."""
-        new = _check_hands(hands)
-        old = self.hands
-        for seat in range(4):
-            if len(new[seat]) != len(old[seat]):
-                raise ValueError(
-                    f"hand of seat {seat} has {len(new[seat])} cards, the deal gives it {len(old[seat])}"
-                )
-        if _union(new) != _union(old):
-            raise ValueError("the new hands must hold together exactly the cards the four hands hold now")
+        new = _as_hands(hands)
         for payer, card in self._paid:
             if not new[payer].count(card):
                 raise ValueError(f"seat {payer} has chosen to pay {CARD_NAMES[card]} and must keep it")
-        if self.phase == "tribute":
+        if self._pending and self.phase == "tribute":
             for payer in self._pending:
                 if not tribute_choices(new[payer], self.level):
                     raise ValueError(f"seat {payer} must pay tribute but would hold no card other than wildcards")
-        planes = tuple((hand.once, hand.twice) for hand in new)
         other = self.clone()
-        other._state.set_hands(planes)
-        other._replaced = (*self._replaced, (len(self._card_actions), self._state.play_count, planes))
+        other._state.set_hands(new)  # each seat keeps its number of cards, the table its cards
+        other._replaced = (*self._replaced, (len(self._card_actions), self._state.play_count, tuple(new)))
         return other
 
     # -- what one seat knows (the work is in guandan_fast.search.infoset) -----------------------------
@@ -471,7 +462,7 @@ class Deal:
             "tribute_order": order,
         }
         card_actions = [(seat, fresh(triple)) for seat, triple in self._card_actions]
-        replaced = [(cards, plays, [_names(*pair) for pair in hands]) for cards, plays, hands in self._replaced]
+        replaced = [(cards, plays, [_names(hand.once, hand.twice) for hand in hands]) for cards, plays, hands in self._replaced]
         return (_restore, (start, card_actions, list(self._play_rows()), replaced, self._team_levels))
 
     # -- actions ----------------------------------------------------------------------------
@@ -981,7 +972,8 @@ def _reading(action: Sequence[Any], level: int) -> tuple[int, int, int, int, int
 
 
 # -- validation helpers ------------------------------------------------------------------------
-def _check_hands(hands: object) -> list[Hand]:
+def _as_hands(hands: object) -> list[Hand]:
+    """Four hands, each read by :func:`as_hand` (TypeError/ValueError naming the seat)."""
     if isinstance(hands, (str, bytes, Hand)) or not isinstance(hands, Sequence):
         raise TypeError(f"hands must be a sequence of four hands, not {type(hands).__name__}")
     if len(hands) != 4:
@@ -992,6 +984,12 @@ def _check_hands(hands: object) -> list[Hand]:
             out.append(as_hand(cards))
         except (TypeError, ValueError) as error:
             raise type(error)(f"hand of seat {seat}: {error}") from None
+    return out
+
+
+def _check_hands(hands: object) -> list[Hand]:
+    """Four hands that hold no card more than twice between them."""
+    out = _as_hands(hands)
     table = Hand()
     for seat, hand in enumerate(out):
         clash = table.clash(hand)
@@ -999,14 +997,6 @@ def _check_hands(hands: object) -> list[Hand]:
             raise ValueError(f"card {CARD_NAMES[clash]} appears more than twice across the table (the deck has two)")
         table = table.add(hand)
     return out
-
-
-def _union(hands: Sequence[Hand]) -> Hand:
-    """The cards of the four hands together (the table never holds three copies)."""
-    table = Hand()
-    for hand in hands:
-        table = table.add(hand)
-    return table
 
 
 def _check_finished(finished: Sequence[int] | None, hands: list[Hand]) -> list[int]:
