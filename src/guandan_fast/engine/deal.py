@@ -19,11 +19,13 @@ pass when following), and :meth:`Deal.step` takes one of them as a platform trip
 :class:`~guandan_fast.engine.moves.Move` or an index into that list. An illegal action raises
 ValueError (TypeError for something that is no action at all) and changes nothing.
 
-The modules below this one each hold one job: :mod:`~guandan_fast.engine.rules` the options
-(:class:`Rules`), :mod:`~guandan_fast.engine.tribute` the tribute record and its rules as pure
-functions, :mod:`~guandan_fast.engine.observation` what a seat sees, :mod:`~guandan_fast.search.playout`
-the random playouts (native, without the GIL, or in Python). Adapters for the competition
-platform live above, in :mod:`guandan_fast.platform`.
+The modules below this one each hold one job: :mod:`~guandan_fast.engine.state` the play
+state in C and the rules of play (turn order, trick end, 接风, the end of the deal; the deal
+holds a :class:`~guandan_fast.engine.state.State` and steps it), :mod:`~guandan_fast.engine.rules`
+the options (:class:`Rules`), :mod:`~guandan_fast.engine.tribute` the tribute record and its
+rules as pure functions, :mod:`~guandan_fast.engine.observation` what a seat sees. The
+playouts (:mod:`~guandan_fast.search.playout`, native, without the GIL) are called at call
+time; adapters for the competition platform live above, in :mod:`guandan_fast.platform`.
 
 Where RULES.md is silent, this module does what an expert player would expect; each such
 choice is written down where it is implemented and summarised here:
