@@ -27,9 +27,11 @@ setup(
             extension(name)
             for name in (
                 "engine._movegen",
+                "engine.state",
                 "engine._values",
                 "engine._movelist",
                 "engine._cardtext",
+                "search._policies",
                 "search._playout",
                 "search._minplays",
                 "search._infoset",

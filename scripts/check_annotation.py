@@ -10,7 +10,9 @@ it. The kernels are
 * the body of every ``with nogil:`` block,
 
 and each of their lines must score 0 and compile to C code that calls no Python C-API
-(``Py*`` functions, or ``__Pyx_`` helpers other than a few that are plain C).
+(``Py*`` functions, or ``__Pyx_`` helpers other than a few that are plain C). The HTML
+shows the ``.pyx`` itself only, not the ``.pxi`` files it includes, so an included file
+must hold no kernel at all (no ``nogil``): kernels live in the ``.pyx``, where they are checked.
 
 Usage: ``python scripts/check_annotation.py [path/to/_movegen.pyx] [-v]``; exit status 0
 when clean, 1 with a report of the offending lines otherwise, 2 when Cython is missing.
@@ -38,6 +40,8 @@ PLAIN_C_HELPERS = frozenset({"__Pyx_pretend_to_initialize"})
 #: C-API names that look like ``Py...`` but touch no Python object.
 PLAIN_C_PY = frozenset({"Py_ssize_t", "Py_UNUSED"})
 
+INCLUDE_RE = re.compile(r'^include\s+"([^"]+)"', re.MULTILINE)
+NOGIL_RE = re.compile(r"\bnogil\b")
 LINE_RE = re.compile(r'<pre class="cython line score-(\d+)"[^>]*>[^<]*<span class="">(\d+)</span>:')
 CODE_RE = re.compile(r"<pre class='cython code score-(\d+)[^']*'>(.*?)</pre>", re.DOTALL)
 PYX_HELPER_RE = re.compile(r"\b(__Pyx_\w+)")
@@ -131,8 +135,26 @@ def python_calls(code: str) -> list[str]:
     return sorted(set(names))
 
 
+def included_kernels(source_path: Path, source: str) -> list[str]:
+    """The lines of the files ``source`` includes that mention ``nogil`` (outside comments):
+    kernels this check cannot see."""
+    problems = []
+    for name in INCLUDE_RE.findall(source):
+        included = source_path.parent / name
+        for number, line in enumerate(included.read_text(encoding="utf-8").splitlines(), 1):
+            if NOGIL_RE.search(line.split("#", 1)[0]):
+                problems.append(f"{included.name}:{number}: a kernel in an included file (move it to the .pyx): {line.strip()}")
+    return problems
+
+
 def check(source_path: Path, verbose: bool = False) -> int:
     source = source_path.read_text(encoding="utf-8")
+    hidden = included_kernels(source_path, source)
+    if hidden:
+        print(f"check_annotation: {len(hidden)} line(s) of included files cannot be checked:")
+        for problem in hidden:
+            print("  " + problem)
+        return 1
     regions = kernel_lines(source)
     if not regions and source_path.name in OBJECT_MODULES:
         print(f"check_annotation: {source_path.name} builds Python objects only (no kernel)", file=sys.stderr)

@@ -724,6 +724,20 @@ def test_the_annotation_check_tells_module_tables_from_kernels() -> None:
     assert module.kernel_lines(source) == {4: "cdef k", 5: "cdef k"}
 
 
+def test_the_annotation_check_refuses_kernels_in_included_files(tmp_path: Path) -> None:
+    """The annotated HTML shows the .pyx alone: a kernel in a .pxi it includes would go
+    unchecked, so the check refuses one."""
+    spec = importlib.util.spec_from_file_location("check_annotation", ROOT / "scripts" / "check_annotation.py")
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    (tmp_path / "part.pxi").write_text("# nogil in a comment is fine\ncdef int k(int a) noexcept nogil:\n    return a\n")
+    source = 'include "part.pxi"\n'
+    problems = module.included_kernels(tmp_path / "main.pyx", source)
+    assert len(problems) == 1 and "part.pxi:2" in problems[0]
+    (tmp_path / "part.pxi").write_text("# nogil in a comment is fine\ndef f(a):\n    return a\n")
+    assert module.included_kernels(tmp_path / "main.pyx", source) == []
+
+
 # -- platform triples read in native code --------------------------------------------------
 
 

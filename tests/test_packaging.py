@@ -142,7 +142,7 @@ def test_sdist_is_self_sufficient(distributions: tuple[Path, Path]) -> None:
         top = f"guandan_fast-{gf.__version__}/"
         names = {n[len(top) :] for n in tar.getnames() if n.startswith(top)}
     needed = {"README.md", "LICENSE", "pyproject.toml", "setup.py", "MANIFEST.in", "src/guandan_fast/py.typed"}
-    for pattern in ("*.py", "*.pyx", "*.pxd", "*.pyi", "*.h"):
+    for pattern in ("*.py", "*.pyx", "*.pxd", "*.pxi", "*.pyi", "*.h"):
         needed |= {f"src/{p.relative_to(PACKAGE_SOURCE.parent).as_posix()}" for p in PACKAGE_SOURCE.rglob(pattern)}
     needed |= _source_files("tests") | _source_files("benchmarks")
     assert any(n.endswith(".pyx") for n in needed)
