@@ -32,6 +32,8 @@ setup(
                 "engine._notation",
                 "engine.moves",
                 "engine.movelist",
+                "engine.state",
+                "search._policies",
                 "search._playout",
                 "search._minplays",
                 "search._infoset",

@@ -770,7 +770,7 @@ def test_pickled_pass_is_still_the_pass() -> None:
 
     deal = four("S3 S4", "S5 S6", "S7 S8", "S9 ST", leader=0)
     other = pickle.loads(pickle.dumps(deal))
-    assert other._move_to_beat() is PASS and other.last_move is None and not other.following
+    assert other._state.move_to_beat() is PASS and other.last_move is None and not other.following
     other.step(single("S3"))
     assert other.following and other.legal_actions()[0] == PASS_TRIPLE
 

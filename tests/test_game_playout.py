@@ -11,13 +11,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-import guandan_fast as gf
 from guandan_fast import Hand
-from guandan_fast.search.playout import NATIVE_PLAYOUT, random_deals
 from guandan_fast.engine.deal import Deal
-from guandan_fast.search.playout import python_playout
-
-native = pytest.mark.skipif(not NATIVE_PLAYOUT, reason="the native _playout extension is not built")
+from guandan_fast.engine.state import State
+from guandan_fast.search.playout import random_deals
 
 
 def is_order(row: Any) -> bool:
@@ -107,32 +104,16 @@ def test_bad_playout_arguments() -> None:
         deal.playouts(2.0)  # type: ignore[arg-type]
     with pytest.raises(ValueError):
         deal.playouts(-1)
+    for absurd in (2**31, 2**40, 2**62, 2**70):  # refused before any allocation: no MemoryError
+        with pytest.raises(ValueError, match="number of playouts"):
+            deal.playouts(absurd)
+        with pytest.raises(ValueError, match="number of playouts"):
+            deal.world_playouts(np.zeros((1, 4, 2), dtype=np.uint64), [0], absurd)
+    from guandan_fast.search.infoset import sample_hands
 
-
-def test_python_fallback_policy_replays() -> None:
-    deal = mid_deal(5, 4)
-    finish, actions = python_playout(deal, 3, True)
-    assert replay(deal, actions).finish_order == finish
-    assert python_playout(deal, 3, False)[0] == finish
-
-
-@pytest.mark.skipif(not NATIVE_PLAYOUT, reason="needs the native _playout extension")
-def test_the_reference_backend_reaches_the_playouts() -> None:
-    """With the reference backend the deal plays out in Python (the Python policy's own
-    stream), with the native one in C; switching back restores the native results."""
-    deal = mid_deal(5, 4)
-    native = [deal.playout(seed) for seed in range(8)]
-    gf.set_default_backend("reference")
-    try:
-        python = [deal.playout(seed) for seed in range(8)]
-        batch = deal.playouts(3, seed=0)
-        # the Python policy draws from the reference generator's move order
-        assert python == [python_playout(deal, seed, False)[0] for seed in range(8)]
-    finally:
-        gf.set_default_backend("native")
-    assert batch.tolist() == python[:3]
-    assert python != native  # two different random streams: the switch really happened
-    assert [deal.playout(seed) for seed in range(8)] == native
+    worlds = sample_hands(deal, deal.to_act, 2, 0)
+    with pytest.raises(ValueError, match="more than one call plays"):  # worlds x moves x playouts
+        deal.world_playouts(worlds, [0, 0], 2**30)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -167,7 +148,7 @@ def exact_distribution(deal: Deal) -> dict[tuple[int, ...], Fraction]:
             state.last_seat,
             tuple(state.finish_order),
             state.phase,
-            state._passes,
+            state._state.passes,
         )
 
     states: dict[Any, Deal] = {}
@@ -176,7 +157,6 @@ def exact_distribution(deal: Deal) -> dict[tuple[int, ...], Fraction]:
     return dict(solve(root))
 
 
-@native
 @pytest.mark.parametrize(
     ("hands", "level", "leader"),
     [
@@ -203,7 +183,6 @@ def test_native_playouts_follow_the_exact_distribution(hands: list[str], level: 
 # ---------------------------------------------------------------------------------------------
 # Whole random deals in native code
 # ---------------------------------------------------------------------------------------------
-@native
 def test_random_deals() -> None:
     rows = random_deals(2000, seed=5, level="7")
     assert rows.shape == (2000, 4)
@@ -218,7 +197,6 @@ def test_random_deals() -> None:
         random_deals(1, level=15)
 
 
-@native
 def test_playouts_run_in_parallel_threads() -> None:
     """The native batch releases the GIL and shares no state: threads give the same rows."""
     from concurrent.futures import ThreadPoolExecutor
@@ -236,29 +214,31 @@ def test_playouts_run_in_parallel_threads() -> None:
 # ---------------------------------------------------------------------------------------------
 # The native entry points check their arguments themselves
 # ---------------------------------------------------------------------------------------------
-STATE_NAMES = ("once", "twice", "level", "to_act", "last_kind", "last_key", "last_size", "greater", "passes", "finish")
-
-
 def native_args(deal: Deal) -> dict[str, Any]:
-    """A deal's play state by name (the tests change one value at a time)."""
-    return dict(zip(STATE_NAMES, deal._play_state()))
-
-
-def as_state(args: dict[str, Any]) -> tuple[Any, ...]:
-    """The state tuple the native entry points take."""
-    return tuple(args[name] for name in STATE_NAMES)
+    """A deal's play state as the keyword arguments of State.position (the tests change
+    one value at a time)."""
+    state = deal._state
+    return {
+        "hands": state.hand_planes,
+        "level": state.level,
+        "to_act": state.to_act,
+        "last": state.last,
+        "last_seat": state.last_seat,
+        "passes": state.passes,
+        "finished": state.finish_order,
+    }
 
 
 def call_playout(args: dict[str, Any], seed: Any = 0) -> Any:
     from guandan_fast.search import _playout
 
-    return _playout.playout(as_state(args), seed=seed)
+    return _playout.playout(State.position(**args), seed=seed)
 
 
 def call_playouts(args: dict[str, Any], seed: Any = 0, n: Any = 2) -> Any:
     from guandan_fast.search import _playout
 
-    return _playout.playouts(as_state(args), seed=seed, n=n)
+    return _playout.playouts(State.position(**args), seed=seed, n=n)
 
 
 def following_deal() -> Deal:
@@ -269,16 +249,25 @@ def following_deal() -> Deal:
     return deal
 
 
-@native
+S3, H3, S2 = 1 << 4, 1 << 5, 1 << 0
+
+
+def hands_with(once: list[Any], twice: list[Any]) -> list[tuple[Any, Any]]:
+    return list(zip(once, twice))
+
+
 @pytest.mark.parametrize(
     ("change", "error", "message"),
     [
-        # the move to beat (the generator's check_args)
-        ({"last_kind": 1, "last_key": 99, "last_size": 1}, ValueError, "move to beat"),
-        ({"last_kind": 1, "last_key": 3, "last_size": 2}, ValueError, "size"),
-        ({"last_kind": 11}, ValueError, "last_kind"),
-        ({"last_kind": 0, "last_key": 0, "last_size": 0}, ValueError, "greater must be -1"),
-        ({"last_key": -1}, ValueError, "last_key"),
+        # the move to beat
+        ({"last": (1, 99, S3, 0)}, ValueError, "key of the move to beat"),
+        ({"last": (1, 3, S3 | H3, 0)}, ValueError, "do not fit its kind"),  # a pair is no single
+        ({"last": (1, 5, S3, 0)}, ValueError, "no reading"),  # S3 is no single 5
+        ({"last": (11, 3, S3, 0)}, ValueError, "kind of the move to beat"),
+        ({"last": (1, 3, S3)}, ValueError, "kind, key, once, twice"),
+        ({"last": None}, ValueError, "last_seat must be -1"),
+        ({"last": (1, -1, S3, 0)}, ValueError, "key of the move to beat"),
+        ({"last": (1, 3.0, S3, 0)}, TypeError, "key of the move to beat"),
         # levels and seats
         ({"level": 2**40}, ValueError, "level"),
         ({"level": 1}, ValueError, "level"),
@@ -287,82 +276,82 @@ def following_deal() -> Deal:
         ({"to_act": 4}, ValueError, "to_act"),
         ({"to_act": -1}, ValueError, "to_act"),
         ({"to_act": True}, TypeError, "bool"),
-        ({"to_act": 0}, ValueError, "greater"),  # the seat that made the move to beat
+        ({"to_act": 0}, ValueError, "last_seat"),  # the seat that made the move to beat
         ({"to_act": 3}, ValueError, "seat 2 acts"),  # not the seat after one pass
-        ({"greater": 9}, ValueError, "greater"),
-        ({"greater": -1}, ValueError, "greater"),
-        ({"greater": 1}, ValueError, "acts"),
+        ({"last_seat": 9}, ValueError, "last_seat"),
+        ({"last_seat": -1}, ValueError, "last_seat"),
+        ({"last_seat": 1}, ValueError, "acts"),
         ({"passes": 0}, ValueError, "seat 1 acts"),
         ({"passes": 3}, ValueError, "passes"),  # the trick would have ended
         ({"passes": 4}, ValueError, "passes"),
         ({"passes": 1.0}, TypeError, "passes"),
         # hands
-        ({"once": [1.7, 0, 0, 0]}, TypeError, "once"),
-        ({"twice": [0, 0, 0, 1.0]}, TypeError, "twice"),
-        ({"once": [1 << 54, 1, 2, 4]}, ValueError, "once"),
-        ({"once": [-1, 1, 2, 4]}, ValueError, "once"),
-        ({"once": [1, 2, 4]}, ValueError, "four"),
-        ({"twice": [2, 0, 0, 0]}, ValueError, "once"),  # a card twice but not once
-        # three copies of a card across the four seats (bit 0 is S2, bit 4 is S3)
-        ({"once": [1, 1, 1 << 10, 1 << 12], "twice": [0, 1, 0, 0]}, ValueError, "S2 appears more than twice"),
-        ({"once": [16, 16, 16 | 1 << 10, 1 << 12], "twice": [0, 0, 0, 0]}, ValueError, "S3 appears more than twice"),
+        ({"hands": hands_with([1.7, 0, 0, 0], [0] * 4)}, TypeError, "once"),
+        ({"hands": hands_with([0] * 4, [0, 0, 0, 1.0])}, TypeError, "twice"),
+        ({"hands": hands_with([1 << 54, 1, 2, 4], [0] * 4)}, ValueError, "once"),
+        ({"hands": hands_with([-1, 1, 2, 4], [0] * 4)}, ValueError, "once"),
+        ({"hands": hands_with([1, 2, 4], [0] * 3)}, ValueError, "four"),
+        ({"hands": [(1, 0, 0)] * 4}, ValueError, "pair of planes"),
+        ({"hands": hands_with([1, 1 << 8, 1 << 10, 1 << 12], [2, 0, 0, 0])}, ValueError, "twice within once"),
+        # three copies of a card across the four seats (bit 0 is S2, bit 4 is S3, the card played)
+        ({"hands": hands_with([S2, S2, S2 | 1 << 10, 1 << 12], [0, S2, 0, 0])}, ValueError, "S2 appears more than twice"),
+        ({"hands": hands_with([S3, S3, S3 | 1 << 10, 1 << 12], [0] * 4)}, ValueError, "S3 appears more than twice"),
         # who is out
-        ({"finish": [1]}, ValueError, "out"),
-        ({"finish": [0.0]}, TypeError, "finish"),
-        ({"finish": "0"}, TypeError, "finish"),
-        ({"finish": 0}, TypeError, "finish"),
+        ({"finished": [1]}, ValueError, "out"),
+        ({"finished": [0.0]}, TypeError, "finished"),
+        ({"finished": "0"}, TypeError, "finished"),
+        ({"finished": 0}, TypeError, "finished"),
     ],
 )
-def test_native_playout_rejects_bad_states(change: dict[str, Any], error: type[Exception], message: str) -> None:
+def test_a_state_refuses_positions_no_deal_can_be_in(change: dict[str, Any], error: type[Exception], message: str) -> None:
     args = native_args(following_deal())
-    assert (args["to_act"], args["greater"], args["passes"], args["last_kind"]) == (2, 0, 1, 1)
+    assert (args["to_act"], args["last_seat"], args["passes"], args["last"][0]) == (2, 0, 1, 1)
     call_playout(args)  # the state itself is fine
     args.update(change)
     with pytest.raises(error, match=message):
-        call_playout(args)
-    with pytest.raises(error, match=message):
-        call_playouts(args)
+        State.position(**args)
 
 
-@native
-def test_native_playout_rejects_bad_states_with_seats_out() -> None:
+def test_a_state_refuses_positions_with_seats_out() -> None:
     # an endgame: seat 0 out first, then seat 1 goes out with an unbeaten play
     deal = Deal.start(["", "S5", "S7 S8", "S9 ST"], 2, leader=1, finished=[0])
     deal.step(["Single", "5", ["S5"]])
     args = native_args(deal)
-    assert (args["to_act"], args["greater"], args["finish"]) == (2, 1, [0, 1])
+    assert (args["to_act"], args["last_seat"], args["finished"]) == (2, 1, [0, 1])
     call_playout(args)
     changes: list[tuple[dict[str, Any], str]] = [
-        ({"finish": [1, 0]}, "last seat that went out"),  # greater is out: it went out last
-        ({"finish": [0, 2]}, "already over"),
-        ({"finish": [0, 1, 2]}, "at most two"),
-        ({"finish": [0, 0]}, "at most two"),
-        ({"finish": [0, 1], "passes": 2}, "passes"),  # only seats 2 and 3 can answer
+        ({"finished": [1, 0]}, "last seat to go out"),  # last_seat is out: it went out last
+        ({"finished": [0, 2]}, "already over"),
+        ({"finished": [0, 1, 2]}, "at most two"),
+        ({"finished": [0, 0]}, "at most two"),
+        ({"finished": [0, 1], "passes": 2}, "passes"),  # only seats 2 and 3 can answer
         ({"to_act": 0}, "hold cards"),
     ]
     for change, message in changes:
         bad = {**args, **change}
         with pytest.raises(ValueError, match=message):
-            call_playout(bad)
+            State.position(**bad)
     leading = native_args(Deal.start(["", "S5", "S7 S8", "S9 ST"], 2, leader=1, finished=[0]))
-    with pytest.raises(ValueError, match="passes 0"):
-        call_playout({**leading, "passes": 1})
+    with pytest.raises(ValueError, match="passes must be 0"):
+        State.position(**{**leading, "passes": 1})
     with pytest.raises(ValueError, match="out"):
-        call_playout({**leading, "finish": []})
+        State.position(**{**leading, "finished": []})
 
 
-@native
-def test_native_state_is_one_tuple_of_ten_values() -> None:
+def test_the_native_entry_points_take_a_state() -> None:
     from guandan_fast.search import _playout
 
-    state = as_state(native_args(following_deal()))
-    assert len(_playout.playout(state, seed=1)) == 4
-    assert _playout.playout(list(state), seed=1) == _playout.playout(state, seed=1)
-    for bad in (state[:9], state + (0,), dict(zip(STATE_NAMES, state)), None, "once"):
-        with pytest.raises(TypeError, match="tuple of ten values"):
+    deal = following_deal()
+    state = State.position(**native_args(deal))
+    assert _playout.playout(state, seed=1) == _playout.playout(deal._state, seed=1)
+    for bad in (tuple(native_args(deal).values()), native_args(deal), None, "once", deal):
+        with pytest.raises(TypeError, match="State"):
             _playout.playout(bad, seed=1)
-        with pytest.raises(TypeError, match="tuple of ten values"):
+        with pytest.raises(TypeError, match="State"):
             _playout.playouts(bad, seed=1, n=2)
+    tribute = Deal.random(seed=3, previous_finish=[0, 1, 2, 3])
+    with pytest.raises(ValueError, match="play phase"):
+        _playout.playout(tribute._state, seed=1)
 
 
 def test_native_seeds_and_counts() -> None:
@@ -382,7 +371,7 @@ def test_native_seeds_and_counts() -> None:
     assert call_playout(args, seed=np.uint64(top)) == call_playout(args, seed=top)
     rows = call_playouts(args, seed=top, n=3)  # seeds wrap around: top, 0, 1
     assert rows.tolist() == [list(call_playout(args, seed=s)) for s in (top, 0, 1)]
-    for n, error in [(-1, ValueError), (2.0, TypeError), (1 << 70, ValueError)]:
+    for n, error in [(-1, ValueError), (2.0, TypeError), (1 << 70, ValueError), (1 << 31, ValueError)]:
         with pytest.raises(error, match="number of playouts"):
             call_playouts(args, n=n)
         with pytest.raises(error, match="number of deals"):
@@ -390,11 +379,10 @@ def test_native_seeds_and_counts() -> None:
     for level, error in [(2**40, ValueError), (15, ValueError), (7.0, TypeError)]:
         with pytest.raises(error, match="level"):
             native_module.random_deals(1, 0, level)
-    numpy_args = {**args, "once": np.array(args["once"], dtype=np.uint64), "to_act": np.int8(2), "level": np.int64(2)}
+    numpy_args = {**args, "hands": np.array(args["hands"], dtype=np.uint64), "to_act": np.int8(2), "level": np.int64(2)}
     assert call_playout(numpy_args, seed=np.int64(5)) == call_playout(args, seed=5)
 
 
-@native
 def test_native_playout_accepts_every_state_of_real_deals() -> None:
     """The consistency checks accept whatever a Deal can be in, 接风 and endgames included."""
     checked = 0
@@ -416,7 +404,6 @@ def test_native_playout_accepts_every_state_of_real_deals() -> None:
 # ---------------------------------------------------------------------------------------------
 # The greedy rollout policy (Deal.playouts(policy="greedy"))
 # ---------------------------------------------------------------------------------------------
-@native
 def test_greedy_playouts_are_legal_and_draw_nothing() -> None:
     """Every greedy action replays through Deal.step; the seed changes nothing."""
     for number in range(40):
@@ -430,7 +417,6 @@ def test_greedy_playouts_are_legal_and_draw_nothing() -> None:
     assert len({tuple(Deal.random(seed=s, level=2).playout(0, policy="greedy")) for s in range(30)}) > 3
 
 
-@native
 def test_greedy_policy_choices() -> None:
     first = lambda deal: deal.playout(0, record=True, policy="greedy")[1][0][1]  # noqa: E731
     # Leading: the lowest cards in the largest combination, the bomb of fours kept whole.
@@ -464,13 +450,15 @@ def test_greedy_policy_choices() -> None:
 # ---------------------------------------------------------------------------------------------
 # The minplays rollout policy (MinPlaysAgent's rules in native code)
 # ---------------------------------------------------------------------------------------------
-@native
-def test_minplays_playouts_are_legal_deterministic_and_play_as_minplays_agent() -> None:
+def test_minplays_playouts_are_legal_deterministic_and_play_the_rules() -> None:
     """Every action replays through Deal.step, the seed changes nothing, and every action
-    is the one MinPlaysAgent (Python, on min_plays) takes in that position."""
+    is the one the rules take in that position: the Python oracle (tests/minplays_rules.py,
+    on min_plays) and MinPlaysAgent (which plays the native policy)."""
+    import minplays_rules
+
     from guandan_fast.agents import MinPlaysAgent
 
-    rules, checked, followed = MinPlaysAgent(), 0, 0
+    agent, checked, followed = MinPlaysAgent(), 0, 0
     for number in range(30):
         deal = mid_deal(number, [0, 3, 25, 60][number % 4], level=2 + number % 13)
         if deal.phase != "play":
@@ -481,14 +469,15 @@ def test_minplays_playouts_are_legal_deterministic_and_play_as_minplays_agent() 
         assert deal.playouts(2, seed=number, policy="minplays").tolist() == [finish] * 2
         game = deal.clone()
         for seat, action in actions:
-            assert game.legal_actions()[rules.act(game, seat)] == action
+            choice = minplays_rules.play(game)
+            assert game.legal_actions()[choice] == action
+            assert agent.act(game, seat) == choice
             followed += game.following and action[0] != "PASS"
             game.step(action)
             checked += 1
     assert checked > 1000 and followed > 100
 
 
-@native
 def test_minplays_policy_choices() -> None:
     first = lambda deal: deal.playout(0, record=True, policy="minplays")[1][0][1]  # noqa: E731
     # Following an opponent (seat 0 keeps 7 cards, no threat): a plain play of the decomposition,
@@ -519,7 +508,6 @@ def test_minplays_policy_choices() -> None:
 # ---------------------------------------------------------------------------------------------
 # Playouts in sampled worlds after candidate actions (Deal.world_playouts, one native call)
 # ---------------------------------------------------------------------------------------------
-@native
 def test_world_playouts_equal_cloned_deals_played_out() -> None:
     """Row [i, j, r] is the deal with world i's hands, action j played, then playout
     seed + i n + r: the Python path of with_hands, step and playouts, both policies; a
@@ -551,7 +539,6 @@ def test_world_playouts_equal_cloned_deals_played_out() -> None:
     assert checked > 200
 
 
-@native
 def test_world_playouts_refuse_what_does_not_fit() -> None:
     from guandan_fast.search import _playout
     from guandan_fast.search.infoset import sample_hands
@@ -568,19 +555,19 @@ def test_world_playouts_refuse_what_does_not_fit() -> None:
     for planes, message in ((emptied, "world 1 does not fit"), (beyond, "world 0 does not fit"),
                             (worlds[:, :3], "shape")):
         with pytest.raises(ValueError, match=message):
-            _playout.world_playouts(as_state(args), worlds=planes, move_kinds=[], move_keys=[],
+            _playout.world_playouts(State.position(**args), worlds=planes, move_kinds=[], move_keys=[],
                                     move_cards=np.zeros((0, 2), dtype=np.uint64), seed=0, n=1)
     leading = deal.legal_moves().rows()[0] if not deal.following else None
     if leading is None:
         with pytest.raises(ValueError, match="no legal action"):
-            _playout.world_playouts(as_state(args), worlds=worlds, move_kinds=[1], move_keys=[99], move_cards=[[1, 0]],
+            _playout.world_playouts(State.position(**args), worlds=worlds, move_kinds=[1], move_keys=[99], move_cards=[[1, 0]],
                                     seed=0, n=1)
     else:
         with pytest.raises(ValueError, match="move 0 is no legal action"):
-            _playout.world_playouts(as_state(args), worlds=worlds, move_kinds=moves[0], move_keys=moves[1],
+            _playout.world_playouts(State.position(**args), worlds=worlds, move_kinds=moves[0], move_keys=moves[1],
                                     move_cards=moves[2], seed=0, n=1)
     with pytest.raises(ValueError, match="the same moves"):
-        _playout.world_playouts(as_state(args), worlds=worlds, move_kinds=[0, 0], move_keys=[0], move_cards=[[0, 0]],
+        _playout.world_playouts(State.position(**args), worlds=worlds, move_kinds=[0, 0], move_keys=[0], move_cards=[[0, 0]],
                                 seed=0, n=1)
     with pytest.raises(ValueError, match="out of range"):
         deal.world_playouts(worlds, [10_000])
@@ -592,7 +579,6 @@ def test_world_playouts_refuse_what_does_not_fit() -> None:
         Deal.random(seed=3, previous_finish=[0, 1, 2, 3]).world_playouts(worlds, [0])
 
 
-@native
 def test_world_playouts_refuse_a_move_a_world_does_not_hold() -> None:
     """A world where the seat to act holds other cards than the move's is refused."""
     from guandan_fast.search.infoset import sample_hands
@@ -609,7 +595,6 @@ def test_world_playouts_refuse_a_move_a_world_does_not_hold() -> None:
         deal.world_playouts(worlds, [five])
 
 
-@native
 def test_bad_playout_policy() -> None:
     deal = mid_deal(1, 5)
     with pytest.raises(ValueError, match="unknown playout policy 'smart'"):
@@ -625,9 +610,9 @@ def test_bad_playout_policy() -> None:
 
     for policy, error in ((3, ValueError), (-1, ValueError), (True, TypeError), (1.0, TypeError)):
         with pytest.raises(error, match="policy"):
-            _playout.playouts(as_state(args), seed=0, n=1, policy=policy)
+            _playout.playouts(State.position(**args), seed=0, n=1, policy=policy)
         with pytest.raises(error, match="policy"):
-            _playout.playout(as_state(args), seed=0, policy=policy)
+            _playout.playout(State.position(**args), seed=0, policy=policy)
         with pytest.raises(error, match="policy"):
-            _playout.world_playouts(as_state(args), worlds=np.zeros((0, 4, 2), dtype=np.uint64), move_kinds=[], move_keys=[],
+            _playout.world_playouts(State.position(**args), worlds=np.zeros((0, 4, 2), dtype=np.uint64), move_kinds=[], move_keys=[],
                                     move_cards=np.zeros((0, 2), dtype=np.uint64), seed=0, n=1, policy=policy)

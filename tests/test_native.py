@@ -724,6 +724,23 @@ def test_the_annotation_check_tells_module_tables_from_kernels() -> None:
     assert module.kernel_lines(source) == {4: "cdef k", 5: "cdef k"}
 
 
+def test_the_annotation_check_reads_the_files_a_module_includes(tmp_path: Path) -> None:
+    """Cython annotates each file a module includes in a page of its own: the check reads
+    them all, so a kernel in a .pxi is checked like one in the .pyx (the test above puts
+    Python into _movegen's kernel of singles, in movegen/same_rank.pxi)."""
+    spec = importlib.util.spec_from_file_location("check_annotation", ROOT / "scripts" / "check_annotation.py")
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    main = tmp_path / "main.pyx"
+    main.write_text('include "parts/a.pxi"\n# include "not.pxi"\ninclude "b.pxi"\n', encoding="utf-8")
+    out = tmp_path / "html"
+    assert module.parts(main, out) == [
+        (main, out / "main.html"),
+        (tmp_path / "parts" / "a.pxi", out / "parts" / "a.html"),
+        (tmp_path / "b.pxi", out / "b.html"),
+    ]
+
+
 # -- platform triples read in native code --------------------------------------------------
 
 

@@ -8,24 +8,18 @@ used from another Cython module.
 
 from __future__ import annotations
 
-import importlib.util
-import os
-import shutil
-import subprocess
-import sys
 import textwrap
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
+from cython_build import build_extensions, load
 
 from guandan_fast import Hand, MoveType, legal_moves
 from guandan_fast.engine import _movegen, api
 from guandan_fast.engine.cards import wildcard
 from guandan_fast.engine.moves import beats
 
-ROOT = Path(__file__).resolve().parent.parent
 DECK = [index for index in range(54) for _ in range(2)]
 Row = tuple[int, int, int, int]
 B, FJ, SF = int(MoveType.BOMB), int(MoveType.FOUR_JOKERS), int(MoveType.STRAIGHT_FLUSH)
@@ -306,40 +300,7 @@ C_API_TEST = textwrap.dedent(
 
 @pytest.fixture(scope="module")
 def c_api_module(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    if importlib.util.find_spec("Cython") is None:
-        pytest.skip("Cython is not installed")
-    if shutil.which(os.environ.get("CC", "cc")) is None and shutil.which("gcc") is None:
-        pytest.skip("no C compiler")
-    import numpy
-
-    build = tmp_path_factory.mktemp("capi")
-    (build / "capi_user.pyx").write_text(C_API_TEST, encoding="utf-8")
-    setup = textwrap.dedent(
-        f"""
-        from setuptools import setup, Extension
-        from Cython.Build import cythonize
-        setup(ext_modules=cythonize(
-            [Extension("capi_user", ["capi_user.pyx"], include_dirs=[{numpy.get_include()!r}])],
-            include_path=[{str(ROOT / "src")!r}], quiet=True))
-        """
-    )
-    (build / "setup.py").write_text(setup, encoding="utf-8")
-    result = subprocess.run(
-        [sys.executable, "setup.py", "build_ext", "--inplace", "-q"],
-        cwd=build,
-        check=False,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    if result.returncode != 0:
-        pytest.fail("could not build a module that cimports _movegen.pxd:\n" + result.stdout + result.stderr)
-    sys.path.insert(0, str(build))
-    try:
-        import capi_user  # type: ignore[import-not-found]
-    finally:
-        sys.path.remove(str(build))
-    return capi_user
+    return load(build_extensions(tmp_path_factory.mktemp("capi"), {"capi_user": C_API_TEST}), "capi_user")
 
 
 def test_c_api_generate_into_matches_the_python_entry(c_api_module: Any) -> None:

@@ -19,7 +19,7 @@ from .engine.api import (
     set_default_backend,
 )
 from .engine.cards import parse_card, parse_level
-from .engine.deal import Deal
+from .engine.deal import Deal, perft
 from .engine.scoring import DealScore, score_deal
 from .engine.match import Match
 from .engine.rules import Rules
@@ -39,14 +39,26 @@ __all__ = [
     "MoveType",
     "Rules",
     "classify",
+    "get_include",
     "has_legal_follow",
     "legal_moves",
     "legal_moves_batch",
     "min_plays",
     "parse_card",
     "parse_level",
+    "perft",
     "resolve_backend",
     "score_deal",
     "set_default_backend",
 ]
 __version__ = "0.1.0"
+
+
+def get_include() -> str:
+    """The directory to add to a C compiler's and Cython's include path (like
+    ``numpy.get_include()``) to build an extension that cimports the package's C API,
+    ``guandan_fast.engine.state`` (see docs/c-api.md): the folder that holds the
+    ``guandan_fast`` package, whose ``.pxd`` files ship with it."""
+    from pathlib import Path
+
+    return str(Path(__file__).resolve().parent.parent)

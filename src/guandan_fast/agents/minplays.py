@@ -21,24 +21,24 @@ Tribute and return
     tribute, the lowest card for a return).
 
 It uses only its own hand, the move to beat and who made it, and the cards-left counts.
+The play decisions are made natively, by the same code as ``Deal.playouts(policy=
+"minplays")`` (``search/_policies.pyx``: the rules are written there once); tribute and
+return choices, and the :meth:`MinPlaysAgent.sensible` moves a search considers, in Python.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from ..engine.cards import card_power, parse_card
 from ..engine.deal import Deal
 from ..engine.hand import Hand
 from ..engine.moves import Move, MoveType, bomb_tier
+from ..search._policies import Chooser
 from ..search.minplays import min_plays
 from .base import check_turn
 
 BOMB_KINDS = frozenset({MoveType.BOMB, MoveType.STRAIGHT_FLUSH, MoveType.FOUR_JOKERS})
-#: An opponent "about to finish": the player to beat holds at most this many cards ...
-THREAT_LAST = 6
-#: ... or any opponent at most this many.
-THREAT_ANY = 3
-#: A bomb is worth playing when the rest of the hand then needs at most this many plays.
-BOMB_TO_FINISH = 2
 _CACHE_LIMIT = 1 << 16
 
 Row = tuple[int, int, int, int]  # (kind, key, once, twice), as MoveList.rows() gives
@@ -51,9 +51,20 @@ class MinPlaysAgent:
     def __init__(self, seed: int | str | None = None) -> None:
         self.seed = seed
         self._counts: dict[tuple[int, int, int], int] = {}
+        self._chooser: Chooser | None = None  # the native rules, made on first use
 
     def __repr__(self) -> str:
         return "MinPlaysAgent()"
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"seed": self.seed, "_counts": {}, "_chooser": None}
+
+    def _play(self, deal: Deal) -> int:
+        """The rules' play in the play phase, natively."""
+        chooser = self._chooser
+        if chooser is None:
+            chooser = self._chooser = Chooser("minplays")
+        return chooser.choose(deal)  # type: ignore[no-any-return]
 
     def count(self, hand: Hand, level: int) -> int:
         """``min_plays(hand, level)[0]``, remembered."""
@@ -69,24 +80,15 @@ class MinPlaysAgent:
         seat = check_turn(deal, seat)
         if deal.phase != "play":
             return self._card_choice(deal, seat)
-        if deal.following:
-            rows, rest = self._rests(deal, seat)
-            return self._follow(deal, seat, rows, rest)
-        rows, plays = self._decomposition(deal, seat)
-        return self._lead(rows, plays)
+        return self._play(deal)
 
     def choices(self, deal: Deal, seat: int) -> tuple[int, list[int]]:
-        """``(act(deal, seat), sensible(deal, seat))`` from one solve of the hand (what a
-        search built on these rules asks at each decision); outside the play phase the
-        list is empty."""
+        """``(act(deal, seat), sensible(deal, seat))`` (what a search built on these rules
+        asks at each decision); outside the play phase the list is empty."""
         seat = check_turn(deal, seat)
         if deal.phase != "play":
             return self._card_choice(deal, seat), []
-        if deal.following:
-            rows, rest = self._rests(deal, seat)
-            return self._follow(deal, seat, rows, rest), self._sensible_follow(deal, seat, rows, rest)
-        rows, plays = self._decomposition(deal, seat)
-        return self._lead(rows, plays), self._sensible_lead(rows, plays)
+        return self._play(deal), self.sensible(deal, seat)
 
     def sensible(self, deal: Deal, seat: int) -> list[int]:
         """The play actions these rules would consider (what a search may choose among):
@@ -104,12 +106,6 @@ class MinPlaysAgent:
         return list(deal.legal_moves().rows()), plays
 
     @staticmethod
-    def _lead(rows: list[Row], plays: list[Move]) -> int:
-        options = [p for p in plays if p.kind not in BOMB_KINDS] or plays
-        best = min(options, key=lambda p: (p.key, -len(p.cards)))
-        return rows.index((int(best.kind), best.key, best.cards.once, best.cards.twice))
-
-    @staticmethod
     def _sensible_lead(rows: list[Row], plays: list[Move]) -> list[int]:
         return sorted({rows.index((int(p.kind), p.key, p.cards.once, p.cards.twice)) for p in plays})
 
@@ -125,27 +121,6 @@ class MinPlaysAgent:
         keeping = [i + 1 for i, row in enumerate(rows) if row[0] not in BOMB_KINDS and (rest[i] <= n - 1 or rest[i] == 0)]
         bombs = sorted((i for i, row in enumerate(rows) if row[0] in BOMB_KINDS), key=lambda i: (rest[i], row_tier(rows[i])))
         return [0, *keeping, *sorted(i + 1 for i in bombs[:2])]
-
-    def _follow(self, deal: Deal, seat: int, rows: list[Row], rest: list[int]) -> int:
-        hand, level = deal.hands[seat], deal.level
-        if 0 in rest:
-            return rest.index(0) + 1
-        if deal.last_seat == seat ^ 2:
-            return 0
-        n = self.count(hand, level)
-        plain = [i for i, (kind, *_) in enumerate(rows) if kind not in BOMB_KINDS]
-        bombs = [i for i, (kind, *_) in enumerate(rows) if kind in BOMB_KINDS]
-        keeping = [i for i in plain if rest[i] <= n - 1]
-        if keeping:
-            return min(keeping, key=lambda i: (rest[i], rows[i][1])) + 1
-        left = deal.cards_left()
-        threat = left[deal.last_seat] <= THREAT_LAST or any(0 < left[o] <= THREAT_ANY for o in ((seat + 1) % 4, (seat + 3) % 4))
-        if threat and plain:
-            return min(plain, key=lambda i: (rest[i], rows[i][1])) + 1
-        usable = [i for i in bombs if threat or rest[i] <= BOMB_TO_FINISH]
-        if usable:
-            return min(usable, key=lambda i: (rest[i], row_tier(rows[i]), rows[i][1])) + 1
-        return 0
 
     # -- tribute and return -------------------------------------------------------------------
     def _card_choice(self, deal: Deal, seat: int) -> int:

@@ -2,11 +2,12 @@
 """Native state and action encoders (see docs/encoding.md for the layouts, field by field).
 
 Two steps per position. ``_gather`` (holding the GIL) copies what a seat's encoding needs
-out of a :class:`~guandan_fast.engine.deal.Deal` into a plain C ``Position``, from the plain values
-of one ``Deal._encoder_view()`` call (no copies, no Move or dict made): the four hands' bit
-planes, the per-seat played planes, the last ``TAIL`` plays and the bombs per seat (read
-from the plays the Deal keeps packed as 64-bit words, so a late position costs no more
-than an early one), the move to beat, levels, phase, finishing order and tribute. The kernels
+out of a :class:`~guandan_fast.engine.deal.Deal` into a plain C ``Position``: from the deal's
+native play state (``engine/state.pxd``, read through a cimport: the four hands' bit
+planes, the per-seat played planes, the move to beat and its seat, phase, seat to act,
+finishing order, and the last ``TAIL`` plays and the bombs per seat from its play log of
+64-bit words, so a late position costs no more than an early one), and from the deal's
+team levels and tribute record by name. The kernels
 (``_danzero``, ``_full``; ``noexcept nogil``) then write floats from the Position alone, so
 a batch is gathered chunk by chunk and encoded without the GIL.
 
@@ -27,6 +28,7 @@ cimport numpy as cnp
 
 from guandan_fast.engine._bitops cimport gf_ctz64, gf_popcount64
 from guandan_fast.engine._movegen cimport as_integer, FULL_PLANE, K_STRAIGHT_FLUSH, NUM_CARDS, NUM_KEYS, NUM_KINDS
+from guandan_fast.engine.state cimport PHASE_DONE, PlayState, State
 from guandan_fast.engine.deal import Deal
 from guandan_fast.engine.cards import parse_card
 
@@ -76,11 +78,6 @@ cdef enum:
 
     F_ACTION = 83            # 54 cards, 11 kind one-hot, 18 key one-hot
 
-    PHASE_TRIBUTE = 0
-    PHASE_RETURN = 1
-    PHASE_PLAY = 2
-    PHASE_DONE = 3
-
 
 #: Layout name -> (state size, action feature width).
 LAYOUTS = {"danzero": (DZ_SIZE, NUM_CARDS), "full-v1": (F_SIZE, F_ACTION)}
@@ -120,7 +117,6 @@ FIELDS = {
         "history": (F_HISTORY, TAIL * F_SLOT),
     },
 }
-_PHASES = {"tribute": PHASE_TRIBUTE, "return": PHASE_RETURN, "play": PHASE_PLAY, "done": PHASE_DONE}
 _TRIBUTE_KINDS = {"none": 0, "single": 1, "double": 2, "anti": 3, "waived": 4}
 
 
@@ -141,11 +137,11 @@ cdef struct Position:
     int tail_kind[TAIL]
     uint64_t tail_once[TAIL]
     uint64_t tail_twice[TAIL]
-    int beat_kind            # 0 when leading
-    int beat_key
-    int beat_seat
-    uint64_t beat_once
-    uint64_t beat_twice
+    int last_kind            # the move to beat: 0 when leading
+    int last_key
+    int last_seat
+    uint64_t last_once
+    uint64_t last_twice
     # full layout only
     int tribute_kind
     int payer[4]
@@ -192,20 +188,14 @@ cdef int _check_deal(object deal) except -1:
     return 0
 
 
-cdef int _gather_plays(object packed, Position* p, bint full) except -1:
-    """The last plays (and, for the full layout, the bombs per seat) from the deal's packed
-    plays: three uint64 words per play (see ``Deal._plays``)."""
-    cdef cparray.array words
-    cdef const uint64_t* data
-    cdef Py_ssize_t n, start, j
+cdef void _gather_plays(State state, Position* p, bint full) noexcept:
+    """The last plays (and, for the full layout, the bombs per seat) from the state's play
+    log: three uint64 words per play (see ``State``)."""
+    cdef const uint64_t* data = <const uint64_t*>state.log.data.as_ulonglongs
+    cdef Py_ssize_t n = Py_SIZE(state.log) // 3, start, j
     cdef Py_ssize_t keep = TAIL if full else DZ_TAIL
     cdef uint64_t head
     cdef int k
-    if type(packed) is not cparray.array or (<cparray.array>packed).ob_descr.itemsize != 8:
-        raise ValueError("the deal's packed plays must be an array of 64-bit words")
-    words = <cparray.array>packed
-    data = <const uint64_t*>words.data.as_ulonglongs
-    n = Py_SIZE(words) // 3
     start = n - keep if n > keep else 0
     p.tail_len = <int>(n - start)
     for j in range(start, n):
@@ -224,31 +214,30 @@ cdef int _gather_plays(object packed, Position* p, bint full) except -1:
             head = data[3 * j]
             if K_STRAIGHT_FLUSH <= ((head >> 2) & 15) < NUM_KINDS:
                 p.bombs[head & 3] += 1
-    return 0
 
 
-cdef int _gather_tribute(tuple view, Py_ssize_t at, Position* p) except -1:
-    """The tribute record from ``view[at:at + 5]``: kind, payers, receivers, payments, returns."""
+cdef int _gather_tribute(object record, Position* p) except -1:
+    """The tribute record (a TributeRecord, read by field name)."""
     cdef int k
-    p.tribute_kind = _TRIBUTE_KINDS.get(view[at], 0)
+    p.tribute_kind = _TRIBUTE_KINDS.get(record.kind, 0)
     for k in range(4):
         p.payer[k] = 0
         p.receiver[k] = 0
         p.tribute_card[k] = -1
         p.return_card[k] = -1
-    for seat in view[at + 1]:
+    for seat in record.payers:
         p.payer[seat & 3] = 1
-    for seat in view[at + 2]:
+    for seat in record.receivers:
         p.receiver[seat & 3] = 1
-    for giver, _, card in view[at + 3]:
+    for giver, _, card in record.payments:
         p.tribute_card[giver & 3] = card
-    for giver, _, card in view[at + 4]:
+    for giver, _, card in record.returns:
         p.return_card[giver & 3] = card
     return 0
 
 
 cdef int _level_of(object value, str what) except -1:
-    """A level 2..14 read from the deal (public attributes: any object may be there)."""
+    """A level 2..14 read from the deal (checked when set, read defensively)."""
     if type(value) is int and 2 <= value <= 14:  # the common case, without a Python call
         return <int>value
     number = as_integer(value, f"the deal's {what}")
@@ -257,62 +246,44 @@ cdef int _level_of(object value, str what) except -1:
     return number
 
 
-cdef inline uint64_t _plane(object value) except? 0:
-    return (<uint64_t>value) & FULL_PLANE
-
-
 cdef int _gather(object deal, int seat, Position* p, bint full) except -1:
-    """Copy what the encoders read from ``deal`` (already checked to be a Deal) into ``p``,
-    from the plain values of ``Deal._encoder_view`` (one call, no copies)."""
+    """Copy what the encoders read from ``deal`` (already checked to be a Deal) into ``p``:
+    its native play state through the cimported struct, its team levels and tribute record."""
     cdef int s, n_out = 0
-    cdef tuple view = deal._encoder_view()
-    cdef list played
-    cdef tuple last
-    if len(view) != 22:
-        raise ValueError("unexpected Deal._encoder_view")
-    level, team_levels, phase, to_act, finish = view[0], view[1], view[2], view[3], view[4]
-    played, packed, last, last_seat = view[5], view[6], view[7], view[8]
+    held = deal._state
+    if type(held) is not State:
+        raise TypeError("the deal holds no guandan_fast play state")
+    cdef State state = <State>held
+    cdef const PlayState* ps = &state.s
+    team_levels = deal.team_levels
     p.seat = seat
-    p.level = _level_of(level, "level")
-    # team_levels is a public attribute: whatever it holds, read it as Python (never by index)
+    p.level = ps.level
     try:
         team_a, team_b = team_levels
     except (TypeError, ValueError):
         raise ValueError(f"the deal's team_levels must be two levels 2..14, not {team_levels!r}") from None
     p.levels[0] = _level_of(team_a, "team_levels[0]")
     p.levels[1] = _level_of(team_b, "team_levels[1]")
-    if len(played) != 8:
-        raise ValueError("unexpected played planes")
     for s in range(4):
-        p.once[s] = _plane(view[9 + 2 * s])
-        p.twice[s] = _plane(view[10 + 2 * s]) & p.once[s]
-        if p.once[s] == 0:
+        p.once[s] = ps.once[s]
+        p.twice[s] = ps.twice[s]
+        p.played_once[s] = ps.played_once[s]
+        p.played_twice[s] = ps.played_twice[s]
+        p.finish[s] = ps.finish[s] & 3
+        if ps.once[s] == 0:
             n_out += 1
-        p.played_once[s] = _plane(played[2 * s])
-        p.played_twice[s] = _plane(played[2 * s + 1]) & p.played_once[s]
-    p.n_out = n_out if n_out <= len(finish) else <int>len(finish)
-    for s in range(p.n_out):
-        p.finish[s] = (<int>finish[s]) & 3
-    _gather_plays(packed, p, full)
+    p.n_out = n_out if n_out <= ps.nfinish else ps.nfinish  # a double down's losers still hold cards
+    _gather_plays(state, p, full)
     if not full:
         return 0
-    p.phase = _PHASES[phase]
-    p.to_act = -1 if to_act is None else (<int>to_act) & 3
-    if last is None:
-        p.beat_kind = 0
-        p.beat_key = 0
-        p.beat_seat = -1
-        p.beat_once = 0
-        p.beat_twice = 0
-    else:
-        if len(last) < 4:
-            raise ValueError("unexpected move to beat")
-        p.beat_kind = last[0]
-        p.beat_key = last[1]
-        p.beat_seat = (<int>last_seat) & 3
-        p.beat_once = _plane(last[2])
-        p.beat_twice = _plane(last[3]) & p.beat_once
-    _gather_tribute(view, 17, p)
+    p.phase = state.phase
+    p.to_act = -1 if state.phase == PHASE_DONE else ps.to_act & 3
+    p.last_kind = ps.last_kind
+    p.last_key = ps.last_key
+    p.last_seat = ps.last_seat & 3 if ps.last_kind else -1
+    p.last_once = ps.last_once
+    p.last_twice = ps.last_twice
+    _gather_tribute(deal._tribute, p)
     return 0
 
 
@@ -527,11 +498,11 @@ cdef void _full(const Position* p, float* out) noexcept nogil:
     _one_hot(out + F_PHASE, 4, p.phase)
     if p.to_act >= 0:
         out[F_TO_ACT + _relative(p, p.to_act)] = 1.0
-    if p.beat_kind != 0:
-        _add_cards(out + F_BEAT_CARDS, p.beat_once, p.beat_twice, False)
-        _one_hot(out + F_BEAT_KIND, NUM_KINDS, p.beat_kind)
-        _one_hot(out + F_BEAT_KEY, NUM_KEYS, p.beat_key)
-        out[F_BEAT_SEAT + _relative(p, p.beat_seat)] = 1.0
+    if p.last_kind != 0:
+        _add_cards(out + F_BEAT_CARDS, p.last_once, p.last_twice, False)
+        _one_hot(out + F_BEAT_KIND, NUM_KINDS, p.last_kind)
+        _one_hot(out + F_BEAT_KEY, NUM_KEYS, p.last_key)
+        out[F_BEAT_SEAT + _relative(p, p.last_seat)] = 1.0
     _one_hot(out + F_TRIBUTE_KIND, 5, p.tribute_kind)
     for slot in range(p.tail_len):
         j = p.tail_len - 1 - slot

@@ -19,11 +19,13 @@ pass when following), and :meth:`Deal.step` takes one of them as a platform trip
 :class:`~guandan_fast.engine.moves.Move` or an index into that list. An illegal action raises
 ValueError (TypeError for something that is no action at all) and changes nothing.
 
-The modules below this one each hold one job: :mod:`~guandan_fast.engine.rules` the options
-(:class:`Rules`), :mod:`~guandan_fast.engine.tribute` the tribute record and its rules as pure
-functions, :mod:`~guandan_fast.engine.observation` what a seat sees, :mod:`~guandan_fast.search.playout`
-the random playouts (native, without the GIL, or in Python). Adapters for the competition
-platform live above, in :mod:`guandan_fast.platform`.
+The modules below this one each hold one job: :mod:`~guandan_fast.engine.state` the play
+state in C and the rules of play (turn order, trick end, 接风, the end of the deal; the deal
+holds a :class:`~guandan_fast.engine.state.State` and steps it), :mod:`~guandan_fast.engine.rules`
+the options (:class:`Rules`), :mod:`~guandan_fast.engine.tribute` the tribute record and its
+rules as pure functions, :mod:`~guandan_fast.engine.observation` what a seat sees. The
+playouts (:mod:`~guandan_fast.search.playout`, native, without the GIL) are called at call
+time; adapters for the competition platform live above, in :mod:`guandan_fast.platform`.
 
 Where RULES.md is silent, this module does what an expert player would expect; each such
 choice is written down where it is implemented and summarised here:
@@ -48,28 +50,27 @@ from __future__ import annotations
 
 import random
 import sys
-from array import array
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import fields, replace
 from typing import TYPE_CHECKING, Any, Union
 
 import numpy as np
 
-from .api import MoveList, legal_moves
-from .cards import CARD_NAMES, NUM_CARDS, bounded, check_seat, level_char, parse_card, parse_level
-from .hand import Hand, as_hand, new_hand
-from .moves import PASS, Move, MoveType, bomb_tier
-from .notation import PASS_ACTION, StoredAction, card_triple, fresh, reading, stored_triple, stored_triples
+from .api import MoveList
+from .cards import CARD_NAMES, NUM_CARDS, as_index, bounded, check_seat, level_char, parse_card, parse_level
+from .hand import Hand, as_hand, card_names
+from .moves import PASS, Move, MoveType
+from .notation import PASS_ACTION, card_triple, fresh, reading, stored_triple, stored_triples, StoredAction
 from .observation import DealView, Observation, observe, play_row
 from .rules import Rules, check_rules
-from .scoring import check_finish_order, double_down, finish_outcome, partner_of, team_of
+from .scoring import check_finish_order, finish_outcome, partner_of, team_of
+from .state import LONGEST_DEAL, State
 from .tribute import NO_TRIBUTE, TributeRecord, hand_over, return_choices, tribute_choices, tribute_due
 
 if TYPE_CHECKING:
     from ..search.infoset import Unseen
-    from ..search.playout import PlayState
 
-__all__ = ["PHASES", "Action", "Deal", "deal_cards"]
+__all__ = ["PHASES", "Action", "Deal", "deal_cards", "perft"]
 
 PHASES = ("tribute", "return", "play", "done")
 
@@ -92,72 +93,48 @@ class Deal:
     Build one with :meth:`start` (given hands) or :meth:`random` (shuffled hands). Seats
     0-3; partners sit opposite (0 & 2 are team 0, 1 & 3 team 1); play goes to seat
     ``(s + 1) % 4``, skipping the players who are out.
+
+    The position lives in a native :class:`~guandan_fast.engine.state.State` (the C play
+    state of ``state.pxd`` and the play log), which applies the rules of play; the deal
+    adds the tribute and return (RULES.md §9), the platform notation and the caches of
+    what it hands out.
     """
 
     __slots__ = (
-        "_actions",
         "_card_actions",
-        "_finish",
-        "_hands",
-        "_last",
-        "_last_move",
-        "_last_seat",
-        "_moves",
         "_paid",
-        "_passes",
         "_pending",
-        "_phase",
-        "_played",
-        "_played_array",
-        "_plays",
+        "_replaced",
         "_rows",
-        "_to_act",
+        "_start",
+        "_state",
+        "_team_levels",
         "_tribute",
-        "_trick",
         "_triples",
-        "level",
         "rules",
-        "team_levels",
     )
 
-    level: int
     rules: Rules
-    team_levels: tuple[int, int]
-    _hands: list[Hand]
-    _phase: str
-    _to_act: int | None
-    #: The move to beat as plain ints (kind, key, once, twice, size, bomb tier); None when
-    #: the seat to act leads. ``_last_move`` is the same as a Move, made when first needed.
-    _last: tuple[int, int, int, int, int, int] | None
-    _last_move: Move | None
-    _last_seat: int
-    _passes: int
-    _finish: list[int]
+    #: The position: hands, level, seat to act, the move to beat, seats out, the play log.
+    _state: State
+    _team_levels: tuple[int, int]
     #: Tributes and returns as (seat, stored triple); they all come before the first play.
     _card_actions: list[tuple[int, StoredAction]]
-    #: Every play-phase action, packed: three words each, ``seat | kind << 2 | key << 6``,
-    #: ``once``, ``twice`` (:func:`~guandan_fast.engine.observation.play_row`), so that a step
-    #: appends three ints and the native encoders (:mod:`guandan_fast.encode`) read the log
-    #: without a Python object per play.
-    _plays: array[int]
     #: The first plays as (seat, kind, key, once, twice) rows, made when :attr:`plays` or
-    #: :attr:`history` is read.
+    #: :attr:`history` is read from the state's play log (three words a play, see
+    #: :func:`~guandan_fast.engine.observation.play_row`).
     _rows: list[tuple[int, int, int, int, int]]
     #: Stored triples of the first plays, made when :attr:`history` is read.
     _triples: list[StoredAction]
-    #: Per seat, the number (from 0) of its play in the current trick, or -1.
-    _trick: list[int]
     _tribute: TributeRecord
     #: Tributes chosen, (payer, card), not yet handed over (a double tribute is paid at once).
     _paid: tuple[tuple[int, int], ...]
     _pending: list[int]
-    #: Cards each seat has played, as 8 plane ints (once, twice per seat): kept per play.
-    _played: list[int]
-    _played_array: np.ndarray | None
-    # Caches of the current state, dropped by every action; their contents are immutable
-    # (read-only arrays, tuples), so clones share them.
-    _moves: MoveList | None
-    _actions: list[StoredAction] | None
+    #: How the deal began, for pickling: the hands as planes, the leader (None after a
+    #: tribute), the previous finish, the seats out and the tribute order.
+    _start: tuple[Any, ...]
+    #: Hands replaced by :meth:`with_hands`: (card actions, plays, the four hands) at the time.
+    _replaced: tuple[tuple[int, int, tuple[Hand, ...]], ...]
 
     # -- construction -----------------------------------------------------------------------
     @classmethod
@@ -189,35 +166,30 @@ class Deal:
         first); on equal cards the first to choose pays the first player — RULES.md §9 with
         the default, the OpenGuanDan server's arrival order when given.
         """
-        deal = cls.__new__(cls)
-        deal.level = parse_level(level)
+        deal = _new_deal(cls)
+        level = parse_level(level)
         deal.rules = check_rules(rules)
-        deal.team_levels = _check_team_levels(team_levels, deal.level)
-        deal._hands = _check_hands(hands)
-        deal._finish = _check_finished(finished, deal._hands)
+        deal._team_levels = (level, level) if team_levels is None else _check_team_levels(team_levels)
+        checked = _check_hands(hands)
+        finish = _check_finished(finished, checked)
         deal._card_actions = []
-        deal._plays = array("Q")
         deal._rows = []
         deal._triples = []
-        deal._trick = [-1, -1, -1, -1]
-        deal._last = None
-        deal._last_move = PASS
-        deal._last_seat = -1
-        deal._passes = 0
         deal._tribute = NO_TRIBUTE
         deal._paid = ()
         deal._pending = []
-        deal._played = [0] * 8
-        deal._played_array = None
-        deal._moves = None
-        deal._actions = None
-        active = [s for s in range(4) if s not in deal._finish]
-        if len(active) < 2 or (len(deal._finish) >= 2 and deal._finish[1] == partner_of(deal._finish[0])):
+        deal._replaced = ()
+        active = [s for s in range(4) if s not in finish]
+        if len(active) < 2 or (len(finish) >= 2 and finish[1] == partner_of(finish[0])):
             raise ValueError("the deal is already over: at most two seats may be out, and not a whole team")
+        planes = tuple((hand.once, hand.twice) for hand in checked)
         if previous_finish is not None:
             if leader is not None:
                 raise ValueError("with previous_finish the tribute rules decide who leads: leave leader as None")
-            deal._setup_tribute(check_finish_order(previous_finish), tribute_order)
+            order = check_finish_order(previous_finish)
+            deal._state = State.position(planes, level, active[0], finished=finish)
+            deal._start = (planes, None, order, finish, None)
+            deal._setup_tribute(order, tribute_order)
             return deal
         if tribute_order is not None:
             raise ValueError("tribute_order needs previous_finish: only a deal after another has a tribute")
@@ -226,8 +198,8 @@ class Deal:
         leader = check_seat(leader, "leader")
         if leader not in active:
             raise ValueError(f"the leader, seat {leader}, holds no cards")
-        deal._phase = "play"
-        deal._to_act = leader
+        deal._state = State.position(planes, level, leader, finished=finish)
+        deal._start = (planes, leader, None, finish, None)
         return deal
 
     @classmethod
@@ -249,57 +221,72 @@ class Deal:
 
     def _setup_tribute(self, finish: list[int], order: Sequence[int] | None) -> None:
         """Decide tribute, anti-tribute or none from the previous finish (RULES.md §9-10)."""
-        record = tribute_due(finish, self._hands, self.rules)
+        record = tribute_due(finish, self.hands, self.rules)
         if order is not None:
             if isinstance(order, (str, bytes)) or not isinstance(order, Sequence) or sorted(order) != sorted(record.payers):
                 raise ValueError(f"tribute_order must list the payers {list(record.payers)} in some order, not {order!r}")
             record = replace(record, payers=tuple(order))
+            self._start = (*self._start[:4], tuple(order))
         self._tribute = record
         if record.leader is not None:  # anti-tribute, or waived between partners
             self._begin_play(record.leader)
             return
         for payer in record.payers:
-            if not tribute_choices(self._hands[payer], self.level):
+            if not tribute_choices(self._state.hand(payer), self.level):
                 raise ValueError(f"seat {payer} must pay tribute but holds no card other than wildcards")
-        self._phase = "tribute"
         self._pending = list(record.payers)
-        self._to_act = record.payers[0]
+        self._state.before_play("tribute", record.payers[0])
 
     def _begin_play(self, leader: int) -> None:
-        self._phase = "play"
         self._pending = []
-        self._to_act = leader if self._hands[leader] else self._next_active(leader)
+        self._state.begin_play(leader)
 
     # -- state ------------------------------------------------------------------------------
     @property
     def phase(self) -> str:
         """``"tribute"``, ``"return"``, ``"play"`` or ``"done"``."""
-        return self._phase
+        return self._state.phase_name  # type: ignore[no-any-return]
 
     @property
     def to_act(self) -> int | None:
         """The seat whose action is awaited (None once the deal is done)."""
-        return self._to_act
+        return self._state.to_act  # type: ignore[no-any-return]
+
+    @property
+    def level(self) -> int:
+        """The level the deal is played at (2..14)."""
+        return self._state.level  # type: ignore[no-any-return]
+
+    @property
+    def team_levels(self) -> tuple[int, int]:
+        """The two teams' levels (team 0: seats 0 and 2), shown in observations; assigning
+        checks them as :meth:`start` does."""
+        return self._team_levels
+
+    @team_levels.setter
+    def team_levels(self, levels: Sequence[int | str]) -> None:
+        self._team_levels = _check_team_levels(levels)
 
     @property
     def current_seat(self) -> int:
         """The seat whose action is awaited, typed ``int`` for the idioms
         ``state(deal, deal.current_seat)`` and ``agent.act(deal, deal.current_seat)``:
         ValueError once the deal is done (where :attr:`to_act` is None)."""
-        if self._to_act is None:
+        to_act = self._state.to_act
+        if to_act is None:
             raise ValueError("the deal is done: no seat is to act")
-        return self._to_act
+        return to_act  # type: ignore[no-any-return]
 
     @property
     def hands(self) -> tuple[Hand, Hand, Hand, Hand]:
-        return tuple(self._hands)  # type: ignore[return-value]
+        return self._state.all_hands()  # type: ignore[no-any-return]
 
     @property
     def finish_order(self) -> list[int]:
         """Seats that are out, first to last; all four once the deal is done (a double
         down's two losers both count as last and are listed in turn order after the
         second finisher)."""
-        return list(self._finish)
+        return self._state.finish_order  # type: ignore[no-any-return]
 
     @property
     def history(self) -> list[tuple[int, list[Any]]]:
@@ -314,8 +301,9 @@ class Deal:
 
     def _play_rows(self) -> list[tuple[int, int, int, int, int]]:
         """The rows of every play so far (the packed log read once, as far as it goes)."""
-        rows, plays = self._rows, self._plays
-        for index in range(len(rows), len(plays) // 3):
+        rows, state = self._rows, self._state
+        plays = state.plays
+        for index in range(len(rows), state.play_count):
             rows.append(play_row(plays, index))
         return rows
 
@@ -324,12 +312,7 @@ class Deal:
         """The cards each seat has played in the play phase so far, as read-only
         ``uint64[4, 2]`` planes: row ``s`` is ``(once, twice)`` of seat ``s`` (the layout
         of :meth:`Hand.to_numpy`). Tributes and returns are not plays."""
-        array = self._played_array
-        if array is None:
-            array = np.array(self._played, dtype=np.uint64).reshape(4, 2)
-            array.setflags(write=False)
-            self._played_array = array
-        return array
+        return self._state.played  # type: ignore[no-any-return]
 
     @property
     def plays(self) -> tuple[tuple[int, int, int, int, int], ...]:
@@ -341,21 +324,14 @@ class Deal:
     @property
     def last_move(self) -> Move | None:
         """The move to beat (None when the seat to act leads)."""
-        return None if self._last is None else self._move_to_beat()
-
-    def _move_to_beat(self) -> Move:
-        """The move to beat as a Move (PASS when leading), made once per trick state."""
-        move = self._last_move
-        if move is None:
-            kind, key, once, twice, _, _ = self._last  # type: ignore[misc]
-            move = self._last_move = Move._trusted(_MOVE_TYPES[kind], key, Hand._trusted(once, twice), self.level)
-        return move
+        move = self._state.move_to_beat()
+        return None if move is PASS else move  # type: ignore[no-any-return]
 
     @property
     def last_seat(self) -> int:
         """The seat that made :attr:`last_move` (-1 when the seat to act leads); the
         platform calls it ``greaterPos``."""
-        return self._last_seat
+        return self._state.last_seat  # type: ignore[no-any-return]
 
     @property
     def tribute(self) -> dict[str, Any]:
@@ -372,15 +348,15 @@ class Deal:
 
     @property
     def done(self) -> bool:
-        return self._phase == "done"
+        return self._state.to_act is None  # type: ignore[no-any-return]
 
     @property
     def outcome(self) -> tuple[int, int] | None:
         """``(winning team, levels up)`` once the deal is done: the team that finished
         first goes up 3, 2 or 1 as its partner was second, third or last (RULES.md §8)."""
-        if self._phase != "done":
+        if not self.done:
             return None
-        return finish_outcome(self._finish)
+        return finish_outcome(self._state.finish_order)
 
     def result(self, seat: int) -> int | None:
         """The finished deal for ``seat``'s team: +n when it goes up n levels, -n when the
@@ -393,35 +369,23 @@ class Deal:
         return up if team_of(seat) == team else -up
 
     def cards_left(self) -> list[int]:
-        return [len(hand) for hand in self._hands]
+        return list(self._state.cards_left)
 
     def clone(self) -> Deal:
         """An independent copy (hands, moves, stored actions and the cached move list are
         immutable, so this is cheap). ``copy.copy`` and ``copy.deepcopy`` make the same."""
         other = _new_deal(Deal)
-        other.level = self.level
         other.rules = self.rules
-        other.team_levels = self.team_levels
-        other._hands = self._hands[:]
-        other._phase = self._phase
-        other._to_act = self._to_act
-        other._last = self._last
-        other._last_move = self._last_move
-        other._last_seat = self._last_seat
-        other._passes = self._passes
-        other._finish = self._finish[:]
+        other._team_levels = self._team_levels
+        other._state = self._state.copy()
         other._card_actions = self._card_actions[:]
-        other._plays = self._plays[:]
         other._rows = self._rows[:]
         other._triples = self._triples[:]
-        other._trick = self._trick[:]
         other._tribute = self._tribute
         other._paid = self._paid
         other._pending = self._pending[:]
-        other._played = self._played[:]
-        other._played_array = self._played_array
-        other._moves = self._moves
-        other._actions = self._actions
+        other._start = self._start
+        other._replaced = self._replaced
         return other
 
     def __copy__(self) -> Deal:
@@ -439,25 +403,17 @@ class Deal:
         exactly the cards they hold now (ValueError otherwise). In the tribute phase a
         payer who has already chosen keeps the card it chose, and every payer still to
         choose must have a card it may pay."""
-        new = _check_hands(hands)
-        old = self._hands
-        for seat in range(4):
-            if len(new[seat]) != len(old[seat]):
-                raise ValueError(
-                    f"hand of seat {seat} has {len(new[seat])} cards, the deal gives it {len(old[seat])}"
-                )
-        if _union(new) != _union(old):
-            raise ValueError("the new hands must hold together exactly the cards the four hands hold now")
+        new = _as_hands(hands)
         for payer, card in self._paid:
             if not new[payer].count(card):
                 raise ValueError(f"seat {payer} has chosen to pay {CARD_NAMES[card]} and must keep it")
-        if self._phase == "tribute":
+        if self._pending and self.phase == "tribute":
             for payer in self._pending:
                 if not tribute_choices(new[payer], self.level):
                     raise ValueError(f"seat {payer} must pay tribute but would hold no card other than wildcards")
         other = self.clone()
-        other._hands = new
-        other._moves = other._actions = None
+        other._state.set_hands(new)  # each seat keeps its number of cards, the table its cards
+        other._replaced = (*self._replaced, (len(self._card_actions), self._state.play_count, tuple(new)))
         return other
 
     # -- what one seat knows (the work is in guandan_fast.search.infoset) -----------------------------
@@ -480,19 +436,25 @@ class Deal:
 
         return infoset.sample_worlds(self, seat, n, seed)
 
-    def __getstate__(self) -> dict[str, Any]:
-        """Pickled state: every slot but the caches (rebuilt on demand)."""
-        state = {name: getattr(self, name) for name in Deal.__slots__}
-        state["_moves"] = state["_actions"] = state["_played_array"] = None
-        state["_triples"] = []
-        state["_rows"] = []
-        if state["_last"] is not None:
-            state["_last_move"] = None
-        return state
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        for name in Deal.__slots__:
-            setattr(self, name, state[name])
+    # -- pickling: the construction and the actions, replayed through the same checks ---------------
+    def __reduce__(self) -> tuple[Any, ...]:
+        """A deal pickles as how it began (the arguments of :meth:`start`), every action
+        since (and any :meth:`with_hands`), and its team levels; unpickling replays them
+        through :meth:`start`, :meth:`step` and :meth:`with_hands`, so a damaged pickle is
+        refused with the ValueError or TypeError any of them gives."""
+        planes, leader, previous, finished, order = self._start
+        start = {
+            "hands": [_names(once, twice) for once, twice in planes],
+            "level": self.level,
+            "leader": leader,
+            "previous_finish": previous,
+            "rules": {field.name: getattr(self.rules, field.name) for field in fields(self.rules)},
+            "finished": finished,
+            "tribute_order": order,
+        }
+        card_actions = [(seat, fresh(triple)) for seat, triple in self._card_actions]
+        replaced = [(cards, plays, [_names(hand.once, hand.twice) for hand in hands]) for cards, plays, hands in self._replaced]
+        return (_restore, (start, card_actions, list(self._play_rows()), replaced, self._team_levels))
 
     # -- actions ----------------------------------------------------------------------------
     def legal_moves(self) -> MoveList:
@@ -502,23 +464,12 @@ class Deal:
 
         The deal keeps these moves until the next action (``step(index)`` reads them); the
         list returned is a new :class:`MoveList` over read-only arrays (copy them to write)."""
-        moves = self._moves if self._moves is not None else self._own_moves()
-        return moves._shared()
-
-    def _own_moves(self) -> MoveList:
-        """The deal's cached move list (never handed out)."""
-        moves = self._moves
-        if moves is None:
-            if self._phase != "play":
-                raise ValueError(f"there are no moves to play in the {self._phase} phase")
-            moves = legal_moves(self._hands[self._to_act], self.level, self._move_to_beat())  # type: ignore[index]
-            self._moves = moves
-        return moves
+        return self._state.move_list()._shared()  # type: ignore[no-any-return]
 
     @property
     def following(self) -> bool:
         """Whether the seat to act follows (may pass) rather than leads."""
-        return self._last is not None
+        return self._state.following  # type: ignore[no-any-return]
 
     def legal_actions(self) -> list[list[Any]]:
         """Every legal action of :attr:`to_act` as a platform triple.
@@ -531,18 +482,19 @@ class Deal:
         return [fresh(action) for action in self._stored_actions()]
 
     def _stored_actions(self) -> list[StoredAction]:
-        actions = self._actions
+        state = self._state
+        actions = state.actions
         if actions is None:
-            phase = self._phase
+            phase = state.phase_name
             if phase == "play":
-                actions = _move_list_actions(self._own_moves(), self._last is not None)
+                actions = _move_list_actions(state.move_rows(), state.following, state.level)
             elif phase in ("tribute", "return"):
                 kind = "tribute" if phase == "tribute" else "back"
                 actions = [card_triple(kind, c) for c in self._card_choices()]
             else:
                 actions = []
-            self._actions = actions
-        return actions
+            state.actions = actions
+        return actions  # type: ignore[no-any-return]
 
     def step(self, action: Action) -> None:
         """Make the seat to act take ``action``: a platform triple, a :class:`Move` (or
@@ -551,198 +503,60 @@ class Deal:
         An illegal action raises ValueError (TypeError when it is no action at all) and
         leaves the deal unchanged.
         """
-        if self._phase == "play":  # the common cases first, each checked without a move list
+        if not self._state.step(action):  # an index or a Move in the play phase, natively
+            self._step_other(action)
+
+    def _step_other(self, action: Action) -> None:
+        state = self._state
+        phase = state.phase_name
+        if phase == "play":
             cls = action.__class__
             if cls is list or cls is tuple:
-                self._play(*self._triple_row(action))  # type: ignore[arg-type]
+                self._play_triple(action)  # type: ignore[arg-type]
                 return
-            if cls is int:
-                self._play(*self._row_at(action))  # type: ignore[arg-type]
-                return
-            if cls is Move:
-                self._play(*self._move_row(action))  # type: ignore[arg-type]
-                return
-        if self._phase == "done":
+        if phase == "done":
             raise ValueError("the deal is over: no more actions")
         if isinstance(action, bool):
             raise TypeError("an action is a platform triple, a Move or an index, not a bool")
         if isinstance(action, (int, np.integer)):
-            if self._phase == "play":
-                self._play(*self._row_at(int(action)))
+            if phase == "play":
+                state.step(int(action))
                 return
             action = self._stored_actions_at(int(action))
-        if self._phase != "play":
+        if phase != "play":
             self._do_card_action(action)
         elif isinstance(action, Move):
-            self._play(*self._move_row(action))
+            state.step_move(action)
         elif isinstance(action, (str, bytes)) or not isinstance(action, Sequence):
             raise TypeError(
                 f"an action is a platform triple [type, rank, cards], a Move or an index, not {type(action).__name__}"
             )
         else:
-            self._play(*self._triple_row(action))
+            self._play_triple(action)
 
     def _stored_actions_at(self, index: int) -> list[Any]:
         actions = self._stored_actions()
         if not 0 <= index < len(actions):
-            raise ValueError(f"action index {index} is out of range: seat {self._to_act} has {len(actions)} legal actions")
+            raise ValueError(f"action index {index} is out of range: seat {self.to_act} has {len(actions)} legal actions")
         return fresh(actions[index])
 
-    # A play is checked and applied as plain ints: Row = (kind, key, once, twice, move or None).
-    def _row_at(self, index: int) -> _Row:
-        """Entry ``index`` of :meth:`legal_actions` in the play phase."""
-        moves = self._own_moves()
-        following = self._last is not None
-        count = len(moves) + following
-        if not 0 <= index < count:
-            raise ValueError(f"action index {index} is out of range: seat {self._to_act} has {count} legal actions")
-        if following:
-            if index == 0:
-                return _PASS_ROW
-            index -= 1
-        return (*moves.row(index), None)
-
-    def _move_row(self, move: Move) -> _Row:
-        """A Move checked against the seat's hand and the move to beat (a Move is always
-        a valid reading of its cards, so this is exactly membership in the move list)."""
-        kind, key, size = move.kind, move.key, len(move.cards)
-        if not kind:
-            self._check_pass()
-            return _PASS_ROW
-        if move.level != self.level:
-            raise ValueError(
-                f"the move {move!r} is made at level {level_char(move.level)}, the deal is played at {level_char(self.level)}"
-            )
-        cards = move.cards
-        once, twice = cards.once, cards.twice
-        if not self._may_play(kind, key, once, twice, size, _TIERS[kind][size]):
-            raise ValueError(
-                f"illegal move for seat {self._to_act}: {move!r} is not among its {len(self._own_moves())} legal moves"
-            )
-        return kind, key, once, twice, move
-
-    def _triple_row(self, action: Sequence[Any]) -> _Row:
-        """A platform triple read (once per spelling and level) and checked against the
-        seat's hand and the move to beat."""
+    def _play_triple(self, action: Sequence[Any]) -> None:
+        """A platform triple read (once per spelling and level) and played, checked against
+        the seat's hand and the move to beat by the state."""
         read = reading(action, self.level)
         if read is None:
-            self._check_pass()
-            return _PASS_ROW
-        kind, key, once, twice, size, tier = read
-        if kind < 0 or not self._may_play(kind, key, once, twice, size, tier):
-            raise ValueError(
-                f"illegal action for seat {self._to_act}: {list(action)!r} is not among its "
-                f"{len(self._own_moves())} legal moves"
-                + (" (or a pass)" if self._last is not None else " (it leads and may not pass)")
-            )
-        return kind, key, once, twice, None
-
-    def _may_play(self, kind: int, key: int, once: int, twice: int, size: int, tier: int) -> bool:
-        """Whether the seat to act holds these cards and they beat the move to beat."""
-        hand = self._hands[self._to_act]  # type: ignore[index]
-        if once & ~hand.once or twice & ~hand.twice:
-            return False
-        last = self._last
-        if last is None:
-            return True
-        last_kind, last_key, _, _, last_size, last_tier = last
-        if tier < 0:
-            return last_tier < 0 and kind == last_kind and size == last_size and key > last_key
-        return tier > last_tier or (tier == last_tier and key > last_key)
-
-    def _check_pass(self) -> None:
-        if self._last is None:
-            raise ValueError(f"seat {self._to_act} leads and may not pass")
-
-    def _next_active(self, seat: int) -> int:
-        hands = self._hands
-        for step in (1, 2, 3):
-            other = (seat + step) & 3
-            if hands[other]:  # Hand.__bool__ is a C slot
-                return other
-        return seat
-
-    def _play(self, kind: int, key: int, once: int, twice: int, move: Move | None) -> None:
-        """Apply a checked play-phase action (a pass when ``kind`` is 0)."""
-        seat: int = self._to_act  # type: ignore[assignment]
-        plays = self._plays
-        self._trick[seat] = len(plays) // 3
-        self._moves = self._actions = None
-        if not kind:
-            plays.extend((seat, 0, 0))
-            self._after_pass(seat)
-            return
-        plays.extend((seat | kind << 2 | key << 6, once, twice))
-        hand = self._hands[seat]
-        held_once, held_twice = hand.once, hand.twice
-        hand = self._hands[seat] = new_hand((held_once & ~once) | (held_twice & ~twice), held_twice & ~once)
-        played = self._played
-        base = 2 * seat
-        had = played[base]
-        played[base] = had | once
-        played[base + 1] |= twice | (had & once)
-        self._played_array = None
-        size = once.bit_count() + twice.bit_count()
-        self._last = (kind, key, once, twice, size, _TIERS[kind][size])
-        self._last_move = move
-        self._last_seat = seat
-        self._passes = 0
-        if not hand:
-            self._finish.append(seat)
-            if self._check_end():
-                return
-        self._to_act = self._next_active(seat)
-
-    def _after_pass(self, seat: int) -> None:
-        self._passes += 1
-        last_seat = self._last_seat
-        # The trick ends once every other player still holding cards has passed.
-        hands = self._hands
-        others = 0
-        for other in range(4):
-            if other != last_seat and hands[other]:
-                others += 1
-        if self._passes < others:
-            self._to_act = self._next_active(seat)
-            return
-        self._end_trick()
-        if self._hands[last_seat]:
-            self._to_act = last_seat
+            self._state.play(0, 0, 0, 0, action)
         else:
-            # 接风: the partner of a player who went out with an unbeaten play leads. The
-            # partner always holds cards here: had it been out already, ``last_seat`` going
-            # out would have ended the deal (a 1-2 finish, or three out), also in endgames
-            # set up with ``finished=`` (start refuses a deal that is already over), so
-            # RULES.md's "partner out too" case cannot arise and has no branch.
-            self._to_act = partner_of(last_seat)
-
-    def _end_trick(self) -> None:
-        self._last = None
-        self._last_move = PASS
-        self._last_seat = -1
-        self._passes = 0
-        self._trick = [-1, -1, -1, -1]
-
-    def _check_end(self) -> bool:
-        """End the deal on a 1-2 finish (双下) or when three players are out (RULES.md §7)."""
-        finish = self._finish
-        if len(finish) == 2 and finish[1] == partner_of(finish[0]):
-            finish[:] = double_down(finish[0])
-        elif len(finish) == 3:
-            finish.append(6 - sum(finish))  # the seats sum to 0 + 1 + 2 + 3
-        else:
-            return False
-        self._phase = "done"
-        self._to_act = None
-        self._end_trick()
-        return True
+            kind, key, once, twice, _, _ = read
+            self._state.play(kind, key, once, twice, list(action))
 
     def _do_card_action(self, action: Action) -> None:
         """A tribute or return action (RULES.md §9)."""
-        kind = "tribute" if self._phase == "tribute" else "back"
+        phase = self.phase
+        kind = "tribute" if phase == "tribute" else "back"
         if isinstance(action, Move):
             raise ValueError(  # noqa: TRY004 - a Move is an action, just not one allowed now
-                f"seat {self._to_act} must {'pay tribute' if kind == 'tribute' else 'return a card'} now, not play a move"
+                f"seat {self.to_act} must {'pay tribute' if kind == 'tribute' else 'return a card'} now, not play a move"
             )
         if isinstance(action, (str, bytes)) or not isinstance(action, Sequence):
             raise TypeError(f"a {kind} action is [{kind!r}, {kind!r}, [card]], not {type(action).__name__}")
@@ -751,12 +565,12 @@ class Deal:
         name, rank, cards = action
         if name != kind or rank != kind:
             raise ValueError(
-                f"seat {self._to_act} must act [{kind!r}, {kind!r}, [card]] in the {self._phase} phase, not {list(action)!r}"
+                f"seat {self.to_act} must act [{kind!r}, {kind!r}, [card]] in the {phase} phase, not {list(action)!r}"
             )
         if isinstance(cards, str) or not isinstance(cards, Sequence) or len(cards) != 1:
             raise ValueError(f"a {kind} action names exactly one card, e.g. [{kind!r}, {kind!r}, ['S3']]")
         card = parse_card(cards[0])
-        seat: int = self._to_act  # type: ignore[assignment]
+        seat: int = self.to_act  # type: ignore[assignment]
         allowed = self._card_choices()
         if card not in allowed:
             rule = (
@@ -769,7 +583,7 @@ class Deal:
                 f"({' '.join(CARD_NAMES[c] for c in allowed)})"
             )
         self._card_actions.append((seat, card_triple(kind, card)))
-        self._moves = self._actions = None
+        self._state.actions = None
         self._pending.pop(0)
         if kind == "tribute":
             self._after_tribute(seat, card)
@@ -778,39 +592,33 @@ class Deal:
 
     def _card_choices(self) -> list[int]:
         """The cards the seat to act may pay (tribute phase) or give back (return phase)."""
-        seat: int = self._to_act  # type: ignore[assignment]
-        hand = self._hands[seat]
-        if self._phase == "tribute":
+        seat: int = self.to_act  # type: ignore[assignment]
+        hand = self._state.hand(seat)
+        if self.phase == "tribute":
             return tribute_choices(hand, self.level)
         received = self._tribute.payment_to(seat)[2]
         return return_choices(hand, self.level, self.rules, received)
-
-    def _move_card(self, giver: int, taker: int, card: int) -> None:
-        one = Hand.from_indices([card])
-        self._hands[giver] = self._hands[giver].remove(one)
-        self._hands[taker] = self._hands[taker].add(one)
 
     def _after_tribute(self, seat: int, card: int) -> None:
         # The cards change hands once every payer has chosen (a double tribute is paid at once).
         self._paid += ((seat, card),)
         if self._pending:
-            self._to_act = self._pending[0]
+            self._state.before_play("tribute", self._pending[0])
             return
         record = hand_over(self._tribute, self._paid, self.level, self.rules)
         self._paid = ()
         for payer, receiver, given in record.payments:
-            self._move_card(payer, receiver, given)
+            self._state.give(payer, receiver, given)
         self._tribute = record
-        self._phase = "return"
         self._pending = list(record.receivers)
-        self._to_act = record.receivers[0]
+        self._state.before_play("return", record.receivers[0])
 
     def _after_return(self, seat: int, card: int) -> None:
         record = self._tribute.with_return(seat, card)
-        self._move_card(seat, record.returns[-1][1], card)
+        self._state.give(seat, record.returns[-1][1], card)
         self._tribute = record
         if self._pending:
-            self._to_act = self._pending[0]
+            self._state.before_play("return", self._pending[0])
             return
         self._begin_play(record.leader)  # type: ignore[arg-type]
 
@@ -821,9 +629,8 @@ class Deal:
         Every seat draws uniformly among its :meth:`legal_actions` (the complete move list,
         and the pass when following) until the deal ends. The deal itself is not changed.
         Deterministic per ``seed`` (an integer 0 <= seed < 2**64). The play runs in native
-        code, without the GIL, when the ``_playout`` extension is built and the backend is
-        native (else in Python, with another random stream); tribute and return choices, if the deal is still in
-        those phases, are drawn in Python from the same seed.
+        code, without the GIL; tribute and return choices, if the deal is still in those
+        phases, are drawn in Python from the same seed.
 
         Returns the finishing order as a list of the four seats, first to last; with
         ``record=True``, ``(finish_order, actions)`` where ``actions`` lists every action
@@ -836,37 +643,35 @@ class Deal:
         seed = playouts.check_seed(seed)
         code = self._policy_code(policy)
         deal, actions = self._through_tribute(seed, record)
-        if deal._phase == "done":
-            finish: list[int] = list(deal._finish)
-        elif code or playouts.plays_natively():  # the greedy rules exist only in native code
-            result = playouts.native_playout(deal._play_state(), seed, record, code)
+        if deal.done:
+            finish: list[int] = deal.finish_order
+        else:
+            result = playouts.native_playout(deal._state, seed, record, code)
             finish = result[0] if record else result
             if record:
                 actions.extend(result[1])
-        else:
-            finish, played = playouts.python_playout(deal, seed, record)
-            actions.extend(played)
         return (finish, actions) if record else finish
 
     def playouts(self, n: int, seed: int = 0, *, policy: str = "random") -> np.ndarray:
         """``n`` random playouts of the rest of the deal (see :meth:`playout`): an ``int8``
-        array of shape ``(n, 4)``, row ``i`` the finishing order of ``playout(seed + i)``.
-        In the play phase the whole batch runs in native code without the GIL.
+        array of shape ``(n, 4)``, row ``i`` the finishing order of ``playout(seed + i)``
+        (at most ``2**31 - 1`` a call). In the play phase the whole batch runs in native
+        code without the GIL.
 
         ``policy="greedy"`` plays the greedy rules instead (native, play phase only, see
-        ``_playout.pyx``): lead the lowest cards in the largest combination, follow an
-        opponent with the cheapest move that keeps bombs, wildcards and ranks whole, pass
-        on a partner, bomb only when an opponent is about to finish. ``policy="minplays"``
-        plays :class:`~guandan_fast.agents.MinPlaysAgent`'s rules, the same choices, on the
-        native solver (a few times slower than greedy). Neither draws anything: the game
-        is played once and every row is the same."""
+        ``search/_policies.pyx``): lead the lowest cards in the largest combination, follow
+        an opponent with the cheapest move that keeps bombs, wildcards and ranks whole,
+        pass on a partner, bomb only when an opponent is about to finish.
+        ``policy="minplays"`` plays :class:`~guandan_fast.agents.MinPlaysAgent`'s rules on
+        the native solver (a few times slower than greedy). Neither draws anything: the
+        game is played once and every row is the same."""
         from ..search import playout as playouts  # a convenience of the search layer (see tests/test_layers.py)
 
-        n = bounded(n, "the number of playouts", 0, sys.maxsize)
+        n = bounded(n, "the number of playouts", 0, playouts.MAX_PLAYOUTS)
         seed = playouts.check_seed(seed)
         code = self._policy_code(policy)
-        if self._phase == "play" and (code or playouts.plays_natively()):
-            return playouts.native_playouts(self._play_state(), seed, n, code)
+        if self.phase in ("play", "done"):
+            return playouts.native_playouts(self._state, seed, n, code)
         out = np.empty((n, 4), dtype=np.int8)
         for i in range(n):
             out[i] = self.playout((seed + i) & playouts.SEED_MASK)
@@ -887,53 +692,37 @@ class Deal:
         a deterministic policy (``"greedy"``, ``"minplays"``) each game is played once and repeated."""
         from ..search import playout as playouts  # a convenience of the search layer (see tests/test_layers.py)
 
-        if self._phase != "play" or not playouts.NATIVE_PLAYOUT:
+        if self.phase != "play":
             raise ValueError("world playouts run in native code in the play phase")
-        n = bounded(n, "the number of playouts", 0, sys.maxsize)
+        n = bounded(n, "the number of playouts", 0, playouts.MAX_PLAYOUTS)
         if isinstance(actions, (str, bytes)) or not isinstance(actions, Sequence):
             raise TypeError(f"actions must be a sequence of action indices, not {type(actions).__name__}")
-        rows = [self._row_at(bounded(action, "an action index", 0, sys.maxsize)) for action in actions]
+        state = self._state
+        rows = [state.row(bounded(action, "an action index", 0, sys.maxsize)) for action in actions]
         moves = (
             [row[0] for row in rows],
             [row[1] for row in rows],
             np.array([row[2:4] for row in rows], dtype=np.uint64).reshape(len(rows), 2),
         )
-        return playouts.native_world_playouts(self._play_state(), worlds, moves, playouts.check_seed(seed), n, playouts.policy_code(policy))
+        return playouts.native_world_playouts(state, worlds, moves, playouts.check_seed(seed), n,
+                                              playouts.policy_code(policy))
 
     def _policy_code(self, policy: str) -> int:
-        """A playout policy's native code; only random playouts leave the native path."""
+        """A playout policy's native code; only random playouts start before the play phase."""
         from ..search import playout as playouts  # a convenience of the search layer (see tests/test_layers.py)
 
         code = playouts.policy_code(policy)
-        if code and not (self._phase in ("play", "done") and playouts.NATIVE_PLAYOUT):
+        if code and self.phase not in ("play", "done"):
             raise ValueError(f"{policy} playouts run in native code from the play phase on")
         return code
 
-    def _play_state(self) -> PlayState:
-        from ..search import playout as playouts  # a convenience of the search layer (see tests/test_layers.py)
-
-        hands, last = self._hands, self._last
-        kind, key, size = (0, 0, 0) if last is None else (last[0], last[1], last[4])
-        return playouts.PlayState(
-            [hand.once for hand in hands],
-            [hand.twice for hand in hands],
-            self.level,
-            self._to_act,  # type: ignore[arg-type]
-            kind,
-            key,
-            size,
-            self._last_seat,
-            self._passes,
-            self._finish,
-        )
-
     def _through_tribute(self, seed: int, record: bool) -> tuple[Deal, list[tuple[int, list[Any]]]]:
         """This deal, or a copy advanced to the play phase by random tribute and return choices."""
-        if self._phase not in ("tribute", "return"):
+        if self.phase not in ("tribute", "return"):
             return self, []
         deal, rng, actions = self.clone(), random.Random(seed), []
-        while deal._phase in ("tribute", "return"):
-            seat, options = int(deal._to_act), deal.legal_actions()  # type: ignore[arg-type]
+        while deal.phase in ("tribute", "return"):
+            seat, options = int(deal.to_act), deal.legal_actions()  # type: ignore[arg-type]
             action = options[rng.randrange(len(options))]
             deal.step(action)
             if record:
@@ -961,94 +750,145 @@ class Deal:
         beat; -1 / None when leading), ``actionList`` and ``indexRange`` (its last index).
         """
         seat = check_seat(seat, "seat")
-        hands, last = self._hands, self._last
+        state = self._state
+        to_act = state.to_act
         return observe(
             DealView(
                 seat,
-                self._phase,
-                self._to_act,
-                hands[seat],
-                (len(hands[0]), len(hands[1]), len(hands[2]), len(hands[3])),
-                self.level,
-                self.team_levels,
-                self._last_seat,
-                None if last is None else last[:4],
+                state.phase_name,
+                to_act,
+                state.hand(seat),
+                state.cards_left,
+                state.level,
+                self._team_levels,
+                state.last_seat,
+                state.last,
                 tuple(self._card_actions),
-                self._plays,
-                len(self._plays) // 3,
-                (self._trick[0], self._trick[1], self._trick[2], self._trick[3]),
-                tuple(self._finish),
-                self._actions_later() if seat == self._to_act else tuple,
+                state.plays,
+                state.play_count,
+                state.trick,
+                state.finish,
+                self._actions_later() if seat == to_act else tuple,
             )
-        )
-
-    def _encoder_view(self) -> tuple[Any, ...]:
-        """What the native encoders (:mod:`guandan_fast.encode`) read, as plain values and
-        without copies (they only read): level, team levels, phase, seat to act, finishing
-        order, played planes (8 ints), packed plays, the move to beat (``_last``), its seat,
-        the four hands' (once, twice) planes, and the tribute record's kind, payers,
-        receivers, payments and returns."""
-        h0, h1, h2, h3 = self._hands
-        tribute = self._tribute
-        return (
-            self.level,
-            self.team_levels,
-            self._phase,
-            self._to_act,
-            self._finish,
-            self._played,
-            self._plays,
-            self._last,
-            self._last_seat,
-            h0.once,
-            h0.twice,
-            h1.once,
-            h1.twice,
-            h2.once,
-            h2.twice,
-            h3.once,
-            h3.twice,
-            tribute.kind,
-            tribute.payers,
-            tribute.receivers,
-            tribute.payments,
-            tribute.returns,
         )
 
     def _actions_later(self) -> Callable[[], Sequence[StoredAction]]:
         """The legal actions of the seat to act, as a function that computes them only if
         called (and gives the same answer whatever the deal does meanwhile)."""
-        if self._actions is not None or self._phase != "play":
+        state = self._state
+        if state.actions is not None or state.phase_name != "play":
             actions = self._stored_actions()
             return lambda: actions
-        moves, following = self._moves, self._last is not None
-        if moves is not None:
-            return lambda: _move_list_actions(moves, following)
-        hand, level, last = self._hands[self._to_act], self.level, self._move_to_beat()  # type: ignore[index]
-        return lambda: _move_list_actions(legal_moves(hand, level, last), following)
+        rows, level, following = state.rows_later(), state.level, state.following
+        return lambda: _move_list_actions(rows(), following, level)
 
     def __repr__(self) -> str:
-        where = f"seat {self._to_act} to act" if self._to_act is not None else f"finish {self._finish}"
-        return f"<Deal at level {level_char(self.level)}, {self._phase}, {where}, cards left {self.cards_left()}>"
+        to_act = self.to_act
+        where = f"seat {to_act} to act" if to_act is not None else f"finish {self.finish_order}"
+        return f"<Deal at level {level_char(self.level)}, {self.phase}, {where}, cards left {self.cards_left()}>"
 
 
-_Row = tuple[int, int, int, int, Union[Move, None]]  # noqa: UP007 - a runtime alias
-_PASS_ROW: _Row = (0, 0, 0, 0, PASS)
-_MOVE_TYPES = tuple(MoveType)
-#: Bomb tier by kind and size (a move has at most 10 cards): ``bomb_tier`` as a table.
-_TIERS = tuple(tuple(bomb_tier(kind, size) for size in range(11)) for kind in range(len(_MOVE_TYPES)))
+def perft(deal: Deal, depth: int) -> int:
+    """The number of sequences of ``depth`` legal actions from ``deal``'s position (over
+    :meth:`Deal.legal_actions`, the pass included when following), counted natively
+    without the GIL; a deal that ends earlier contributes none (``perft(deal, 0)`` is 1).
+    The deal must be in its play phase (or done); ``depth`` is 0..432 (no deal lasts
+    longer). What a chess engine's perft is: a check of the move generator and the rules
+    of play together, and a measure of their speed."""
+    if not isinstance(deal, Deal):
+        raise TypeError(f"perft counts the actions of a guandan_fast Deal, not {type(deal).__name__}")
+    return deal._state.perft(bounded(depth, "the depth", 0, LONGEST_DEAL))  # type: ignore[no-any-return]
+
+
+def _restore(
+    start: dict[str, Any], card_actions: Sequence[Any], plays: Sequence[Any], replaced: Sequence[Any], team_levels: Any
+) -> Deal:
+    """A pickled deal: :meth:`Deal.start` with the recorded arguments, then every action and
+    hand replacement in order, each through the public checks."""
+    if not isinstance(start, dict) or set(start) != _START_KEYS:
+        raise ValueError("not a pickled Deal: its start must name the arguments of Deal.start")
+    rules = start["rules"]
+    if not isinstance(rules, dict):
+        raise TypeError(f"not a pickled Deal: its rules must be a dict of fields, not {type(rules).__name__}")
+    arguments = {**start, "rules": Rules(**rules)}
+    deal = Deal.start(**arguments)
+    for part, what in ((card_actions, "card actions"), (plays, "plays"), (replaced, "replaced hands")):
+        if not isinstance(part, list):
+            raise TypeError(f"not a pickled Deal: its {what} must be a list, not {type(part).__name__}")
+    changes = list(replaced)
+    cards_done = plays_done = 0
+
+    def replace_due() -> Deal:
+        nonlocal changes
+        out = deal
+        while changes and _at(changes[0]) == (cards_done, plays_done):
+            out = out.with_hands(changes.pop(0)[2])
+        return out
+
+    for seat, action in (_pair(entry, "card action") for entry in card_actions):
+        deal = replace_due()
+        _check_turn(deal, seat)
+        deal.step(action)
+        cards_done += 1
+    for row in plays:
+        deal = replace_due()
+        seat, kind, key, once, twice = _play_entry(row)
+        _check_turn(deal, seat)
+        deal.step(PASS if kind == 0 and key == 0 and once == 0 and twice == 0 else
+                  Move(kind, key, Hand.from_bits(once, twice), deal.level))
+        plays_done += 1
+    deal = replace_due()
+    if changes:
+        raise ValueError("not a pickled Deal: a hand replacement lies outside its actions")
+    deal.team_levels = team_levels
+    return deal
+
+
+_START_KEYS = frozenset({"hands", "level", "leader", "previous_finish", "rules", "finished", "tribute_order"})
+
+
+def _at(change: object) -> tuple[int, int]:
+    if not isinstance(change, tuple) or len(change) != 3:
+        raise ValueError("not a pickled Deal: a hand replacement is (card actions, plays, hands)")
+    return (as_index(change[0], "a replacement's position must be an integer"),
+            as_index(change[1], "a replacement's position must be an integer"))
+
+
+def _pair(entry: object, what: str) -> tuple[Any, Any]:
+    if not isinstance(entry, tuple) or len(entry) != 2:
+        raise ValueError(f"not a pickled Deal: a {what} is (seat, action)")
+    return entry
+
+
+def _play_entry(row: object) -> tuple[int, int, int, int, int]:
+    if not isinstance(row, tuple) or len(row) != 5:
+        raise ValueError("not a pickled Deal: a play is (seat, kind, key, once, twice)")
+    values = [as_index(value, "a play's fields must be integers") for value in row]
+    return values[0], values[1], values[2], values[3], values[4]
+
+
+def _check_turn(deal: Deal, seat: object) -> None:
+    if seat != deal.to_act or isinstance(seat, bool):
+        raise ValueError(f"not a pickled Deal: an action of seat {seat!r} where seat {deal.to_act} acts")
+
+
+def _names(once: int, twice: int) -> list[str]:
+    return card_names(once, twice)
+
+
 _new_deal = object.__new__
 
 
-def _move_list_actions(moves: MoveList, following: bool) -> list[StoredAction]:
-    """A move list as stored platform triples, the pass first when following."""
-    actions = [PASS_ACTION] if following else []
-    stored_triples(moves.rows(), moves.level, actions)
+def _move_list_actions(rows: list[tuple[int, int, int, int]], following: bool, level: int) -> list[StoredAction]:
+    """Move rows as stored platform triples, the pass first when following."""
+    actions: list[StoredAction] = [PASS_ACTION] if following else []
+    stored_triples(rows, level, actions)
     return actions
 
 
 # -- validation helpers ------------------------------------------------------------------------
-def _check_hands(hands: object) -> list[Hand]:
+def _as_hands(hands: object) -> list[Hand]:
+    """Four hands, each read by :func:`as_hand` (TypeError/ValueError naming the seat)."""
     if isinstance(hands, (str, bytes, Hand)) or not isinstance(hands, Sequence):
         raise TypeError(f"hands must be a sequence of four hands, not {type(hands).__name__}")
     if len(hands) != 4:
@@ -1059,6 +899,12 @@ def _check_hands(hands: object) -> list[Hand]:
             out.append(as_hand(cards))
         except (TypeError, ValueError) as error:
             raise type(error)(f"hand of seat {seat}: {error}") from None
+    return out
+
+
+def _check_hands(hands: object) -> list[Hand]:
+    """Four hands that hold no card more than twice between them."""
+    out = _as_hands(hands)
     table = Hand()
     for seat, hand in enumerate(out):
         clash = table.clash(hand)
@@ -1066,14 +912,6 @@ def _check_hands(hands: object) -> list[Hand]:
             raise ValueError(f"card {CARD_NAMES[clash]} appears more than twice across the table (the deck has two)")
         table = table.add(hand)
     return out
-
-
-def _union(hands: Sequence[Hand]) -> Hand:
-    """The cards of the four hands together (the table never holds three copies)."""
-    table = Hand()
-    for hand in hands:
-        table = table.add(hand)
-    return table
 
 
 def _check_finished(finished: Sequence[int] | None, hands: list[Hand]) -> list[int]:
@@ -1092,9 +930,7 @@ def _check_finished(finished: Sequence[int] | None, hands: list[Hand]) -> list[i
     return order
 
 
-def _check_team_levels(levels: object, level: int) -> tuple[int, int]:
-    if levels is None:
-        return (level, level)
+def _check_team_levels(levels: object) -> tuple[int, int]:
     if isinstance(levels, (str, bytes)) or not isinstance(levels, Sequence) or len(levels) != 2:
         raise ValueError("team_levels must be two levels (team 0, team 1)")
     return (parse_level(levels[0]), parse_level(levels[1]))

@@ -92,13 +92,8 @@ cdef class MoveList(Moves):
 
     cdef int _copy(self, cnp.ndarray kinds, cnp.ndarray keys, cnp.ndarray cards) except -1:
         """Replace the moves by copies of three arrays of the list's own layout."""
-        cdef Py_ssize_t n = kinds.shape[0]
-        renew_moves(self, n)
-        if n > 0:
-            memcpy(self.kinds_at, cnp.PyArray_DATA(kinds), <size_t>n)
-            memcpy(self.keys_at, cnp.PyArray_DATA(keys), <size_t>n)
-            memcpy(self.cards_at, cnp.PyArray_DATA(cards), <size_t>n * 2 * sizeof(uint64_t))
-        return 0
+        return _copy_rows(self, <const uint8_t*>cnp.PyArray_DATA(kinds), <const uint8_t*>cnp.PyArray_DATA(keys),
+                          <const uint64_t*>cnp.PyArray_DATA(cards), kinds.shape[0])
 
     @property
     def kinds(self):
@@ -225,6 +220,24 @@ cdef class MoveList(Moves):
 
     def __repr__(self):
         return f"<MoveList of {self.n} moves at level {self.level}>"
+
+
+cdef int _copy_rows(MoveList moves, const uint8_t* kinds, const uint8_t* keys, const uint64_t* cards,
+                    Py_ssize_t n) except -1:
+    """Replace the moves of ``moves`` by copies of n rows."""
+    renew_moves(moves, n)
+    if n > 0:
+        memcpy(moves.kinds_at, kinds, <size_t>n)
+        memcpy(moves.keys_at, keys, <size_t>n)
+        memcpy(moves.cards_at, cards, <size_t>n * 2 * sizeof(uint64_t))
+    return 0
+
+
+cdef MoveList list_of_rows(const uint8_t* kinds, const uint8_t* keys, const uint64_t* cards, Py_ssize_t n, int level):
+    cdef MoveList made = MoveList.__new__(MoveList)
+    _copy_rows(made, kinds, keys, cards, n)
+    made.level = level
+    return made
 
 
 def _restore_list(level, data):

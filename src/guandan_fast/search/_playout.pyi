@@ -1,8 +1,8 @@
-"""Type stub of the native random-playout module (see _playout.pyx).
+"""Type stub of the native playout module (see _playout.pyx).
 
 Every function checks its arguments itself: TypeError for an argument that is no integer
-(a bool or float included), ValueError for a value out of range (a seed outside
-0 <= seed < 2**64, a level outside 2..14, ...) or a state no deal can be in.
+(a bool or float included) or no State, ValueError for a value out of range (a seed outside
+0 <= seed < 2**64, a level outside 2..14, more than ``PLAYOUT_LIMIT`` playouts, ...).
 """
 
 from collections.abc import Sequence
@@ -10,14 +10,14 @@ from typing import Any
 
 import numpy as np
 
-#: The ten values of a deal in its play phase (``Deal._play_state()``): once, twice (four
-#: planes each), level, to_act, last_kind, last_key, last_size, greater, passes, finish.
-PlayState = tuple[Sequence[int], Sequence[int], int, int, int, int, int, int, int, Sequence[int]]
+from ..engine.state import State
 
-def playout(state: PlayState, seed: int, record: bool = False, policy: int = 0) -> Any: ...
-def playouts(state: PlayState, seed: int, n: int, policy: int = 0) -> np.ndarray: ...
+PLAYOUT_LIMIT: int
+
+def playout(state: State, seed: int, record: bool = False, policy: int = 0) -> Any: ...
+def playouts(state: State, seed: int, n: int, policy: int = 0) -> np.ndarray: ...
 def world_playouts(
-    state: PlayState,
+    state: State,
     worlds: np.ndarray,
     move_kinds: Sequence[int] | np.ndarray,
     move_keys: Sequence[int] | np.ndarray,

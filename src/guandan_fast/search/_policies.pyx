@@ -1,0 +1,436 @@
+# cython: boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, freethreading_compatible=True
+"""The deterministic playout policies, natively: the greedy rules (a cheap rollout for
+search) and MinPlaysAgent's rules (on the exact solver of ``_minplays``, its C face
+``_minplays.pxd``), written once here. The playout loop (``_playout``) plays them for every
+seat of a playout; :class:`Chooser` gives one decision of a :class:`~guandan_fast.Deal`
+to Python (what :class:`~guandan_fast.agents.MinPlaysAgent` plays).
+
+Both work on the play state of ``engine/state.pxd`` and the complete move list of the seat
+to act (its leading list, or the moves that beat), and choose a move or the pass.
+"""
+
+from libc.stdint cimport uint64_t
+from libc.stdlib cimport calloc, free
+from libc.string cimport memset
+
+from guandan_fast.engine._bitops cimport gf_ctz64
+from guandan_fast.engine._movegen cimport (
+    K_PASS,
+    K_STRAIGHT_FLUSH,
+    MoveBuffer,
+    as_integer,
+    bomb_tier,
+    generate_into,
+    movebuf_free,
+    movebuf_init,
+    wild_bit,
+)
+from guandan_fast.engine.state cimport PHASE_PLAY, PlayState, State, hand_size
+from guandan_fast.search._minplays cimport (
+    hash_slot,
+    solver_count_within,
+    solver_decompose,
+    solver_free,
+    solver_init,
+    solver_prepare,
+)
+
+#: The policies by name: their codes (``policy`` of the native playout entry points).
+POLICIES = {"random": POLICY_RANDOM, "greedy": POLICY_GREEDY, "minplays": POLICY_MINPLAYS}
+
+
+# -- the greedy policy -------------------------------------------------------------------------
+# A cheap rule of thumb for search rollouts, close to how MinPlaysAgent plays without its
+# exact solver: keep bombs, the wildcard and whole ranks together; lead low cards in the
+# largest combination; follow an opponent with the cheapest move that beats, a partner not
+# at all; bomb only when an opponent is about to finish. Deterministic (no draw).
+cdef enum:
+    THREAT_LAST = 6             # the seat to beat holds at most this many cards ...
+    THREAT_ANY = 3              # ... or any opponent at most this many: bombing is worth it
+    COST_BREAKS = 1 << 15       # the move spends the wildcard or cuts a bomb
+    COST_SPLITS = 1 << 11       # per rank the move takes only part of
+    COST_BOMB = 1 << 20         # above any plain move; the ladder below it
+
+
+cdef inline int _power(int card, int level) noexcept nogil:
+    """The card's rank order at ``level``: 2..A as 0..12 skipping the level, the level 13,
+    the jokers 14 and 15."""
+    if card >= 52:
+        return card - 38
+    if (card >> 2) == level - 2:
+        return 13
+    return card >> 2
+
+
+cdef inline int _lowest_power(uint64_t cards, int level) noexcept nogil:
+    cdef int low = 16, p
+    while cards:
+        p = _power(gf_ctz64(cards), level)
+        if p < low:
+            low = p
+        cards &= cards - 1
+    return low
+
+
+cdef inline uint64_t _bomb_ranks(uint64_t once, uint64_t twice) noexcept nogil:
+    """The card bits of every rank of which the hand holds four cards or more."""
+    cdef uint64_t out = 0, nibble
+    cdef int r
+    for r in range(13):
+        nibble = 0xFULL << (4 * r)
+        if hand_size(once & nibble, twice & nibble) >= 4:
+            out |= nibble
+    return out
+
+
+cdef inline int _bomb_cost(int kind, int key, int size) noexcept nogil:
+    """A bomb's place on the ladder (cheapest first)."""
+    return COST_BOMB + 64 * bomb_tier(kind, size) + key
+
+
+cdef inline int _splits(uint64_t once, uint64_t twice, uint64_t mo, uint64_t mt, uint64_t wild) noexcept nogil:
+    """How many ranks (jokers apart) the move takes only part of, the wildcard aside."""
+    cdef int card, count = 0
+    cdef uint64_t group, left = mo & ~wild
+    while left:
+        card = gf_ctz64(left)
+        group = ((1ULL << card) if card >= 52 else (0xFULL << (card & ~3))) & ~wild
+        if hand_size(mo & group, mt & group) < hand_size(once & group, twice & group):
+            count += 1
+        left &= ~group
+    return count
+
+
+cdef inline int _greedy_cost(const PlayState* s, int seat, int held, MoveBuffer* m, Py_ssize_t i, uint64_t bombs,
+                             uint64_t wild, bint leading) noexcept nogil:
+    """The cost of move ``i`` (lower is better); -1 when it empties the hand."""
+    cdef int kind = m.kinds[i], key = m.keys[i], size, cost = 0
+    cdef uint64_t mo = m.cards[2 * i], mt = m.cards[2 * i + 1]
+    size = hand_size(mo, mt)
+    if size == held:
+        return -1
+    if kind >= K_STRAIGHT_FLUSH:
+        return _bomb_cost(kind, key, size)
+    if (mo & wild) or (mo & bombs):
+        cost += COST_BREAKS
+    if leading:
+        return cost + 16 * _lowest_power(mo, s.level) + (15 - size)
+    return cost + COST_SPLITS * _splits(s.once[seat], s.twice[seat], mo, mt, wild) + 64 * key + _lowest_power(mo, s.level)
+
+
+cdef inline bint _threatened(const PlayState* s, int seat) noexcept nogil:
+    """Whether an opponent of ``seat`` is about to finish: the seat to beat holds at most
+    THREAT_LAST cards, or an opponent in play at most THREAT_ANY."""
+    cdef int other
+    if hand_size(s.once[s.last_seat], s.twice[s.last_seat]) <= THREAT_LAST:
+        return True
+    for other in range(1, 4, 2):  # the two opponents, seat + 1 and seat + 3
+        other = (seat + other) & 3
+        if s.once[other] and hand_size(s.once[other], s.twice[other]) <= THREAT_ANY:
+            return True
+    return False
+
+
+cdef Py_ssize_t _greedy(const PlayState* s, MoveBuffer* m, bint leading) noexcept nogil:
+    """The greedy policy's choice among the ``m.n`` moves of the seat to act; -1: pass."""
+    cdef int seat = s.to_act, cost, best_cost = -1
+    cdef Py_ssize_t i, best = -1
+    cdef uint64_t wild = wild_bit(s.level)
+    cdef uint64_t bombs = _bomb_ranks(s.once[seat], s.twice[seat])
+    cdef int held = hand_size(s.once[seat], s.twice[seat])
+    cdef bint threat
+    for i in range(m.n):
+        cost = _greedy_cost(s, seat, held, m, i, bombs, wild, leading)
+        if cost < 0:
+            return i
+        if best < 0 or cost < best_cost:
+            best = i
+            best_cost = cost
+    if leading or best < 0:
+        return best
+    if s.last_seat == (seat ^ 2):
+        return -1
+    if best_cost < COST_SPLITS:
+        return best
+    threat = _threatened(s, seat)
+    return best if threat else -1
+
+
+# -- the minplays policy --------------------------------------------------------------------------
+# MinPlaysAgent's rules (agents/minplays.py), natively: count(hand) is min_plays' count,
+# a decomposition is min_plays(prefer="bombs")'s, both remembered per level (Memo). Lead the
+# weakest play of the decomposition that is no bomb (lowest key, then most cards; a bomb
+# when nothing else is left). Follow: a move that empties the hand; else pass a partner;
+# else the weakest plain move that keeps the count (count(rest) <= n - 1; fewest plays
+# left, then lowest key); else, when an opponent is about to finish, the plain move with
+# the best rest; else a bomb when an opponent is about to finish or it leaves
+# count(rest) <= BOMB_TO_FINISH (best rest, then lowest tier and key); else pass. Ties go
+# to the first move listed, as in MinPlaysAgent.
+cdef enum:
+    BOMB_TO_FINISH = 2
+    PREFER_BOMBS = 1            # solver.PREFER["bombs"]
+    NO_BOUND = 1 << 28          # above any count
+
+
+cdef inline Memo* _memo_slot(Policy* c, uint64_t once, uint64_t twice) noexcept nogil:
+    return &c.memo[hash_slot(once, twice, (1 << MEMO_BITS) - 1)]
+
+
+cdef int _decompose(Policy* c, uint64_t once, uint64_t twice, int level, Plan* plan) noexcept nogil:
+    """``plan`` := one optimal decomposition of a hand that is not empty (remembered); 0,
+    or -1 when out of memory."""
+    cdef Py_ssize_t rows[108]
+    cdef Py_ssize_t count, k, row
+    cdef Memo* slot = _memo_slot(c, once, twice)
+    plan.once = once
+    plan.twice = twice
+    if slot.count > 0 and slot.once == once and slot.twice == twice:
+        plan.count = slot.count
+        for k in range(slot.count):
+            plan.kinds[k] = slot.kinds[k]
+            plan.keys[k] = slot.keys[k]
+            plan.cards[2 * k] = slot.cards[2 * k]
+            plan.cards[2 * k + 1] = slot.cards[2 * k + 1]
+        plan.valid = 1
+        return 0
+    c.ready = 0  # a decomposition ends the solver's preparation
+    count = solver_decompose(&c.solver, once, twice, level, PREFER_BOMBS, rows)
+    if count < 0:
+        plan.valid = 0
+        return -1
+    for k in range(count):
+        row = rows[k]
+        plan.kinds[k] = c.solver.buf.kinds[row]
+        plan.keys[k] = c.solver.buf.keys[row]
+        plan.cards[2 * k] = c.solver.buf.cards[2 * row]
+        plan.cards[2 * k + 1] = c.solver.buf.cards[2 * row + 1]
+    plan.count = <int>count
+    plan.valid = 1
+    if 0 < count <= MEMO_PLAYS:
+        c.memo_used = 1
+        slot.once = once
+        slot.twice = twice
+        slot.count = <int>count
+        for k in range(count):
+            slot.kinds[k] = plan.kinds[k]
+            slot.keys[k] = plan.keys[k]
+            slot.cards[2 * k] = plan.cards[2 * k]
+            slot.cards[2 * k + 1] = plan.cards[2 * k + 1]
+    return 0
+
+
+cdef inline bint _in_plan(Plan* plan, MoveBuffer* m, Py_ssize_t i) noexcept nogil:
+    """Whether move ``i`` takes exactly the cards of one play of the plan."""
+    cdef int k
+    for k in range(plan.count):
+        if plan.cards[2 * k] == m.cards[2 * i] and plan.cards[2 * k + 1] == m.cards[2 * i + 1]:
+            return True
+    return False
+
+
+cdef inline int _ready(Policy* c, uint64_t once, uint64_t twice, int level) noexcept nogil:
+    """The solver prepared to count sub-hands of this hand (kept until another hand or a
+    decomposition); 0, or -1 when out of memory."""
+    if c.ready and c.ready_once == once and c.ready_twice == twice:
+        return 0
+    c.ready = 0
+    if solver_prepare(&c.solver, once, twice, level) != 0:
+        return -1
+    c.ready = 1
+    c.ready_once = once
+    c.ready_twice = twice
+    return 0
+
+
+cdef inline int _rest_count(Policy* c, const PlayState* s, MoveBuffer* m, Py_ssize_t i, int bound) noexcept nogil:
+    """The fewest plays of the seat to act's hand without move ``i`` (the solver prepared
+    for the hand), when below ``bound``; else a lower bound >= ``bound``."""
+    cdef uint64_t once = s.once[s.to_act], twice = s.twice[s.to_act], mo = m.cards[2 * i], mt = m.cards[2 * i + 1]
+    cdef uint64_t rest_once = (once & ~mo) | (twice & ~mt), rest_twice = twice & ~mo
+    cdef Memo* slot = _memo_slot(c, rest_once, rest_twice)
+    if slot.count > 0 and slot.once == rest_once and slot.twice == rest_twice:
+        return slot.count
+    return solver_count_within(&c.solver, rest_once, rest_twice, bound)
+
+
+cdef Py_ssize_t _planned(const PlayState* s, MoveBuffer* m, bint leading, Policy* c, int* failed) noexcept nogil:
+    """The minplays policy's choice among the ``m.n`` moves of the seat to act; -1: pass.
+    ``failed[0]`` is set when the solver ran out of memory."""
+    cdef int seat = s.to_act, k, best_k = -1, held, rest, n, tier
+    cdef int keep_rest = 0, plain_rest = 0, bomb_rest = 0, bomb_tier_key = 0
+    cdef Py_ssize_t i, keep = -1, plain = -1, bomb = -1
+    cdef uint64_t once = s.once[seat], twice = s.twice[seat]
+    cdef Plan* plan = &c.plans[seat]
+    cdef bint threat, is_plain
+    if not (plan.valid and plan.once == once and plan.twice == twice):
+        if _decompose(c, once, twice, s.level, plan) != 0:
+            failed[0] = 1
+            return -1
+    if leading:
+        for k in range(plan.count):  # the weakest plain play: lowest key, then most cards
+            if best_k < 0 or ((plan.kinds[k] < K_STRAIGHT_FLUSH) > (plan.kinds[best_k] < K_STRAIGHT_FLUSH)) or (
+                    (plan.kinds[k] < K_STRAIGHT_FLUSH) == (plan.kinds[best_k] < K_STRAIGHT_FLUSH) and (
+                        plan.keys[k] < plan.keys[best_k] or (plan.keys[k] == plan.keys[best_k] and hand_size(
+                            plan.cards[2 * k], plan.cards[2 * k + 1]) > hand_size(plan.cards[2 * best_k],
+                                                                              plan.cards[2 * best_k + 1])))):
+                best_k = k
+        for i in range(m.n):
+            if (best_k >= 0 and m.kinds[i] == plan.kinds[best_k] and m.keys[i] == plan.keys[best_k]
+                    and m.cards[2 * i] == plan.cards[2 * best_k] and m.cards[2 * i + 1] == plan.cards[2 * best_k + 1]):
+                return i
+        return _greedy(s, m, True)  # not reached: the decomposition's plays are leading moves
+    held = hand_size(once, twice)
+    for i in range(m.n):
+        if hand_size(m.cards[2 * i], m.cards[2 * i + 1]) == held:
+            return i
+    if s.last_seat == (seat ^ 2):
+        return -1
+    # count(rest) >= n - 1 always (the move and a decomposition of the rest empty the hand),
+    # so the move to follow with is the first of the lowest key among those leaving n - 1.
+    # A play of the plan leaves n - 1 without a solve; only moves before the best such play
+    # (lower key, or the same key listed earlier) need one.
+    n = plan.count
+    for i in range(m.n):
+        if m.kinds[i] < K_STRAIGHT_FLUSH and (keep < 0 or m.keys[i] < m.keys[keep]) and _in_plan(plan, m, i):
+            keep = i
+    for i in range(m.n):
+        if m.kinds[i] >= K_STRAIGHT_FLUSH or (keep >= 0 and (m.keys[i] > m.keys[keep] or (
+                m.keys[i] == m.keys[keep] and i >= keep))):
+            continue
+        if _ready(c, once, twice, s.level) != 0:
+            failed[0] = 1
+            return -1
+        if _rest_count(c, s, m, i, n) < n:
+            keep = i
+    if keep >= 0:
+        return keep
+    threat = _threatened(s, seat)
+    if not threat and n - 1 > BOMB_TO_FINISH:
+        return -1
+    if _ready(c, once, twice, s.level) != 0:
+        failed[0] = 1
+        return -1
+    for i in range(m.n):
+        is_plain = m.kinds[i] < K_STRAIGHT_FLUSH
+        if is_plain and not threat:
+            continue
+        rest = _rest_count(c, s, m, i, NO_BOUND)
+        if is_plain:
+            if plain < 0 or rest < plain_rest or (rest == plain_rest and m.keys[i] < m.keys[plain]):
+                plain = i
+                plain_rest = rest
+        elif threat or rest <= BOMB_TO_FINISH:
+            tier = 64 * bomb_tier(m.kinds[i], hand_size(m.cards[2 * i], m.cards[2 * i + 1])) + m.keys[i]
+            if bomb < 0 or rest < bomb_rest or (rest == bomb_rest and tier < bomb_tier_key):
+                bomb = i
+                bomb_rest = rest
+                bomb_tier_key = tier
+    if threat and plain >= 0:
+        return plain
+    return bomb
+
+
+# -- one policy's state ------------------------------------------------------------------------------
+cdef int policy_init(Policy* p, int policy) noexcept nogil:
+    cdef int seat
+    p.policy = policy
+    p.level = 0
+    p.memo_used = 0
+    p.planning = 0
+    p.ready = 0
+    p.memo = NULL
+    for seat in range(4):
+        p.plans[seat].valid = 0
+    if policy != POLICY_MINPLAYS:
+        return 0
+    p.memo = <Memo*>calloc(1 << MEMO_BITS, sizeof(Memo))
+    if p.memo == NULL:
+        return -1
+    if solver_init(&p.solver) != 0:
+        free(p.memo)
+        p.memo = NULL
+        return -1
+    p.planning = 1
+    return 0
+
+
+cdef void policy_free(Policy* p) noexcept nogil:
+    if p.planning:
+        solver_free(&p.solver)
+        free(p.memo)
+        p.memo = NULL
+        p.planning = 0
+
+
+cdef void _at_level(Policy* p, int level) noexcept nogil:
+    """Forget the plans and decompositions of another level."""
+    cdef int seat
+    if p.level == level:
+        return
+    p.level = level
+    p.ready = 0
+    for seat in range(4):
+        p.plans[seat].valid = 0
+    if p.memo != NULL and p.memo_used:  # (a fresh memory is calloc's: zeros not yet touched)
+        memset(p.memo, 0, (1 << MEMO_BITS) * sizeof(Memo))
+        p.memo_used = 0
+
+
+cdef Py_ssize_t policy_choose(Policy* p, const PlayState* s, MoveBuffer* moves, bint leading,
+                              int* failed) noexcept nogil:
+    if p.policy == POLICY_MINPLAYS:
+        _at_level(p, s.level)
+        return _planned(s, moves, leading, p, failed)
+    return _greedy(s, moves, leading)
+
+
+# -- one decision for Python ------------------------------------------------------------------------
+cdef class Chooser:
+    """The choice of a deterministic policy (``"greedy"`` or ``"minplays"``) for the seat
+    to act of a deal in its play phase, as an index into ``deal.legal_actions()``. It keeps
+    what it learnt about hands (decompositions) between calls; one thread at a time."""
+
+    cdef Policy policy
+    cdef MoveBuffer moves
+    cdef bint ready
+
+    def __cinit__(self, policy):
+        code = POLICIES.get(policy) if isinstance(policy, str) else None
+        if code is None or code == POLICY_RANDOM:
+            raise ValueError(f"a chooser plays 'greedy' or 'minplays', not {policy!r}")
+        if movebuf_init(&self.moves, 256) != 0:
+            raise MemoryError()
+        if policy_init(&self.policy, code) != 0:
+            movebuf_free(&self.moves)
+            raise MemoryError()
+        self.ready = True
+
+    def __dealloc__(self):
+        if self.ready:
+            policy_free(&self.policy)
+            movebuf_free(&self.moves)
+
+    def __reduce__(self):
+        raise TypeError("a Chooser is not pickled")
+
+    def choose(self, deal):
+        """The index into ``deal.legal_actions()`` of the policy's action (0 is the pass
+        when following)."""
+        held = getattr(deal, "_state", None)
+        if not isinstance(held, State):
+            raise TypeError(f"expected a guandan_fast Deal, not {type(deal).__name__}")
+        cdef State state = <State>held
+        if state.phase != PHASE_PLAY:
+            raise ValueError("a policy chooses among the moves of the play phase")
+        cdef PlayState s = state.s
+        cdef bint leading = s.last_kind == K_PASS
+        cdef int failed = 0, seat = s.to_act & 3
+        cdef Py_ssize_t n, i
+        with nogil:
+            n = generate_into(s.once[seat], s.twice[seat], s.level, s.last_kind, s.last_key, s.last_size, False,
+                              &self.moves)
+            if n >= 0:
+                i = policy_choose(&self.policy, &s, &self.moves, leading, &failed)
+        if n < 0 or failed:
+            raise MemoryError("out of memory choosing a move")
+        return i if leading else i + 1

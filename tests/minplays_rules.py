@@ -1,0 +1,55 @@
+"""MinPlaysAgent's play rules written in Python over the public API: the test oracle of
+the native policy (``search/_policies.pyx``, which MinPlaysAgent and
+``Deal.playouts(policy="minplays")`` play). See guandan_fast.agents.minplays for the rules."""
+
+from __future__ import annotations
+
+from guandan_fast import Deal, Hand, min_plays
+from guandan_fast.agents.minplays import BOMB_KINDS, row_tier
+
+THREAT_LAST = 6
+THREAT_ANY = 3
+BOMB_TO_FINISH = 2
+
+
+def count(hand: Hand, level: int) -> int:
+    return min_plays(hand, level)[0]
+
+
+def lead(deal: Deal, seat: int) -> int:
+    _, plays = min_plays(deal.hands[seat], deal.level, prefer="bombs")
+    rows = list(deal.legal_moves().rows())
+    options = [p for p in plays if p.kind not in BOMB_KINDS] or plays
+    best = min(options, key=lambda p: (p.key, -len(p.cards)))
+    return rows.index((int(best.kind), best.key, best.cards.once, best.cards.twice))
+
+
+def follow(deal: Deal, seat: int) -> int:
+    hand, level = deal.hands[seat], deal.level
+    rows = list(deal.legal_moves().rows())
+    rest = [count(hand.remove(Hand.from_bits(once, twice)), level) for _, _, once, twice in rows]
+    if 0 in rest:
+        return rest.index(0) + 1
+    if deal.last_seat == seat ^ 2:
+        return 0
+    n = count(hand, level)
+    plain = [i for i, (kind, *_) in enumerate(rows) if kind not in BOMB_KINDS]
+    bombs = [i for i, (kind, *_) in enumerate(rows) if kind in BOMB_KINDS]
+    keeping = [i for i in plain if rest[i] <= n - 1]
+    if keeping:
+        return min(keeping, key=lambda i: (rest[i], rows[i][1])) + 1
+    left = deal.cards_left()
+    threat = left[deal.last_seat] <= THREAT_LAST or any(0 < left[o] <= THREAT_ANY for o in ((seat + 1) % 4, (seat + 3) % 4))
+    if threat and plain:
+        return min(plain, key=lambda i: (rest[i], rows[i][1])) + 1
+    usable = [i for i in bombs if threat or rest[i] <= BOMB_TO_FINISH]
+    if usable:
+        return min(usable, key=lambda i: (rest[i], row_tier(rows[i]), rows[i][1])) + 1
+    return 0
+
+
+def play(deal: Deal) -> int:
+    """The rules' action (an index into ``deal.legal_actions()``) for the seat to act."""
+    seat = deal.to_act
+    assert seat is not None and deal.phase == "play"
+    return follow(deal, seat) if deal.following else lead(deal, seat)
