@@ -59,8 +59,8 @@ import numpy as np
 from .api import MoveList
 from .cards import CARD_NAMES, NUM_CARDS, as_index, bounded, check_seat, level_char, parse_card, parse_level
 from .hand import Hand, as_hand, card_names
-from .moves import PASS, Move, MoveType
-from .notation import PASS_ACTION, card_triple, fresh, reading, stored_triple, stored_triples, StoredAction
+from .moves import PASS, Move
+from .notation import PASS_ACTION, StoredAction, card_triple, fresh, reading, stored_triple, stored_triples
 from .observation import DealView, Observation, observe, play_row
 from .rules import Rules, check_rules
 from .scoring import check_finish_order, finish_outcome, partner_of, team_of
