@@ -79,8 +79,13 @@ cdef class MoveList(Moves):
     def _trusted(cls, moves, level):
         """A list of a generator's result (rows known to be legal readings: not checked)."""
         cdef MoveList made = MoveList.__new__(MoveList)
-        kinds, keys, cards = _layout(moves.kinds, moves.keys, moves.cards)
-        made._copy(kinds, keys, cards)
+        cdef Moves result
+        if isinstance(moves, Moves):  # the native generator's result: copied from its memory
+            result = moves
+            _copy_rows(made, result.kinds_at, result.keys_at, result.cards_at, result.n)
+        else:
+            kinds, keys, cards = _layout(moves.kinds, moves.keys, moves.cards)
+            made._copy(kinds, keys, cards)
         made.level = level
         return made
 
