@@ -16,11 +16,9 @@ import pytest
 from cython_build import build_extensions, load
 
 from guandan_fast import Hand, MoveType, legal_moves
-from guandan_fast.engine import api
+from guandan_fast.engine import _movegen, api
 from guandan_fast.engine.cards import wildcard
 from guandan_fast.engine.moves import beats
-
-pytestmark = pytest.mark.skipif(not api.NATIVE_AVAILABLE, reason="the native core is not built")
 
 DECK = [index for index in range(54) for _ in range(2)]
 Row = tuple[int, int, int, int]
@@ -28,7 +26,7 @@ B, FJ, SF = int(MoveType.BOMB), int(MoveType.FOUR_JOKERS), int(MoveType.STRAIGHT
 
 
 def native_rows(hand: Hand, level: int, last: tuple[int, int, int] = (0, 0, 0), strongest: bool = False) -> set[Row]:
-    moves = api.native_module().generate(hand.once, hand.twice, level, *last, strongest)
+    moves = _movegen.generate(hand.once, hand.twice, level, *last, strongest)
     kinds, keys, cards = moves.kinds, moves.keys, moves.cards
     rows = list(zip(kinds.tolist(), keys.tolist(), cards[:, 0].tolist(), cards[:, 1].tolist()))
     assert len(set(rows)) == len(rows), "a move listed twice"
@@ -66,7 +64,7 @@ def check_against_reference(hand: Hand, level: int, lasts: list[tuple[int, int, 
     for last in lasts:
         assert native_rows(hand, level, last) == beating(complete, last), last
         assert native_rows(hand, level, last, True) == beating(strongest, last), last
-        has = api.native_module().has_legal_follow(hand.once, hand.twice, level, *last)
+        has = _movegen.has_legal_follow(hand.once, hand.twice, level, *last)
         assert has is bool(beating(complete, last)), last
     return complete
 
@@ -132,7 +130,7 @@ def test_full_double_deck(level: int) -> None:
 def test_empty_and_one_card_hands() -> None:
     assert native_rows(Hand(), 2) == set()
     assert native_rows(Hand(), 2, (1, 3, 1)) == set()
-    assert api.native_module().has_legal_follow(0, 0, 2, 1, 3, 1) is False
+    assert _movegen.has_legal_follow(0, 0, 2, 1, 3, 1) is False
     for level in (2, 9, 14):
         for card in range(54):
             hand = Hand.from_indices([card])
@@ -343,7 +341,7 @@ def test_batch_of_adversarial_hands_equals_single_calls() -> None:
     hands = [six_ranks(2, 1), Hand.from_indices(DECK), Hand(), Hand("SB SB HR HR"), six_ranks(14, 0)]
     planes = np.array([(h.once, h.twice) for h in hands], dtype=np.uint64)
     levels = np.array([2, 8, 3, 4, 14], dtype=np.uint8)
-    kinds, keys, cards, offsets = api.native_module().generate_batch(planes, levels, 0, 0, 0, False)
+    kinds, keys, cards, offsets = _movegen.generate_batch(planes, levels, 0, 0, 0, False)
     for i, hand in enumerate(hands):
         a, b = int(offsets[i]), int(offsets[i + 1])
         rows = set(zip(kinds[a:b].tolist(), keys[a:b].tolist(), cards[a:b, 0].tolist(), cards[a:b, 1].tolist()))

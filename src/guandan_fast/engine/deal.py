@@ -57,22 +57,11 @@ from typing import TYPE_CHECKING, Any, Union
 import numpy as np
 
 from .api import MoveList
-from .backend import generator
 from .cards import CARD_NAMES, NUM_CARDS, as_index, bounded, check_seat, level_char, parse_card, parse_level
 from .hand import Hand, as_hand, card_names
-from .kinds import MoveArrays
-from .moves import PASS, Move, MoveType, bomb_tier, read_platform
-from .observation import (
-    PASS_ACTION,
-    DealView,
-    Observation,
-    StoredAction,
-    card_triple,
-    fresh,
-    move_triple,
-    observe,
-    play_row,
-)
+from .moves import PASS, Move
+from .notation import PASS_ACTION, StoredAction, card_triple, fresh, reading, stored_triple, stored_triples
+from .observation import DealView, Observation, observe, play_row
 from .rules import Rules, check_rules
 from .scoring import check_finish_order, finish_outcome, partner_of, team_of
 from .state import LONGEST_DEAL, State
@@ -81,7 +70,7 @@ from .tribute import NO_TRIBUTE, TributeRecord, hand_over, return_choices, tribu
 if TYPE_CHECKING:
     from ..search.infoset import Unseen
 
-__all__ = ["PHASES", "Action", "Deal", "deal_cards", "forget_readings", "perft"]
+__all__ = ["PHASES", "Action", "Deal", "deal_cards", "perft"]
 
 PHASES = ("tribute", "return", "play", "done")
 
@@ -305,7 +294,7 @@ class Deal:
         (new lists on every call: changing them changes nothing in the deal)."""
         triples, plays, level = self._triples, self._play_rows(), self.level
         for seat, kind, key, once, twice in plays[len(triples) :]:
-            triples.append(move_triple(kind, key, once, twice, level))
+            triples.append(stored_triple(kind, key, once, twice, level))
         out = [(seat, fresh(triple)) for seat, triple in self._card_actions]
         out.extend((row[0], fresh(triple)) for row, triple in zip(plays, triples))
         return out
@@ -475,8 +464,7 @@ class Deal:
 
         The deal keeps these moves until the next action (``step(index)`` reads them); the
         list returned is a new :class:`MoveList` over read-only arrays (copy them to write)."""
-        state = self._state
-        return MoveList(MoveArrays(*state.move_arrays()), state.level)
+        return self._state.move_list()._shared()  # type: ignore[no-any-return]
 
     @property
     def following(self) -> bool:
@@ -555,11 +543,11 @@ class Deal:
     def _play_triple(self, action: Sequence[Any]) -> None:
         """A platform triple read (once per spelling and level) and played, checked against
         the seat's hand and the move to beat by the state."""
-        reading = _reading(action, self.level)
-        if reading is None:
+        read = reading(action, self.level)
+        if read is None:
             self._state.play(0, 0, 0, 0, action)
         else:
-            kind, key, once, twice, _, _ = reading
+            kind, key, once, twice, _, _ = read
             self._state.play(kind, key, once, twice, list(action))
 
     def _do_card_action(self, action: Action) -> None:
@@ -888,89 +876,14 @@ def _names(once: int, twice: int) -> list[str]:
     return card_names(once, twice)
 
 
-#: Bomb tier by kind and size (a move has at most 10 cards): ``bomb_tier`` as a table.
-_TIERS = tuple(tuple(bomb_tier(kind, size) for size in range(11)) for kind in range(len(MoveType)))
 _new_deal = object.__new__
-
-
-class _TripleMemo:
-    """Stored triples of moves already listed at one level, by (kind, key, once, twice): a
-    hand lists mostly the same moves turn after turn. A memo of a pure function, bounded
-    (emptied when full, or for another level)."""
-
-    __slots__ = ("level", "triples")
-
-    def __init__(self) -> None:
-        self.level = 0
-        self.triples: dict[tuple[int, int, int, int], StoredAction] = {}
-
-    def at(self, level: int) -> dict[tuple[int, int, int, int], StoredAction]:
-        if level != self.level or len(self.triples) >= 1 << 15:
-            self.level, self.triples = level, {}
-        return self.triples
-
-
-_TRIPLES = _TripleMemo()
 
 
 def _move_list_actions(rows: list[tuple[int, int, int, int]], following: bool, level: int) -> list[StoredAction]:
     """Move rows as stored platform triples, the pass first when following."""
-    actions = [PASS_ACTION] if following else []
-    memo = _TRIPLES.at(level)
-    for row in rows:
-        triple = memo.get(row)
-        if triple is None:
-            triple = memo[row] = move_triple(*row, level)
-        actions.append(triple)
+    actions: list[StoredAction] = [PASS_ACTION] if following else []
+    stored_triples(rows, level, actions)
     return actions
-
-
-#: Platform triples already read, by (type, rank, cards, level): their (kind, key, once,
-#: twice, size, bomb tier) when the cards really form that reading, None for a pass. A
-#: memo of a pure function (bounded: emptied when full).
-_READINGS: dict[tuple[Any, ...], tuple[int, int, int, int, int, int] | None] = {}
-_READINGS_MAX = 1 << 16
-_NOT_A_READING = (-1, 0, 0, 0, 0, -1)  # kind -1: refused by State.play
-
-
-def forget_readings() -> None:
-    """Empty the memory of platform triples read by :meth:`Deal.step` (every triple is new
-    again: what the bench's "triple not seen before" path times)."""
-    _READINGS.clear()
-
-
-def _reading(action: Sequence[Any], level: int) -> tuple[int, int, int, int, int, int] | None:
-    """What a platform triple names at ``level`` as (kind, key, once, twice, size, bomb tier):
-    None for a pass, ``_NOT_A_READING`` when
-    its cards do not form that reading; TypeError/ValueError for a malformed triple."""
-    memo_key = None
-    try:
-        if len(action) == 3:
-            cards = action[2]
-            memo_key = (action[0], action[1], cards if cards.__class__ is str else tuple(cards), level)
-            return _READINGS[memo_key]
-    except KeyError:
-        pass
-    except TypeError:  # no sequence, or unhashable parts: read (and refused) below, not memoised
-        memo_key = None
-    gen = generator()
-    row = gen.read_checked(action, level)  # a well-formed triple that reads as it says
-    if row is not None:
-        reading = (*row, _TIERS[row[0]][row[4]])
-    else:  # anything else: read in Python, which names a fault (or is a pass, or no reading)
-        kind, key, hand = read_platform(action, level)
-        if kind is MoveType.PASS:
-            reading = None
-        elif gen.reads_as(hand.once, hand.twice, level, int(kind), key):  # another notation
-            size = len(hand)
-            reading = (int(kind), key, hand.once, hand.twice, size, _TIERS[kind][size])
-        else:
-            reading = _NOT_A_READING
-    if memo_key is not None:
-        if len(_READINGS) >= _READINGS_MAX:
-            _READINGS.clear()
-        _READINGS[memo_key] = reading
-    return reading
 
 
 # -- validation helpers ------------------------------------------------------------------------

@@ -165,7 +165,7 @@ cdef class State:
     cdef int phase               # PHASE_TRIBUTE, PHASE_RETURN, PHASE_PLAY or PHASE_DONE
     cdef cparray.array log
     cdef MoveRows rows           # the seat to act's legal actions (None until asked)
-    cdef object arrays           # their moves as read-only numpy views (None until asked)
+    cdef object arrays           # their moves as a MoveList (None until asked)
     cdef object hands            # the four Hands (None until asked)
     cdef object last_move        # the move to beat as a Move (None until asked)
     cdef public object actions   # the deal's cache of its legal actions as platform triples

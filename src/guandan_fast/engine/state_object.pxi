@@ -11,13 +11,15 @@ import numpy as np
 cimport numpy as cnp
 
 from guandan_fast.engine._movegen cimport K_FOUR_JOKERS, as_integer
+from guandan_fast.engine.movelist cimport list_of_rows
+from guandan_fast.engine.moves cimport Move
 
 cnp.import_array()
 
 from guandan_fast.engine import _movegen
 from guandan_fast.engine.cards import CARD_NAMES, level_char
 from guandan_fast.engine.hand import new_hand
-from guandan_fast.engine.moves import PASS, Move, MoveType
+from guandan_fast.engine.moves import PASS, MoveType
 
 _MOVE_TYPES = tuple(MoveType)
 cdef cparray.array _LOG_TYPE = cparray.array("Q")  # the type of every play log (cparray.clone's template)
@@ -93,26 +95,6 @@ cdef class MoveRows:
 
     def __dealloc__(self):
         movebuf_free(&self.buf)
-
-
-cdef tuple _arrays(MoveRows rows):
-    """The move rows (the pass row aside) as read-only arrays (kinds, keys, cards): views of
-    the buffer, which never changes, each keeping ``rows`` alive."""
-    cdef cnp.npy_intp dims[2]
-    cdef Py_ssize_t first = rows.first
-    dims[0] = rows.moves
-    dims[1] = 2
-    return (_view(rows, 1, dims, cnp.NPY_UINT8, rows.buf.kinds + first),
-            _view(rows, 1, dims, cnp.NPY_UINT8, rows.buf.keys + first),
-            _view(rows, 2, dims, cnp.NPY_UINT64, rows.buf.cards + 2 * first))
-
-
-cdef object _view(MoveRows owner, int nd, cnp.npy_intp* dims, int typenum, void* data):
-    """A read-only array over ``owner``'s buffer, which keeps it alive."""
-    cdef cnp.ndarray array = cnp.PyArray_SimpleNewFromData(nd, dims, typenum, data)
-    cnp.set_array_base(array, owner)
-    cnp.PyArray_CLEARFLAGS(array, cnp.NPY_ARRAY_WRITEABLE)
-    return array
 
 
 cdef list _row_list(MoveRows rows):
@@ -464,10 +446,14 @@ cdef class State:
             self.rows = _rows_of(&self.s)
         return self.rows
 
-    def move_arrays(self):
-        """The moves of the seat to act (the pass aside) as read-only ``(kinds, keys, cards)``."""
+    def move_list(self):
+        """The moves of the seat to act (the pass aside) as a :class:`MoveList`, kept until the
+        next action (hand it out by its ``_shared()`` twin: read-only, no copy)."""
+        cdef MoveRows rows
         if self.arrays is None:
-            self.arrays = _arrays(self.legal())
+            rows = self.legal()
+            self.arrays = list_of_rows(rows.buf.kinds + rows.first, rows.buf.keys + rows.first,
+                                       rows.buf.cards + 2 * rows.first, rows.moves, self.s.level)
         return self.arrays
 
     def move_rows(self):
@@ -548,20 +534,17 @@ cdef class State:
     def step_move(self, move):
         """Play ``move`` (a :class:`Move`, PASS included), checked against the hand and the
         move to beat: ValueError, the state unchanged, when it is illegal."""
-        cdef int kind, key, size
-        cdef uint64_t once, twice
-        kind, key, size = move.table_args
+        cdef Move m = move
+        cdef int kind = m.code, key = m.key
+        cdef uint64_t once = m.cards.once, twice = m.cards.twice
         if kind == K_PASS:
             self.play(K_PASS, 0, 0, 0, move)
             return
         if self.phase != PHASE_PLAY:
             raise ValueError(f"there are no moves to play in the {PHASES[self.phase]} phase")
-        if move.level != self.s.level:
-            raise ValueError(f"the move {move!r} is made at level {level_char(move.level)}, "
+        if m.level != self.s.level:
+            raise ValueError(f"the move {move!r} is made at level {level_char(m.level)}, "
                              f"the deal is played at {level_char(self.s.level)}")
-        cards = move.cards
-        once = cards.once
-        twice = cards.twice
         if not state_may_play(&self.s, kind, key, once, twice):
             raise ValueError(f"illegal move for seat {self.s.to_act}: {move!r} is not among its "
                              f"{self.legal().moves} legal moves")
