@@ -26,7 +26,6 @@ import gc
 import platform
 import random
 import statistics
-import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field

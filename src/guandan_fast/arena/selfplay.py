@@ -66,6 +66,8 @@ from .runner import check_positive, run_tasks
 FORMAT: Final = "guandan_fast selfplay 2"
 #: What :func:`generate_selfplay` does with a folder that is not empty.
 IF_EXISTS: Final = ("fail", "replace", "append")
+#: The state encoding when none is named (the encoders are part of the compiled core).
+DEFAULT_ENCODING: Final = "danzero"
 _SHARD_NAME = re.compile(r"shard-(\d{5,})\.npz")
 
 PHASE_CODES = {"play": 0, "tribute": 1, "return": 2}
@@ -103,15 +105,6 @@ def encode_state(deal: Deal, seat: int, encoding: str) -> np.ndarray:
     from .. import encode
 
     return np.asarray(encode.state(deal, seat, encoding), dtype=np.float32)
-
-
-def default_encoding() -> str:
-    """``"danzero"`` when :mod:`guandan_fast.encode` is there, else ``"counts"``."""
-    try:
-        from .. import encode
-    except ImportError:
-        return "counts"
-    return "danzero"
 
 
 def action_cards(deal: Deal) -> np.ndarray:
@@ -243,7 +236,7 @@ def generate_selfplay(
     the shards written so far and raises KeyboardInterrupt."""
     deals = check_positive(deals, "the number of deals")
     shard_size = check_positive(shard_size, "the shard size")
-    encoding = check_encoding(default_encoding() if encoding is None else encoding)
+    encoding = check_encoding(DEFAULT_ENCODING if encoding is None else encoding)
     rules = check_rules(rules)
     if if_exists not in IF_EXISTS:
         raise ValueError(f"if_exists must be one of {', '.join(IF_EXISTS)}, not {if_exists!r}")

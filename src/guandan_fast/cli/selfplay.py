@@ -40,7 +40,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
     )
     selfplay.add_argument("--shard-size", type=positive, default=100, help="deals per shard (default 100)")
     selfplay.add_argument(
-        "--encoding", default=None, help="state encoding: counts or an encode layout (default: danzero if available)"
+        "--encoding", default=None, help="state encoding: counts or an encode layout (default: danzero)"
     )
     add_run_options(selfplay)
     add_rules_options(selfplay)

@@ -19,8 +19,8 @@ from ..encode import FIELDS, LAYOUTS, actions, state
 from ..engine.cards import bounded, level_char, parse_level
 from ..engine.deal import Deal
 from ..engine.match import Match
-from ..platform.playlog import _describe
 from ..engine.rules import Rules
+from ..platform.playlog import _describe
 
 if TYPE_CHECKING:
     from gymnasium import spaces

@@ -47,7 +47,13 @@ class GuandanAECEnv(TableEnv, AECEnv):  # type: ignore[misc]
     raise ValueError, as do an unknown agent name and an id the seat may not take (which
     changes nothing)."""
 
-    metadata = {"render_modes": list(RENDER_MODES), "name": "guandan_v0", "is_parallelizable": False, "render_fps": RENDER_FPS}
+    # pettingzoo.AECEnv declares metadata an instance attribute (so not a ClassVar here)
+    metadata: dict[str, Any] = {  # noqa: RUF012
+        "render_modes": list(RENDER_MODES),
+        "name": "guandan_v0",
+        "is_parallelizable": False,
+        "render_fps": RENDER_FPS,
+    }
 
     def __init__(
         self,
@@ -60,7 +66,7 @@ class GuandanAECEnv(TableEnv, AECEnv):  # type: ignore[misc]
         max_deals: int | None = None,
     ) -> None:
         super().__init__()
-        self._set_table(mode, render_mode, dict(level=level, rules=rules, observation=observation, max_deals=max_deals))
+        self._set_table(mode, render_mode, {"level": level, "rules": rules, "observation": observation, "max_deals": max_deals})
         self.possible_agents = list(AGENTS)
         self.agents: list[str] = []
         box = observation_box(self._table)

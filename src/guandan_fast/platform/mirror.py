@@ -30,12 +30,12 @@ from typing import Any, ClassVar
 
 from ..engine.cards import CARD_NAMES, level_char, parse_card, parse_level
 from ..engine.deal import Deal
-from ..engine.scoring import DealScore, score_deal
-from ..engine.rules import Rules
 from ..engine.hand import Hand
-from ..search.infoset import Unseen
+from ..engine.rules import Rules
+from ..engine.scoring import DealScore, score_deal
 from ..engine.tribute import natural_order, who_pays
 from ..platform import placeholders, standin
+from ..search.infoset import Unseen
 from .audit import Audit
 from .messages import PASS, ROOM_REPLIES, ProtocolError, field, read_actions, read_cards, read_seat, reading, short
 

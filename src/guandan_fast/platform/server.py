@@ -31,9 +31,9 @@ from typing import Any, TypeGuard, TypeVar
 
 from ..engine.cards import CARD_NAMES, level_char
 from ..engine.deal import Deal, deal_cards
+from ..engine.hand import Hand
 from ..engine.rules import Rules
 from ..engine.scoring import score_deal
-from ..engine.hand import Hand
 from .client import _websockets
 from .observation import act_message
 

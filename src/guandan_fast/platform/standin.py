@@ -16,8 +16,8 @@ from typing import Any
 
 from ..engine.cards import CARD_NAMES, parse_card, parse_level
 from ..engine.deal import Deal
-from ..engine.rules import Rules
 from ..engine.hand import Hand
+from ..engine.rules import Rules
 from ..platform import placeholders
 from .messages import PASS, ProtocolError, field, read_cards, read_seat, reading, short
 
