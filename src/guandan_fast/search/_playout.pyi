@@ -6,15 +6,28 @@ Every function checks its arguments itself: TypeError for an argument that is no
 """
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Literal, TypeAlias, overload
 
 import numpy as np
+import numpy.typing as npt
 
 from ..engine.state import State
 
 PLAYOUT_LIMIT: int
 
-def playout(state: State, seed: int, record: bool = False, policy: int = 0) -> Any: ...
+#: The finishing order: the four seats, first to last.
+_Finish: TypeAlias = tuple[int, int, int, int]
+#: ``(finish, seats, kinds, keys, cards)``: one row per action in the order played.
+_Record: TypeAlias = tuple[
+    _Finish, npt.NDArray[np.int8], npt.NDArray[np.uint8], npt.NDArray[np.uint8], npt.NDArray[np.uint64]
+]
+
+@overload
+def playout(state: State, seed: int, record: Literal[False] = False, policy: int = 0) -> _Finish: ...
+@overload
+def playout(state: State, seed: int, record: Literal[True], policy: int = 0) -> _Record: ...
+@overload
+def playout(state: State, seed: int, record: bool, policy: int = 0) -> _Finish | _Record: ...
 def playouts(state: State, seed: int, n: int, policy: int = 0) -> np.ndarray: ...
 def world_playouts(
     state: State,
