@@ -277,7 +277,8 @@ def _prepare_folder(directory: Path, if_exists: str, meta: dict[str, Any]) -> in
     if not os.access(directory, os.W_OK | os.X_OK):
         raise ValueError(f"cannot write to the self-play folder {str(directory)!r}: permission denied")
     entries = sorted(directory.iterdir())
-    shards = [entry for entry in entries if _SHARD_NAME.fullmatch(entry.name)]
+    numbers = {entry: int(name.group(1)) for entry in entries if (name := _SHARD_NAME.fullmatch(entry.name))}
+    shards = list(numbers)
     if not entries:
         return 0
     if if_exists == "fail":
@@ -298,7 +299,7 @@ def _prepare_folder(directory: Path, if_exists: str, meta: dict[str, Any]) -> in
             )
         if old["seed"] == meta["seed"]:
             raise ValueError(f"cannot append: {shard} was played with seed {meta['seed']}, which would repeat its deals")
-    return 1 + max((int(_SHARD_NAME.fullmatch(s.name).group(1)) for s in shards), default=-1)  # type: ignore[union-attr]
+    return 1 + max(numbers.values(), default=-1)
 
 
 def _write_whole(path: Path, arrays: dict[str, np.ndarray]) -> None:
@@ -306,7 +307,8 @@ def _write_whole(path: Path, arrays: dict[str, np.ndarray]) -> None:
     partial = path.with_name(path.name + ".partial")
     try:
         with open(partial, "wb") as file:
-            np.savez_compressed(file, **arrays)  # type: ignore[arg-type]  # numpy's stub: allow_pickle
+            # numpy's stub types the keyword allow_pickle (a bool) beside **arrays, which a dict could set
+            np.savez_compressed(file, **arrays)  # type: ignore[arg-type]
         os.replace(partial, path)
     except BaseException:
         partial.unlink(missing_ok=True)

@@ -26,7 +26,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     selfplay = commands.add_parser(
         "selfplay", help="write self-play decisions as sharded .npz files for learners (docs/training.md)"
     )

@@ -21,9 +21,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from itertools import product
-from typing import Any
+from typing import SupportsIndex
 
 import numpy as np
+import numpy.typing as npt
 
 from .cards import (
     BIG_JOKER,
@@ -187,8 +188,8 @@ def _moves(rows: list[Row]) -> MoveArrays:
     return MoveArrays(*_arrays(rows))
 
 
-def _hand(once: object, twice: object, level: object) -> tuple[Hand, int]:
-    return Hand.from_bits(once, twice), parse_level(level)  # type: ignore[arg-type]
+def _hand(once: SupportsIndex, twice: SupportsIndex, level: SupportsIndex) -> tuple[Hand, int]:
+    return Hand.from_bits(once, twice), parse_level(level)
 
 
 def _last(last_kind: object, last_key: object, last_size: object) -> tuple[int, int, int]:
@@ -199,32 +200,52 @@ def _last(last_kind: object, last_key: object, last_size: object) -> tuple[int, 
 
 
 def generate(
-    once: Any, twice: Any, level: Any, last_kind: Any, last_key: Any, last_size: Any, strongest: object
+    once: SupportsIndex,
+    twice: SupportsIndex,
+    level: SupportsIndex,
+    last_kind: SupportsIndex,
+    last_key: SupportsIndex,
+    last_size: SupportsIndex,
+    strongest: object,
 ) -> MoveArrays:
     """The legal moves as :class:`~guandan_fast.engine.kinds.MoveArrays` (see ``_movegen.generate``)."""
     hand, level = _hand(once, twice, level)
     return _moves(legal_rows(hand, level, _last(last_kind, last_key, last_size), strongest=bool(strongest)))
 
 
-def classify(once: Any, twice: Any, level: Any) -> MoveArrays:
+def classify(once: SupportsIndex, twice: SupportsIndex, level: SupportsIndex) -> MoveArrays:
     """Every reading of exactly the cards ``(once, twice)`` as :class:`~guandan_fast.engine.kinds.MoveArrays`."""
     return _moves(readings(*_hand(once, twice, level)))
 
 
-def reads_as(once: Any, twice: Any, level: Any, kind: Any, key: Any) -> bool:
+def reads_as(
+    once: SupportsIndex, twice: SupportsIndex, level: SupportsIndex, kind: SupportsIndex, key: SupportsIndex
+) -> bool:
     """Whether the cards ``(once, twice)`` read as (kind, key) at ``level``."""
     hand, level = _hand(once, twice, level)
     return any(m[0] == kind and m[1] == key for m in readings(hand, level))
 
 
-def has_legal_follow(once: Any, twice: Any, level: Any, last_kind: Any, last_key: Any, last_size: Any) -> bool:
+def has_legal_follow(
+    once: SupportsIndex,
+    twice: SupportsIndex,
+    level: SupportsIndex,
+    last_kind: SupportsIndex,
+    last_key: SupportsIndex,
+    last_size: SupportsIndex,
+) -> bool:
     """Whether some move beats the last one (leading: whether the hand holds a card)."""
     hand, level = _hand(once, twice, level)
     return bool(legal_rows(hand, level, _last(last_kind, last_key, last_size)))
 
 
 def generate_batch(
-    hands: Any, levels: Any, last_kind: Any, last_key: Any, last_size: Any, strongest: object
+    hands: npt.NDArray[np.uint64],
+    levels: SupportsIndex | npt.NDArray[np.uint8],
+    last_kind: SupportsIndex,
+    last_key: SupportsIndex,
+    last_size: SupportsIndex,
+    strongest: object,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """:func:`generate` over ``uint64[n, 2]`` hands and one level or ``uint8[n]`` levels;
     hand i's moves are rows ``offsets[i]:offsets[i + 1]``."""
@@ -243,6 +264,6 @@ def generate_batch(
     return (*_arrays(rows), np.array(offsets, dtype=np.int64))
 
 
-def hand_size(once: Any, twice: Any) -> int:
+def hand_size(once: SupportsIndex, twice: SupportsIndex) -> int:
     """Number of cards in a hand given as two planes (validated)."""
     return len(Hand.from_bits(once, twice))

@@ -35,6 +35,7 @@ AGENTS = tuple(f"player_{seat}" for seat in range(4))
 SEATS = {agent: seat for seat, agent in enumerate(AGENTS)}
 
 
+# pettingzoo ships no type information (no py.typed), so mypy sees AECEnv as Any
 class GuandanAECEnv(TableEnv, AECEnv):  # type: ignore[misc]
     """Guandan as a PettingZoo AEC environment: one deal (``mode="deal"``) or a whole
     match (``mode="match"``, tribute and return are actions too). ``level`` (of a deal,
@@ -109,7 +110,8 @@ class GuandanAECEnv(TableEnv, AECEnv):  # type: ignore[misc]
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         self._check_started()
-        return super().last(observe)  # type: ignore[no-any-return]
+        last: tuple[Any, float, bool, bool, dict[str, Any]] = super().last(observe)
+        return last
 
     def step(self, action: Any) -> None:
         self._check_started()
