@@ -4,6 +4,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any, SupportsIndex, TypeAlias
 
 import numpy as np
+import numpy.typing as npt
 from typing_extensions import Self, disjoint_base
 
 from .moves import Move
@@ -60,9 +61,9 @@ class Hand:
     @property
     def packed(self) -> int:
         """Both planes in one int: ``once | twice << 64``."""
-    def to_numpy(self) -> np.ndarray:
+    def to_numpy(self) -> npt.NDArray[np.uint64]:
         """The planes as ``uint64[2] = (once, twice)``."""
-    def counts(self) -> np.ndarray:
+    def counts(self) -> npt.NDArray[np.uint8]:
         """Per-card counts, ``uint8[54]`` in card-index order."""
     def count(self, card: str | int) -> int:
         """How many copies (0, 1 or 2) of one card the hand holds."""
