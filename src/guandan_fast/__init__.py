@@ -51,7 +51,7 @@ __all__ = [
     "score_deal",
     "set_default_backend",
 ]
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 
 def get_include() -> str:
