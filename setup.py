@@ -35,6 +35,7 @@ setup(
                 "search._playout",
                 "search._minplays",
                 "search._infoset",
+                "search._solve",
                 "encode._encode",
                 "encode._actions",
             )
