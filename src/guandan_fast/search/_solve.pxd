@@ -45,6 +45,8 @@ cdef struct SolveLimits:
     const int* stop             # stop once *stop != 0 (NULL: never); another thread may set it
     int check_signals           # nonzero: run Python's signal handlers now and then (takes the GIL briefly)
     int use_table               # zero: no transposition table (for tests: slower, the same values)
+    int table_bits              # the largest table: 2**table_bits entries of 32 bytes, 12..20
+                                # (0: 20, 32 MiB); a context keeps the memory between solves
     int all_actions             # zero: the value of the position only; the actions that cannot
                                 # be best may keep bounds (their upper bound <= the value)
 
@@ -73,7 +75,9 @@ cdef struct LineAction:
 
 
 cdef struct TableEntry:
-    uint64_t hands[8]           # per seat two words: (once, twice), or its lanes with bit 63 set
+    # 32 bytes: a bucket of two per cache line
+    uint64_t lo                 # the four hands: per seat, which of the cards it held at the
+    uint64_t hi                 # root it still holds (one bit per card, at the seat's offset)
     uint32_t meta               # level, objective, seat to act, the move to beat, its seat,
                                 # passes, the seats out (see _meta)
     uint32_t stamp              # the solve that wrote it (any other stamp: an empty slot)
@@ -83,7 +87,7 @@ cdef struct TableEntry:
     uint8_t move_key
     uint8_t move_size
     uint8_t work                # log2 of the nodes below it: the cheaper entry is replaced
-    uint8_t pad[6]
+    uint8_t pad[2]
 
 
 cdef struct Ply:
@@ -94,10 +98,13 @@ cdef struct Ply:
 
 
 cdef struct SolveContext:
-    TableEntry* table
+    TableEntry* table           # aligned to 64 bytes, in table_memory
+    void* table_memory
     uint64_t mask               # table size - 1 (a power of two)
     uint32_t stamp
-    int table_bits
+    int table_bits              # the table in use has 2**table_bits entries ...
+    int capacity_bits           # ... of the 2**capacity_bits held
+    int table_bits_max          # the table grows (doubles, three quarters full) up to this size
     int64_t stored              # entries written in this solve
     Ply* plies                  # one per depth, made as the search reaches it
     int nplies
@@ -108,7 +115,10 @@ cdef struct SolveContext:
     int32_t* rows               # per action, the first row equivalent to it
     int32_t* order              # the root's actions in search order
     Py_ssize_t room             # room of lowers, uppers, rows and order
-    uint64_t keys[4][2]         # per seat, its words of the table key (kept as hands change)
+    uint64_t root_once[4]       # the hands at the root of the solve
+    uint64_t root_twice[4]
+    int offset[4]               # where each seat's bits lie in the table key
+    uint64_t held[4]            # per seat, which of its root cards it holds (kept as hands change)
     # the current solve
     int objective
     int use_table

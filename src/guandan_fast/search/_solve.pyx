@@ -174,17 +174,39 @@ cdef inline bint _no_straight_flush(uint64_t once, uint64_t twice, uint64_t wild
     return True
 
 
-cdef inline void _set_key(SolveContext* c, int seat, uint64_t once, uint64_t twice, uint64_t wild) noexcept nogil:
-    """A seat's words of the table key: its counts (bit 63 set) when it can hold no
-    straight flush, else its planes (bits 0..53)."""
-    cdef uint64_t lo, hi
-    if once != 0 and _no_straight_flush(once, twice, wild):
-        hand_lanes(once, twice, wild, &lo, &hi)
-        c.keys[seat][0] = lo | (1ULL << 63)
-        c.keys[seat][1] = hi
-    else:
-        c.keys[seat][0] = once
-        c.keys[seat][1] = twice
+cdef inline uint64_t _compress(uint64_t x, uint64_t mask) noexcept nogil:
+    """The bits of x at the set bits of mask, packed low (a portable pext)."""
+    cdef uint64_t out = 0, bit = 1, low
+    while mask:
+        low = mask & (~mask + 1)
+        if x & low:
+            out |= bit
+        bit <<= 1
+        mask ^= low
+    return out
+
+
+cdef inline void _set_key(SolveContext* c, int seat, uint64_t once, uint64_t twice) noexcept nogil:
+    """A seat's part of the table key: which of the cards it held at the root it still
+    holds, one bit per card (a hand only loses cards, so this names the hand exactly)."""
+    c.held[seat] = (_compress(once, c.root_once[seat])
+                    | _compress(twice, c.root_twice[seat]) << gf_popcount64(c.root_once[seat]))
+
+
+cdef inline void _key(SolveContext* c, uint64_t* lo, uint64_t* hi) noexcept nogil:
+    """The four hands as a 128-bit key: each seat's bits at its offset (at most 108 bits:
+    one per card at the root)."""
+    cdef int seat, at
+    lo[0] = 0
+    hi[0] = 0
+    for seat in range(4):
+        at = c.offset[seat]
+        if at < 64:
+            lo[0] |= c.held[seat] << at
+            if at > 0:
+                hi[0] |= c.held[seat] >> (64 - at)
+        else:
+            hi[0] |= c.held[seat] << (at - 64)
 
 
 cdef inline uint32_t _meta(SolveContext* c, const PlayState* s) noexcept nogil:
@@ -203,56 +225,33 @@ cdef inline uint32_t _meta(SolveContext* c, const PlayState* s) noexcept nogil:
     return m
 
 
-cdef inline uint64_t _hash(const uint64_t* words, uint32_t meta) noexcept nogil:
-    cdef uint64_t h = (<uint64_t>meta + 0x632BE59BD9B4E019ULL) * 0x9E3779B97F4A7C15ULL
-    cdef int k
-    for k in range(8):
-        h = (h ^ words[k]) * 0xBF58476D1CE4E5B9ULL
-        h ^= h >> 31
-    return h
+cdef inline uint64_t _hash(uint64_t lo, uint64_t hi, uint32_t meta) noexcept nogil:
+    cdef uint64_t h = (lo ^ (<uint64_t>meta << 32)) * 0x9E3779B97F4A7C15ULL
+    h = (h ^ (h >> 29) ^ hi) * 0xBF58476D1CE4E5B9ULL
+    return h ^ (h >> 32)
 
 
-cdef inline bint _same(const TableEntry* e, const uint64_t* words, uint32_t meta, uint32_t stamp) noexcept nogil:
-    cdef int k
-    if e.stamp != stamp or e.meta != meta:
-        return False
-    for k in range(8):
-        if e.hands[k] != words[k]:
-            return False
-    return True
+cdef inline bint _same(const TableEntry* e, uint64_t lo, uint64_t hi, uint32_t meta, uint32_t stamp) noexcept nogil:
+    return e.stamp == stamp and e.lo == lo and e.hi == hi and e.meta == meta
 
 
-cdef inline TableEntry* _probe(SolveContext* c, uint64_t h, uint32_t meta) noexcept nogil:
+cdef inline TableEntry* _probe(SolveContext* c, uint64_t h, uint64_t lo, uint64_t hi, uint32_t meta) noexcept nogil:
     cdef TableEntry* bucket = &c.table[(h & c.mask) & ~(<uint64_t>1)]
-    cdef const uint64_t* words = &c.keys[0][0]
-    if _same(bucket, words, meta, c.stamp):
+    if _same(bucket, lo, hi, meta, c.stamp):
         return bucket
-    if _same(bucket + 1, words, meta, c.stamp):
+    if _same(bucket + 1, lo, hi, meta, c.stamp):
         return bucket + 1
     return NULL
 
 
-cdef inline void _write(TableEntry* e, const uint64_t* words, uint32_t meta, uint32_t stamp) noexcept nogil:
-    cdef int k
-    for k in range(8):
-        e.hands[k] = words[k]
-    e.meta = meta
-    e.stamp = stamp
-    e.lower = WINDOW_LOW
-    e.upper = WINDOW_HIGH
-    e.move_kind = 0xFF
-    e.work = 0
-
-
-cdef inline void _store(SolveContext* c, uint64_t h, uint32_t meta, int lower, int upper,
+cdef inline void _store(SolveContext* c, uint64_t h, uint64_t lo, uint64_t hi, uint32_t meta, int lower, int upper,
                         int kind, int key, int size, int work) noexcept nogil:
     """Record proven bounds (intersected with those already held) and the best action."""
     cdef TableEntry* bucket = &c.table[(h & c.mask) & ~(<uint64_t>1)]
-    cdef const uint64_t* words = &c.keys[0][0]
     cdef TableEntry* e
-    if _same(bucket, words, meta, c.stamp):
+    if _same(bucket, lo, hi, meta, c.stamp):
         e = bucket
-    elif _same(bucket + 1, words, meta, c.stamp):
+    elif _same(bucket + 1, lo, hi, meta, c.stamp):
         e = bucket + 1
     else:
         # an empty slot (another solve's), else the one whose subtree was cheaper
@@ -262,8 +261,21 @@ cdef inline void _store(SolveContext* c, uint64_t h, uint32_t meta, int lower, i
             e = bucket + 1
         else:
             e = bucket if bucket.work <= bucket[1].work else bucket + 1
-        _write(e, words, meta, c.stamp)
+        e.lo = lo
+        e.hi = hi
+        e.meta = meta
+        e.stamp = c.stamp
+        e.lower = WINDOW_LOW
+        e.upper = WINDOW_HIGH
+        e.move_kind = 0xFF
+        e.work = 0
         c.stored += 1
+        if c.stored > <int64_t>(c.mask - (c.mask >> 2)) and c.table_bits < c.table_bits_max:
+            # three quarters full: double it (no entry is held across this call)
+            _grow(c)
+            e = _probe(c, h, lo, hi, meta)
+            if e == NULL:   # not kept by the rehash (its bucket held two costlier ones)
+                return
     if lower > e.lower:
         e.lower = <int8_t>lower
     if upper < e.upper:
@@ -276,46 +288,64 @@ cdef inline void _store(SolveContext* c, uint64_t h, uint32_t meta, int lower, i
         e.work = <uint8_t>work
 
 
+cdef TableEntry* _table_block(uint64_t entries, void** block) noexcept nogil:
+    """Room for ``entries`` empty entries, aligned to 64 bytes (a bucket per cache line);
+    ``block`` receives the pointer to free. NULL when out of memory."""
+    block[0] = calloc(<size_t>(entries + 2), sizeof(TableEntry))
+    if block[0] == NULL:
+        return NULL
+    return <TableEntry*>((<size_t>block[0] + 63) & ~(<size_t>63))
+
+
 cdef int _table_alloc(SolveContext* c, int bits) noexcept nogil:
-    """A fresh table of 2**bits entries (every slot empty); 0, or -1 when out of memory
-    (the old table is kept)."""
-    cdef TableEntry* table = <TableEntry*>calloc(<size_t>1 << bits, sizeof(TableEntry))
-    if table == NULL:
+    """The first table: 2**bits entries, every slot empty; 0, or -1 when out of memory."""
+    c.table = _table_block(<uint64_t>1 << bits, &c.table_memory)
+    if c.table == NULL:
         return -1
-    free(c.table)
-    c.table = table
-    c.mask = (<uint64_t>1 << bits) - 1
+    c.capacity_bits = bits
     c.table_bits = bits
+    c.mask = (<uint64_t>1 << bits) - 1
     c.stamp = 1
     return 0
 
 
 cdef void _grow(SolveContext* c) noexcept nogil:
-    """Double the table, keeping this solve's entries (nothing lost when out of memory)."""
-    cdef TableEntry* old = c.table
-    cdef uint64_t old_size = c.mask + 1, i
+    """Double the table in use, keeping this solve's entries: in place while the memory
+    held allows (an entry of bucket b stays or moves to bucket b + old size, whose slots
+    hold only older solves' entries), else into a new block twice as large. Out of memory,
+    the table keeps its size."""
+    cdef uint64_t size = c.mask + 1, b, to, h
     cdef uint32_t stamp = c.stamp
+    cdef TableEntry* table
     cdef TableEntry* e
-    cdef TableEntry* to
-    cdef uint64_t h
-    cdef TableEntry* table = <TableEntry*>calloc(<size_t>(old_size * 2), sizeof(TableEntry))
-    if table == NULL:
-        return
-    c.table = table
-    c.mask = old_size * 2 - 1
+    cdef void* memory = NULL
+    cdef int k
+    if c.table_bits < c.capacity_bits:
+        table = c.table
+    else:
+        table = _table_block(size * 2, &memory)
+        if table == NULL:
+            c.table_bits_max = c.table_bits
+            return
+    for b in range(0, size, 2):
+        for k in range(2):
+            e = &c.table[b + k]
+            if e.stamp != stamp:
+                continue
+            h = _hash(e.lo, e.hi, e.meta) & (2 * size - 1) & ~(<uint64_t>1)
+            if table == c.table and h == b:
+                continue   # stays where it is
+            to = h if table[h].stamp != stamp else h + 1
+            table[to] = e[0]
+            if table == c.table:
+                e.stamp = 0
+    if table != c.table:
+        free(c.table_memory)
+        c.table_memory = memory
+        c.table = table
+        c.capacity_bits += 1
     c.table_bits += 1
-    c.stored = 0
-    for i in range(old_size):
-        e = &old[i]
-        if e.stamp != stamp:
-            continue
-        h = _hash(e.hands, e.meta) & c.mask & ~(<uint64_t>1)
-        to = &table[h] if table[h].stamp != stamp else &table[h + 1]
-        if to.stamp == stamp and to.work > e.work:
-            continue
-        to[0] = e[0]
-        c.stored += 1
-    free(old)
+    c.mask = 2 * size - 1
 
 
 # -- the context ----------------------------------------------------------------------------------------
@@ -335,7 +365,7 @@ cdef void solve_context_free(SolveContext* c) noexcept nogil:
             free(c.plies[k].scores)
             free(c.plies[k].seen)
     free(c.plies)
-    free(c.table)
+    free(c.table_memory)
     free(c.lowers)
     free(c.uppers)
     free(c.rows)
@@ -349,6 +379,7 @@ cdef void solve_limits_none(SolveLimits* limits) noexcept nogil:
     limits.stop = NULL
     limits.check_signals = 0
     limits.use_table = 1
+    limits.table_bits = 0
     limits.all_actions = 1
 
 
@@ -541,16 +572,15 @@ cdef inline Py_ssize_t _next_move(Ply* p, Py_ssize_t n) noexcept nogil:
 cdef inline void _make(SolveContext* c, PlayState* s, MoveBuffer* m, Py_ssize_t i, PlayUndo* undo,
                        uint64_t* saved) noexcept nogil:
     cdef int seat = s.to_act & 3
-    saved[0] = c.keys[seat][0]
-    saved[1] = c.keys[seat][1]
+    saved[0] = c.held[seat]
     state_make(s, m.kinds[i], m.keys[i], m.cards[2 * i], m.cards[2 * i + 1], undo)
-    _set_key(c, seat, s.once[seat], s.twice[seat], wild_bit(s.level))
+    if m.kinds[i] != K_PASS:
+        _set_key(c, seat, s.once[seat], s.twice[seat])
 
 
 cdef inline void _unmake(SolveContext* c, PlayState* s, PlayUndo* undo, const uint64_t* saved) noexcept nogil:
     state_unmake(s, undo)
-    c.keys[undo.seat & 3][0] = saved[0]
-    c.keys[undo.seat & 3][1] = saved[1]
+    c.held[undo.seat & 3] = saved[0]
 
 
 cdef inline int _bit_length(int64_t n) noexcept nogil:
@@ -568,7 +598,7 @@ cdef int _search(SolveContext* c, PlayState* s, int depth, int alpha, int beta) 
     cdef int team = s.to_act & 1, lo, hi, v, best = WINDOW_LOW, child_alpha
     cdef int best_kind = -1, best_key = 0, best_size = 0, lower, upper
     cdef uint32_t meta = 0, table_move = 0, packed
-    cdef uint64_t h = 0
+    cdef uint64_t h = 0, lo_key = 0, hi_key = 0
     cdef uint64_t saved[2]
     cdef TableEntry* e
     cdef Ply* p
@@ -586,8 +616,9 @@ cdef int _search(SolveContext* c, PlayState* s, int depth, int alpha, int beta) 
         return hi
     if c.use_table:
         meta = _meta(c, s)
-        h = _hash(&c.keys[0][0], meta)
-        e = _probe(c, h, meta)
+        _key(c, &lo_key, &hi_key)
+        h = _hash(lo_key, hi_key, meta)
+        e = _probe(c, h, lo_key, hi_key, meta)
         if e != NULL:
             if e.lower > lo:
                 lo = e.lower
@@ -656,22 +687,25 @@ cdef int _search(SolveContext* c, PlayState* s, int depth, int alpha, int beta) 
             lower = lo
         if upper > hi:
             upper = hi
-        _store(c, h, meta, lower, upper, best_kind, best_key, best_size, _bit_length(c.nodes - nodes_before))
+        _store(c, h, lo_key, hi_key, meta, lower, upper, best_kind, best_key, best_size, _bit_length(c.nodes - nodes_before))
     return best
 
 
 # -- the root ----------------------------------------------------------------------------------------------
 cdef void _begin(SolveContext* c, const PlayState* s, int objective, const SolveLimits* limits) noexcept nogil:
-    cdef int seat
+    cdef int seat, at
     cdef uint64_t k
-    if c.table_bits != TABLE_BITS_MIN:   # every solve starts from the same table: the same result
-        _table_alloc(c, TABLE_BITS_MIN)
+    # every solve starts with an empty table of the same size (the memory of a larger one
+    # is kept to grow into): no result depends on an earlier solve
+    c.table_bits = TABLE_BITS_MIN
+    c.mask = (<uint64_t>1 << TABLE_BITS_MIN) - 1
     if c.stamp == 0xFFFFFFFFU:
-        for k in range(c.mask + 1):
+        for k in range(<uint64_t>1 << c.capacity_bits):
             c.table[k].stamp = 0
         c.stamp = 0
     c.stamp += 1
     c.stored = 0
+    c.table_bits_max = limits.table_bits if TABLE_BITS_MIN <= limits.table_bits <= TABLE_BITS_MAX else TABLE_BITS_MAX
     c.objective = objective
     c.use_table = limits.use_table
     c.stopped = STOP_NONE
@@ -688,8 +722,13 @@ cdef void _begin(SolveContext* c, const PlayState* s, int objective, const Solve
         c.next_signal_check += SIGNAL_EVERY_MS
     memset(c.killers, 0, sizeof(c.killers))
     memset(c.history, 0, sizeof(c.history))
-    for seat in range(4):
-        _set_key(c, seat, s.once[seat], s.twice[seat], wild_bit(s.level))
+    at = 0
+    for seat in range(4):   # the table key: one bit per card each seat holds now
+        c.root_once[seat] = s.once[seat]
+        c.root_twice[seat] = s.twice[seat]
+        c.offset[seat] = at
+        at += hand_size(s.once[seat], s.twice[seat])
+        _set_key(c, seat, s.once[seat], s.twice[seat])
 
 
 cdef inline int _test(SolveContext* c, PlayState* s, MoveBuffer* m, Py_ssize_t i, int team, int t) noexcept nogil:
@@ -795,8 +834,6 @@ cdef int solve_state(SolveContext* c, const PlayState* state, int objective, con
                 t = hi
             if not limits.all_actions and t <= root_lo:
                 t = root_lo + 1
-            if c.use_table and c.stored > <int64_t>c.mask and c.table_bits < TABLE_BITS_MAX:
-                _grow(c)
             v = _test(c, &s, &p.moves, i, team, t)
             if c.stopped:
                 break
@@ -853,7 +890,7 @@ cdef Py_ssize_t solve_line(SolveContext* c, const PlayState* state, int value, i
     if p == NULL:
         return -1
     for seat in range(4):
-        _set_key(c, seat, s.once[seat], s.twice[seat], wild_bit(s.level))
+        _set_key(c, seat, s.once[seat], s.twice[seat])
     while not _over(c, &s) and not c.stopped and count < MAX_ACTIONS:
         team = s.to_act & 1
         n = state_actions(&s, &p.moves)
