@@ -108,8 +108,6 @@ cdef struct SolveContext:
     int64_t stored              # entries written in this solve
     Ply* plies                  # one per depth, made as the search reaches it
     int nplies
-    uint32_t killers[2 * 440]   # per depth, two (kind, key, size) that cut off
-    int32_t history[2 * 11 * 18]    # per team, kind and key: how often it cut off
     int8_t* lowers              # the result's per-action bounds
     int8_t* uppers
     int32_t* rows               # per action, the first row equivalent to it
