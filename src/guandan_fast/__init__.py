@@ -26,6 +26,7 @@ from .engine.rules import Rules
 from .engine.hand import Hand
 from .engine.moves import PASS, Move, MoveType
 from .search.minplays import min_plays
+from .search.solve import Solution, solve
 
 __all__ = [
     "NATIVE_AVAILABLE",
@@ -39,6 +40,7 @@ __all__ = [
     "MoveList",
     "MoveType",
     "Rules",
+    "Solution",
     "classify",
     "has_legal_follow",
     "legal_moves",
@@ -51,6 +53,7 @@ __all__ = [
     "resolve_backend",
     "score_deal",
     "set_default_backend",
+    "solve",
 ]
 __version__ = "0.1.0"
 

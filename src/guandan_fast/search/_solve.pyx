@@ -26,24 +26,37 @@ Every pruning rule, and why it is exact:
   range (the "extreme value") stops searching its other actions: nothing can do better.
   With "first" every unfinished position lies in [-1, 1].
 * **The transposition table**: a position's value depends only on the four hands, the
-  seat to act, the move to beat (kind, key, size — never its cards' suits: followers
-  only compare those), the seat that made it, the passes since, the seats out in order,
-  the level and the objective; the table key holds all of it, verified word by word on
-  every probe (no hash collision can be mistaken for a hit). Entries hold proven lower
-  and upper bounds; no path reaches a position twice (every trick holds a play and cards
-  only leave hands), so a position's bounds hold whatever the path.
-* **Suit symmetry**: every rule but the straight flush's is blind to suits. A hand in
-  which no straight flush can be formed (no suit has five ranks in a window of five —
-  A-low included — counting its wildcards as any card; a safe over-estimate) can form
-  none later either (hands only lose cards), so its whole future depends on its 16 rank
-  counts (``hand_lanes``: 13 ranks without the wildcards, two jokers, the wildcards) and
-  nothing else: other seats only see the kind, key and size of what it plays. Such a hand
-  is keyed by its counts (two hands with equal counts are the same position), and its
-  actions that play the same kind and key with the same counts lead to the same position:
-  only the first of them is searched, the others share its value.
+  seat to act, the move to beat (kind, key, size — never its cards: followers only
+  compare those), the seat that made it, the passes since, the seats out in order, the
+  level and the objective. The key holds all of it exactly: a hand only loses cards, so
+  each seat's hand is named by one bit per card it held at the root of the solve (at most
+  108 bits for the four), the rest fits 32 bits; an entry is used only when its whole key
+  is equal (no hash collision can be mistaken for a hit), and only within the solve that
+  wrote it. Entries hold proven lower and upper bounds; no path reaches a position twice
+  (every trick holds a play and cards only leave hands), so bounds hold whatever the path.
+* **Equivalent actions** (suit symmetry): every rule but the straight flush's is blind to
+  suits (RULES.md §3: a straight flush is the only kind that names a suit, and it has
+  exactly five cards). A hand in which no straight flush can be formed — no suit has, in
+  a window of five ranks (A-low included), five cards counting its wildcards as any card;
+  a safe over-estimate — can form none later either (hands only lose cards). For such a
+  hand, two hands with the same counts per rank (13 ranks without the wildcards, two
+  jokers, the wildcards: ``hand_lanes``) have the same moves as (kind, key, counts
+  taken), and the other seats only ever see a play's kind, key and size; so two actions
+  of the same kind and key that take the same counts lead to positions of equal value
+  (by induction on what follows). Only the first of them (in row order) is searched; at
+  the root the others get its value.
+* **Running out** (a proof at a node, in place of a search): a leader whose hand splits
+  into moves that no opponent can beat (``has_legal_follow_c`` on each opponent's hand
+  now) and one last move goes out before any opponent plays a card: each unbeatable move
+  wins its trick (the opponents must pass, the partner passes, the leader leads again),
+  the opponents' hands do not change meanwhile, and the last move empties the hand. So
+  the value is at least what going out next gives: +1 first (with "first": the most
+  there is); second after its partner +3, after an opponent -2 (that team wins at most
+  2); third +2 or -1. A bounded search for such a split; it is used only where the bound
+  cuts off.
 * **Move ordering** changes what is searched first, never a value: an action that empties
-  the hand, the table's best action, two killer actions per depth, then a pass to one's
-  partner, small beats before bombs, bigger leads first, and a history of cut-offs.
+  the hand, the table's best action, then (static) a pass on one's partner's move, small
+  beats before bombs and bombs before a pass on an opponent's, bigger leads first.
 
 A search may stop early (a node or time limit, a flag, a Python signal): every test that
 finished tightened the bounds of its action; the unfinished test is dropped, so the
@@ -60,13 +73,11 @@ cimport numpy as cnp
 from guandan_fast.engine._bitops cimport gf_popcount64
 from guandan_fast.engine._movegen cimport (
     K_PASS,
-    has_legal_follow_c,
-    NUM_KEYS,
-    NUM_KINDS,
     RANK_CARDS,
     RANK_GROUP_ONES,
     MoveBuffer,
     bomb_tier,
+    has_legal_follow_c,
     movebuf_free,
     movebuf_init,
     wild_bit,
@@ -77,7 +88,6 @@ from guandan_fast.engine.state cimport (
     PlayUndo,
     hand_size,
     state_actions,
-    state_check,
     state_from_deal,
     state_make,
     state_unmake,
