@@ -321,17 +321,19 @@ cdef int _table_alloc(SolveContext* c, int bits) noexcept nogil:
 
 
 cdef void _grow(SolveContext* c) noexcept nogil:
-    """Double the table in use, keeping this solve's entries: in place while the memory
-    held allows (an entry of bucket b stays or moves to bucket b + old size, whose slots
-    hold only older solves' entries), else into a new block twice as large. Out of memory,
-    the table keeps its size."""
+    """Double the table in use, keeping this solve's entries: an entry of bucket b stays in
+    its slot or moves to the first free slot of bucket b + old size. In place while the
+    memory held allows (the new half holds only older solves' entries), else into a new
+    block twice as large, with the same layout either way (so no result depends on the
+    memory an earlier solve left). Out of memory, the table keeps its size."""
     cdef uint64_t size = c.mask + 1, b, to, h
     cdef uint32_t stamp = c.stamp
     cdef TableEntry* table
     cdef TableEntry* e
     cdef void* memory = NULL
     cdef int k
-    if c.table_bits < c.capacity_bits:
+    cdef bint in_place = c.table_bits < c.capacity_bits
+    if in_place:
         table = c.table
     else:
         table = _table_block(size * 2, &memory)
@@ -344,13 +346,15 @@ cdef void _grow(SolveContext* c) noexcept nogil:
             if e.stamp != stamp:
                 continue
             h = _hash(e.lo, e.hi, e.meta) & (2 * size - 1) & ~(<uint64_t>1)
-            if table == c.table and h == b:
-                continue   # stays where it is
+            if h == b:
+                if not in_place:
+                    table[b + k] = e[0]
+                continue
             to = h if table[h].stamp != stamp else h + 1
             table[to] = e[0]
-            if table == c.table:
+            if in_place:
                 e.stamp = 0
-    if table != c.table:
+    if not in_place:
         free(c.table_memory)
         c.table_memory = memory
         c.table = table
