@@ -15,6 +15,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import json
 import math
 import random
 from collections import Counter
@@ -24,6 +26,7 @@ from solve_oracle import Minimax, TooBig, cut, hard_position, outcome, over, sma
 
 import guandan_fast as gf
 from guandan_fast import Deal, Solution, solve
+from guandan_fast.cli import main as cli_main
 from guandan_fast.engine.cards import wildcard
 
 
@@ -250,3 +253,49 @@ def test_the_solution_reads_well() -> None:
     stopped = solve(hard_position(), max_nodes=10)
     assert "stopped by max_nodes" in repr(stopped) and "in [" in repr(stopped)
     assert gf.solve is solve
+
+
+# -- the command line --------------------------------------------------------------------------------
+def test_cli_prints_each_action_and_the_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli_main(["solve", "HR HR S3 S3", "D4 D5", "C9 C9", "DK"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "seat 0 to act at level 2, leading; points for seats 0 and 2"
+    assert out[1].startswith("value +3 (exact, ")
+    assert out[2] == "4 actions:"
+    assert out[3].split() == ["-2", "Single", "3:", "S3"] and out[4].split() == ["*", "+3", "Single", "R:", "HR"]
+    assert out[7] == "principal line:" and out[8].split() == ["seat", "0", "Single", "R:", "HR"]
+
+
+def test_cli_follows_a_move_to_beat(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["solve", "S9 S9 C3", "D4 D5", "C9 CT", "DK", "--level", "5", "--to-act", "1"]
+    argv += ["--last", '["Pair","8",["S8","H8"]]', "--last-seat", "3", "--objective", "first", "--json"]
+    assert cli_main(argv) == 0
+    result = json.loads(capsys.readouterr().out)
+    # the same position built by hand: seat 3 led the pair of 8s from a hand with them, seats 0 passed
+    deal = Deal.start(["S9 S9 C3", "D4 D5", "C9 CT", "DK S8 H8"], 5, leader=3)
+    deal.step(["Pair", "8", ["S8", "H8"]])
+    deal.step(0)
+    assert deal.current_seat == 1
+    expected = solve(deal, "first")
+    assert result["value"] == expected.value and result["seat"] == 1
+    assert [a["action"] for a in result["actions"]] == [list(a[:2]) + [list(a[2]) if a[2] != "PASS" else "PASS"] for a in expected.actions]
+    assert [a["lower"] for a in result["actions"]] == list(expected.lowers)
+
+
+def test_cli_bad_positions_are_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    bad = [
+        ["S3", "S4", "S5"],  # three hands: argparse
+        ["S3", "S4", "S5", "S6", "--last", '["Single","7",["S7"]]'],  # no --last-seat
+        ["S3", "S4", "S5", "S6", "--last-seat", "1"],  # no --last
+        ["S3", "S4", "S5", "S6", "--last", '["Single","7",["S7"]]', "--last-seat", "0"],  # seat 0 follows itself
+        ["S3", "", "S5", "S6", "--to-act", "1", "--last", '["Single","7",["S7"]]', "--last-seat", "0"],  # seat 1 is out
+        ["S3 S3 S3", "S4", "S5", "S6"],
+        ["S3", "S4", "S5", "S6", "--max-nodes", "0"],
+        ["S3", "S4", "S5", "S6", "--finished", "1,x"],
+        ["S3", "S4", "S5", "S6", "--level", "Z"],
+    ]
+    for argv in bad:
+        with contextlib.suppress(SystemExit):
+            assert cli_main(["solve", *argv]) == 2, argv
+        err = capsys.readouterr().err
+        assert "Traceback" not in err and err.strip(), argv
