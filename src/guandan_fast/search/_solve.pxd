@@ -107,6 +107,7 @@ cdef struct SolveContext:
     int table_bits_max          # the table grows (doubles, three quarters full) up to this size
     int64_t stored              # entries written in this solve
     Ply* plies                  # one per depth, made as the search reaches it
+    MoveBuffer leads            # the leading moves of a follower (the run-out proof)
     int nplies
     int8_t* lowers              # the result's per-action bounds
     int8_t* uppers

@@ -73,6 +73,7 @@ cimport numpy as cnp
 from guandan_fast.engine._bitops cimport gf_popcount64
 from guandan_fast.engine._movegen cimport (
     K_PASS,
+    generate_into,
     RANK_CARDS,
     RANK_GROUP_ONES,
     MoveBuffer,
@@ -367,7 +368,7 @@ cdef void _grow(SolveContext* c) noexcept nogil:
 cdef int solve_context_init(SolveContext* c) noexcept nogil:
     memset(c, 0, sizeof(SolveContext))
     c.plies = <Ply*>calloc(MAX_PLY, sizeof(Ply))
-    if c.plies == NULL:
+    if c.plies == NULL or movebuf_init(&c.leads, 64) != 0:
         return -1
     return _table_alloc(c, TABLE_BITS_MIN)
 
@@ -380,6 +381,7 @@ cdef void solve_context_free(SolveContext* c) noexcept nogil:
             free(c.plies[k].scores)
             free(c.plies[k].seen)
     free(c.plies)
+    movebuf_free(&c.leads)
     free(c.table_memory)
     free(c.lowers)
     free(c.uppers)
@@ -628,28 +630,67 @@ cdef bint _runs(MoveBuffer* m, Py_ssize_t n, const int32_t* sure, int count, int
     return False
 
 
-cdef bint _runs_out(const PlayState* s, MoveBuffer* m, Py_ssize_t n, int32_t* sure) noexcept nogil:
+cdef inline bint _unbeatable(const PlayState* s, int kind, int key, int size) noexcept nogil:
+    cdef int seat = s.to_act & 3, left = seat ^ 1, right = seat ^ 3
+    if s.once[left] and has_legal_follow_c(s.once[left], s.twice[left], s.level, kind, key, size) != 0:
+        return False
+    if s.once[right] and has_legal_follow_c(s.once[right], s.twice[right], s.level, kind, key, size) != 0:
+        return False
+    return True
+
+
+cdef bint _follows_out(SolveContext* c, const PlayState* s, MoveBuffer* m, Py_ssize_t n) noexcept nogil:
+    """Following: whether the seat to act can beat the move with one that no opponent can
+    beat (it then leads: everyone passes), then run out its hand as in _runs_out."""
+    cdef int seat = s.to_act & 3, count = 0, budget = RUN_BUDGET
+    cdef Py_ssize_t i, nl, j
+    cdef MoveBuffer* lead = &c.leads
+    cdef uint64_t once = s.once[seat], twice = s.twice[seat], mo, mt
+    cdef bint any_unbeatable = False
+    cdef int32_t sure[RUN_MOVES]
+    for i in range(1, n):
+        if _unbeatable(s, m.kinds[i], m.keys[i], hand_size(m.cards[2 * i], m.cards[2 * i + 1])):
+            any_unbeatable = True
+            break
+    if not any_unbeatable:
+        return False
+    nl = generate_into(once, twice, s.level, K_PASS, 0, 0, False, lead)   # its leading moves
+    if nl <= 0:
+        return False
+    for j in range(nl):
+        if _unbeatable(s, lead.kinds[j], lead.keys[j], hand_size(lead.cards[2 * j], lead.cards[2 * j + 1])):
+            sure[count] = <int32_t>j
+            count += 1
+            if count == RUN_MOVES:
+                break
+    for i in range(1, n):
+        mo = m.cards[2 * i]
+        mt = m.cards[2 * i + 1]
+        if not _unbeatable(s, m.kinds[i], m.keys[i], hand_size(mo, mt)):
+            continue
+        if _runs(lead, nl, sure, count, 0, (once & ~mo) | (twice & ~mt), twice & ~mo, &budget):
+            return True
+        if budget < 0:
+            return False
+    return False
+
+
+cdef bint _runs_out(const PlayState* s, MoveBuffer* m, Py_ssize_t n) noexcept nogil:
     """Whether the seat to act, leading with the n moves of ``m`` (its complete list),
     can play out its hand before any opponent plays a card: its hand splits into moves no
     opponent can beat (has_legal_follow_c on their hands now; they never change while only
     this seat plays, its partner passing) and one last move. Each unbeatable move wins its
     trick (everyone passes, the seat leads again); the last one empties the hand. A
-    bounded search: False may be a miss, True is a proof. ``sure``: room for RUN_MOVES."""
-    cdef int seat = s.to_act & 3, count = 0, budget = RUN_BUDGET, kind, key, size
-    cdef int left = seat ^ 1, right = seat ^ 3
+    bounded search: False may be a miss, True is a proof."""
+    cdef int seat = s.to_act & 3, count = 0, budget = RUN_BUDGET
+    cdef int32_t sure[RUN_MOVES]
     cdef Py_ssize_t i
     for i in range(n):
-        kind = m.kinds[i]
-        key = m.keys[i]
-        size = hand_size(m.cards[2 * i], m.cards[2 * i + 1])
-        if s.once[left] and has_legal_follow_c(s.once[left], s.twice[left], s.level, kind, key, size) != 0:
-            continue
-        if s.once[right] and has_legal_follow_c(s.once[right], s.twice[right], s.level, kind, key, size) != 0:
-            continue
-        sure[count] = <int32_t>i
-        count += 1
-        if count == RUN_MOVES:
-            break
+        if _unbeatable(s, m.kinds[i], m.keys[i], hand_size(m.cards[2 * i], m.cards[2 * i + 1])):
+            sure[count] = <int32_t>i
+            count += 1
+            if count == RUN_MOVES:
+                break
     if count == 0:
         return False
     return _runs(m, n, sure, count, 0, s.once[seat], s.twice[seat], &budget)
@@ -692,6 +733,7 @@ cdef int _search(SolveContext* c, PlayState* s, int depth, int alpha, int beta) 
     cdef Py_ssize_t n, i
     cdef PlayUndo undo
     cdef int64_t nodes_before = c.nodes
+    cdef bint proven
     c.nodes += 1
     if (c.nodes & (POLL_EVERY - 1)) == 0 or (c.max_nodes > 0 and c.nodes >= c.max_nodes):
         if _poll(c):
@@ -730,10 +772,13 @@ cdef int _search(SolveContext* c, PlayState* s, int depth, int alpha, int beta) 
     if n < 0 or _ply_room(p, n) != 0:
         c.stopped = STOP_MEMORY
         return 0
-    if s.last_kind == K_PASS:
-        v = _run_bound(c, s, team)
-        if (v >= beta or v >= hi) and v > lo and _runs_out(s, &p.moves, n, p.scores):
-            # a proof that the value is at least v: a cut-off
+    v = _run_bound(c, s, team)
+    if (v >= beta or v >= hi) and v > lo:
+        if s.last_kind == K_PASS:
+            proven = _runs_out(s, &p.moves, n)
+        else:
+            proven = _follows_out(c, s, &p.moves, n)
+        if proven:   # a proof that the value is at least v: a cut-off
             if c.use_table:
                 _store(c, h, lo_key, hi_key, meta, v, hi, -1, 0, 0, _bit_length(c.nodes - nodes_before))
             return v
