@@ -49,11 +49,12 @@ Every pruning rule, and why it is exact:
   into moves that no opponent can beat (``has_legal_follow_c`` on each opponent's hand
   now) and one last move goes out before any opponent plays a card: each unbeatable move
   wins its trick (the opponents must pass, the partner passes, the leader leads again),
-  the opponents' hands do not change meanwhile, and the last move empties the hand. So
-  the value is at least what going out next gives: +1 first (with "first": the most
-  there is); second after its partner +3, after an opponent -2 (that team wins at most
-  2); third +2 or -1. A bounded search for such a split; it is used only where the bound
-  cuts off.
+  the opponents' hands do not change meanwhile, and the last move empties the hand. A
+  follower that can beat the move to beat with such an unbeatable move leads next, and
+  then the same holds. So the value is at least what going out next gives: +1 first
+  (with "first": the most there is); second after its partner +3, after an opponent -2
+  (that team wins at most 2); third +2 or -1. A bounded search for such a split; it is
+  tried only where the bound cuts off.
 * **Move ordering** changes what is searched first, never a value: an action that empties
   the hand, the table's best action, then (static) a pass on one's partner's move, small
   beats before bombs and bombs before a pass on an opponent's, bigger leads first.
