@@ -26,11 +26,13 @@ setup(
         [
             extension(name)
             for name in (
-                "engine._movegen",
-                "engine.state",
-                "engine._values",
-                "engine._movelist",
                 "engine._cardtext",
+                "engine.hand",
+                "engine._movegen",
+                "engine._notation",
+                "engine.moves",
+                "engine.movelist",
+                "engine.state",
                 "search._policies",
                 "search._playout",
                 "search._minplays",

@@ -27,8 +27,6 @@ def test_movegen(
     case: str,
     backend: api.Backend,
 ) -> None:
-    if backend == "native" and not api.NATIVE_AVAILABLE:
-        pytest.skip("the native core is not built")
     hands = workload if backend == "native" else reference_workload
     run = bench.make_pass(case, hands, backend)
     benchmark.group = bench.CASES[case]

@@ -21,12 +21,10 @@ from typing import Any
 import pytest
 from conftest import GAME_SPEED
 
-from guandan_fast.search.playout import NATIVE_PLAYOUT, random_deals
 from guandan_fast.engine.deal import Deal
+from guandan_fast.search.playout import random_deals
 
 BATCH = 200
-
-native = pytest.mark.skipif(not NATIVE_PLAYOUT, reason="the native _playout extension is not built")
 
 
 def _per_second(benchmark: Any, count: int, label: str) -> None:
@@ -38,7 +36,6 @@ def _per_second(benchmark: Any, count: int, label: str) -> None:
     GAME_SPEED[label] = f"{rate:,.0f} / s (median {median * 1e6 / count:.1f} µs each)"
 
 
-@native
 def test_random_deals_native(benchmark: Any) -> None:
     seeds = iter(range(0, 1 << 40, BATCH))
     rows = benchmark(lambda: random_deals(BATCH, next(seeds)))
@@ -46,7 +43,6 @@ def test_random_deals_native(benchmark: Any) -> None:
     _per_second(benchmark, BATCH, "random_deals (full deals, all in C)")
 
 
-@native
 def test_deal_playouts_batch(benchmark: Any) -> None:
     deal = Deal.random(seed=1)
     seeds = iter(range(0, 1 << 40, BATCH))
@@ -55,7 +51,6 @@ def test_deal_playouts_batch(benchmark: Any) -> None:
     _per_second(benchmark, BATCH, "deal.playouts (full deal from Python, batch)")
 
 
-@native
 def test_deal_playout_single_calls(benchmark: Any) -> None:
     deal = Deal.random(seed=2)
     seeds = iter(range(1 << 40))

@@ -38,9 +38,10 @@ import numpy as np
 from guandan_fast.arena.progress import ProgressBar
 from guandan_fast.engine import api
 from guandan_fast.engine.cards import RANKS, level_char, wildcard
-from guandan_fast.engine.deal import Deal, deal_cards, forget_readings
+from guandan_fast.engine.deal import Deal, deal_cards
 from guandan_fast.engine.hand import Hand, forget_parsed
 from guandan_fast.engine.moves import Move, MoveType, sort_key
+from guandan_fast.engine.notation import forget_readings
 
 #: Every case, in report order: the name used in JSON and test ids, and a title.
 CASES: dict[str, str] = {
@@ -504,7 +505,7 @@ def compare(
     """Every case on both backends in one run: native on ``hands`` hands (passes until
     ``min_time`` seconds), reference on the first ``reference_hands`` of them
     (``reference_rounds`` timed passes after one untimed, with a progress bar); then the
-    input forms ``paths`` on the native backend (skipped when it is not built)."""
+    input forms ``paths`` on the native backend."""
     if hands < 1 or reference_hands < 0 or reference_rounds < 1:
         raise ValueError("need at least one hand, and at least one reference round")
     reference_hands = min(reference_hands, hands)
@@ -513,15 +514,14 @@ def compare(
 
     native: dict[str, Measurement] = {}
     path_measurements: list[Measurement] = []
-    if api.NATIVE_AVAILABLE:
-        for case in cases:
-            native[case] = measure_case(case, workload, "native", min_time=min_time)
-        previous = api.resolve_backend()
-        api.set_default_backend("native")
-        try:
-            path_measurements = [measure_path(path, workload, min_time=min_time) for path in paths]
-        finally:
-            api.set_default_backend(previous)
+    for case in cases:
+        native[case] = measure_case(case, workload, "native", min_time=min_time)
+    previous = api.resolve_backend()
+    api.set_default_backend("native")
+    try:
+        path_measurements = [measure_path(path, workload, min_time=min_time) for path in paths]
+    finally:
+        api.set_default_backend(previous)
 
     reference: dict[str, Measurement] = {}
     if reference_hands:
@@ -592,8 +592,6 @@ def format_table(comparison: Comparison) -> str:
             f"{batch_threads(comparison.hands)} here) of the time per hand of a legal_moves loop over the same "
             "hands (native, leading; below 1 the batch is faster)."
         )
-    if not api.NATIVE_AVAILABLE:
-        notes.append("the native core is not built: only the reference backend was timed.")
     return "\n".join(text + [""] + notes + format_paths(comparison.paths))
 
 
@@ -623,7 +621,6 @@ def comparison_json(comparison: Comparison) -> dict[str, Any]:
         "seed": comparison.seed,
         "hands": comparison.hands,
         "reference_hands": comparison.reference_hands,
-        "native_available": api.NATIVE_AVAILABLE,
         "python": platform.python_version(),
         "machine": platform.machine(),
         "batch_time_ratio": {

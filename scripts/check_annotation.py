@@ -10,9 +10,9 @@ it. The kernels are
 * the body of every ``with nogil:`` block,
 
 and each of their lines must score 0 and compile to C code that calls no Python C-API
-(``Py*`` functions, or ``__Pyx_`` helpers other than a few that are plain C). The HTML
-shows the ``.pyx`` itself only, not the ``.pxi`` files it includes, so an included file
-must hold no kernel at all (no ``nogil``): kernels live in the ``.pyx``, where they are checked.
+(``Py*`` functions, or ``__Pyx_`` helpers other than a few that are plain C). The files a
+module includes (``include "movegen/tables.pxi"``) are checked with it: Cython annotates
+each in a page of its own.
 
 Usage: ``python scripts/check_annotation.py [path/to/_movegen.pyx] [-v]``; exit status 0
 when clean, 1 with a report of the offending lines otherwise, 2 when Cython is missing.
@@ -31,17 +31,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "src" / "guandan_fast"
 
-#: Modules that only build Python objects for Python callers (the native twin of
-#: ``movelist.py`` and the Hand/Move makers): they have no kernel to check.
-OBJECT_MODULES = frozenset({"_movelist.pyx", "_values.pyx"})
+#: Modules that only build Python objects for Python callers (the values Hand, Move and
+#: MoveList and their entry points): they have no kernel to check.
+OBJECT_MODULES = frozenset({"hand.pyx", "moves.pyx", "movelist.pyx"})
 
 #: ``__Pyx_`` helpers that are plain C (no Python object involved).
 PLAIN_C_HELPERS = frozenset({"__Pyx_pretend_to_initialize"})
 #: C-API names that look like ``Py...`` but touch no Python object.
 PLAIN_C_PY = frozenset({"Py_ssize_t", "Py_UNUSED"})
 
-INCLUDE_RE = re.compile(r'^include\s+"([^"]+)"', re.MULTILINE)
-NOGIL_RE = re.compile(r"\bnogil\b")
+INCLUDE_RE = re.compile(r'^include\s+"([^"]+)"', re.M)
 LINE_RE = re.compile(r'<pre class="cython line score-(\d+)"[^>]*>[^<]*<span class="">(\d+)</span>:')
 CODE_RE = re.compile(r"<pre class='cython code score-(\d+)[^']*'>(.*?)</pre>", re.DOTALL)
 PYX_HELPER_RE = re.compile(r"\b(__Pyx_\w+)")
@@ -116,6 +115,15 @@ def annotate(source_path: Path, workdir: Path) -> str:
     return (workdir / (source_path.stem + ".html")).read_text(encoding="utf-8")
 
 
+def parts(source_path: Path, workdir: Path) -> list[tuple[Path, Path]]:
+    """``(source, its annotated page)`` of a module and of each file it includes (the pages
+    :func:`annotate` wrote into ``workdir``)."""
+    found = [(source_path, workdir / (source_path.stem + ".html"))]
+    for included in INCLUDE_RE.findall(source_path.read_text(encoding="utf-8")):
+        found.append((source_path.parent / included, workdir / Path(included).with_suffix(".html")))
+    return found
+
+
 def line_reports(page: str) -> dict[int, tuple[int, str]]:
     """Source line -> (score, the C code it compiles to), from the annotated HTML."""
     reports: dict[int, tuple[int, str]] = {}
@@ -135,52 +143,38 @@ def python_calls(code: str) -> list[str]:
     return sorted(set(names))
 
 
-def included_kernels(source_path: Path, source: str) -> list[str]:
-    """The lines of the files ``source`` includes that mention ``nogil`` (outside comments):
-    kernels this check cannot see."""
-    problems = []
-    for name in INCLUDE_RE.findall(source):
-        included = source_path.parent / name
-        for number, line in enumerate(included.read_text(encoding="utf-8").splitlines(), 1):
-            if NOGIL_RE.search(line.split("#", 1)[0]):
-                problems.append(f"{included.name}:{number}: a kernel in an included file (move it to the .pyx): {line.strip()}")
-    return problems
-
-
 def check(source_path: Path, verbose: bool = False) -> int:
-    source = source_path.read_text(encoding="utf-8")
-    hidden = included_kernels(source_path, source)
-    if hidden:
-        print(f"check_annotation: {len(hidden)} line(s) of included files cannot be checked:")
-        for problem in hidden:
-            print("  " + problem)
-        return 1
-    regions = kernel_lines(source)
-    if not regions and source_path.name in OBJECT_MODULES:
+    files = parts(source_path, Path("."))
+    regions = {path: kernel_lines(path.read_text(encoding="utf-8")) for path, _ in files}
+    if not any(regions.values()) and source_path.name in OBJECT_MODULES:
         print(f"check_annotation: {source_path.name} builds Python objects only (no kernel)", file=sys.stderr)
         return 0
-    if not regions:
+    if not any(regions.values()):
         print(f"check_annotation: no nogil kernel found in {source_path}", file=sys.stderr)
         return 1
-    with tempfile.TemporaryDirectory() as tmp:
-        page = annotate(source_path, Path(tmp))
-    reports = line_reports(page)
-    if not reports:
-        print("check_annotation: could not read the annotated HTML", file=sys.stderr)
-        return 1
-    source_lines = source.splitlines()
     problems = []
-    for number in sorted(regions):
-        score, code = reports.get(number, (0, ""))
-        calls = python_calls(code)
-        if score > 0 or calls:
-            problems.append(
-                f"{source_path.name}:{number} [{regions[number]}] score {score}"
-                f"{' calls ' + ', '.join(calls) if calls else ''}: {source_lines[number - 1].strip()}"
-            )
-    names = sorted(set(regions.values()))
+    with tempfile.TemporaryDirectory() as tmp:
+        annotate(source_path, Path(tmp))
+        for path, page in parts(source_path, Path(tmp)):
+            if not regions[path]:
+                continue
+            reports = line_reports(page.read_text(encoding="utf-8"))
+            if not reports:
+                print(f"check_annotation: could not read the annotated HTML of {path.name}", file=sys.stderr)
+                return 1
+            source_lines = path.read_text(encoding="utf-8").splitlines()
+            for number in sorted(regions[path]):
+                score, code = reports.get(number, (0, ""))
+                calls = python_calls(code)
+                if score > 0 or calls:
+                    problems.append(
+                        f"{path.name}:{number} [{regions[path][number]}] score {score}"
+                        f"{' calls ' + ', '.join(calls) if calls else ''}: {source_lines[number - 1].strip()}"
+                    )
+    names = sorted({f"{path.name}: {name}" for path in regions for name in regions[path].values()})
+    lines = sum(len(found) for found in regions.values())
     if verbose:
-        print(f"checked {len(regions)} lines in {len(names)} kernels:")
+        print(f"checked {lines} lines in {len(names)} kernels:")
         for name in names:
             print(f"  {name}")
     if problems:
@@ -188,7 +182,7 @@ def check(source_path: Path, verbose: bool = False) -> int:
         for problem in problems:
             print("  " + problem)
         return 1
-    print(f"check_annotation: OK, {len(names)} nogil kernels ({len(regions)} lines) are pure C")
+    print(f"check_annotation: OK, {len(names)} nogil kernels ({lines} lines) are pure C")
     return 0
 
 

@@ -40,9 +40,21 @@ def _source(revision: str, name: str) -> str:
     raise SystemExit(f"{revision} has no {name}")
 
 
+def _parts(revision: str) -> list[str]:
+    """The files ``_movegen.pyx`` includes at ``revision`` (``movegen/*.pxi``; none before the split)."""
+    if revision == "worktree":
+        return sorted(p.name for p in (PACKAGE / "engine" / "movegen").glob("*.pxi"))
+    listed = subprocess.run(
+        ["git", "ls-tree", "--name-only", revision, "src/guandan_fast/engine/movegen/"],
+        cwd=ROOT, capture_output=True, text=True,
+    )
+    return [Path(line).name for line in listed.stdout.split() if line.endswith(".pxi")]
+
+
 def build(revisions: list[str], where: Path, defines: list[tuple[str, str]] | None = None) -> list[str]:
     """Compile ``_movegen`` of each revision as the top-level module ``_kernel_<i>`` in
-    ``where`` (with the C macros ``defines``, beside the build's own); the module names."""
+    ``where`` (with the C macros ``defines``, beside the build's own); the module names.
+    Each revision's sources (with the parts it includes) go to a folder of their own."""
     import numpy
     from Cython.Build import cythonize
     from setuptools import Extension
@@ -52,12 +64,16 @@ def build(revisions: list[str], where: Path, defines: list[tuple[str, str]] | No
     extensions = []
     for i, revision in enumerate(revisions):
         name = f"_kernel_{i}"
-        (where / f"{name}.pyx").write_text(_source(revision, "_movegen.pyx"), encoding="utf-8")
-        (where / f"{name}.pxd").write_text(_source(revision, "_movegen.pxd"), encoding="utf-8")
+        folder = where / f"source_{i}"
+        (folder / "movegen").mkdir(parents=True)
+        (folder / f"{name}.pyx").write_text(_source(revision, "_movegen.pyx"), encoding="utf-8")
+        (folder / f"{name}.pxd").write_text(_source(revision, "_movegen.pxd"), encoding="utf-8")
+        for part in _parts(revision):
+            (folder / "movegen" / part).write_text(_source(revision, f"movegen/{part}"), encoding="utf-8")
         extensions.append(
             Extension(
                 name,
-                [str(where / f"{name}.pyx")],
+                [str(folder / f"{name}.pyx")],
                 include_dirs=[numpy.get_include(), str(ROOT / "src")],
                 extra_compile_args=["-O3", "-g0"],  # as setup.py builds the shipped module
                 define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION"), *(defines or [])],

@@ -22,7 +22,7 @@ import numpy as np
 
 from guandan_fast import Hand
 from guandan_fast.engine import _movegen as native
-from guandan_fast.engine import _movelist as lists
+from guandan_fast.engine import movelist as lists
 from guandan_fast.engine.cards import wildcard
 
 DECK = [index for index in range(54) for _ in range(2)]

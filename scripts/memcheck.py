@@ -43,7 +43,7 @@ sys.path.insert(0, sys.argv[3])
 import workload as bench  # the benchmark workload of this checkout
 from guandan_fast.search import infoset
 workload = bench.make_workload(int(sys.argv[2]), 11)
-lasts = [last.table_args for last in workload.lasts]
+lasts = [(int(last.kind), last.key, len(last.cards)) for last in workload.lasts]
 for hand, level in zip(workload.hands, workload.levels):
     for strongest in (False, True):
         moves = tight.generate(hand.once, hand.twice, level, 0, 0, 0, strongest)

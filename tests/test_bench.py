@@ -61,8 +61,6 @@ def test_workload_follows_a_mix_of_types() -> None:
 
 
 def test_workload_does_not_depend_on_the_backend() -> None:
-    if not api.NATIVE_AVAILABLE:
-        pytest.skip("the native core is not built")
     assert bench.make_workload(8, seed=5, backend="native") == bench.make_workload(8, seed=5, backend="reference")
 
 
@@ -190,19 +188,16 @@ def test_bench_json_has_every_case_with_positive_numbers(capsys: pytest.CaptureF
     assert document["hands"] == 4 and document["reference_hands"] == 2
     assert [case["case"] for case in document["cases"]] == list(bench.CASES)
     assert "reference: worst hand" in err  # the progress of the reference run, on stderr
-    backends = ["reference"] + (["native"] if api.NATIVE_AVAILABLE else [])
     for case in document["cases"]:
-        for backend in backends:
+        for backend in ("reference", "native"):
             assert all(case[backend][name] > 0 for name in TIMED_FIELDS), (case["case"], backend)
         assert case["reference"]["hands"] == (1 if case["case"] == "worst" else 2)
-        if api.NATIVE_AVAILABLE:
-            assert case["native"]["hands"] == (1 if case["case"] == "worst" else 4)
-            assert case["ratio"] > 0
+        assert case["native"]["hands"] == (1 if case["case"] == "worst" else 4)
+        assert case["ratio"] > 0
     worst = document["cases"][-1]
     assert worst["reference"]["moves_per_hand"] == 37_026
-    if api.NATIVE_AVAILABLE:
-        assert [path["path"] for path in document["paths"]] == list(bench.PATHS)
-        assert all(path["us_per_hand"] > 0 for path in document["paths"])
+    assert [path["path"] for path in document["paths"]] == list(bench.PATHS)
+    assert all(path["us_per_hand"] > 0 for path in document["paths"])
 
 
 def test_bench_without_reference_and_quiet(capsys: pytest.CaptureFixture[str]) -> None:
@@ -218,12 +213,11 @@ def test_bench_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert header.split()[:3] == ["case", "native", "µs/hand"]
     for title in bench.CASES.values():
         assert any(row.startswith(title) for row in rows)
-    if api.NATIVE_AVAILABLE:  # the input forms, each beside its fast form
-        for title, _fast in bench.PATHS.values():
-            assert any(row.startswith(title) for row in rows)
+    for title, _fast in bench.PATHS.values():  # the input forms, each beside its fast form
+        assert any(row.startswith(title) for row in rows)
     assert "4 hands (seed" in out
-    if api.NATIVE_AVAILABLE:  # the batch's time as a share of the loop's, both measured in this run
-        assert "legal_moves_batch takes " in out and "of the time per hand of a legal_moves loop" in out
+    # the batch's time as a share of the loop's, both measured in this run
+    assert "legal_moves_batch takes " in out and "of the time per hand of a legal_moves loop" in out
 
 
 def test_batch_time_ratio_is_the_batch_over_the_loop() -> None:

@@ -5,11 +5,8 @@ state checks on positions of random deals."""
 
 from __future__ import annotations
 
-import importlib.util
-import os
 import random
 import re
-import shutil
 import subprocess
 import sys
 import textwrap
@@ -17,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cython_build import build_extensions, load
 
 import guandan_fast as gf
 from guandan_fast import Deal
@@ -116,43 +114,13 @@ def example_source() -> str:
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    if importlib.util.find_spec("Cython") is None:
-        pytest.skip("Cython is not installed")
-    if shutil.which(os.environ.get("CC", "cc")) is None and shutil.which("gcc") is None:
-        pytest.skip("no C compiler")
-    build = tmp_path_factory.mktemp("c_api")
-    (build / "perft_example.pyx").write_text(example_source(), encoding="utf-8")
-    (build / "state_checker.pyx").write_text(CHECKER, encoding="utf-8")
-    setup = textwrap.dedent(
-        """
-        import numpy
-        from Cython.Build import cythonize
-        from setuptools import Extension, setup
-
-        import guandan_fast
-
-        include = [guandan_fast.get_include(), numpy.get_include()]
-        setup(ext_modules=cythonize(
-            [Extension(name, [name + ".pyx"], include_dirs=include) for name in ("perft_example", "state_checker")],
-            include_path=[guandan_fast.get_include()], quiet=True))
-        """
-    )
-    (build / "setup.py").write_text(setup, encoding="utf-8")
-    done = subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace", "-q"], cwd=build, check=False,
-                          capture_output=True, text=True, timeout=600)
-    if done.returncode != 0:
-        pytest.fail("could not build extensions that cimport engine/state.pxd:\n" + done.stdout + done.stderr)
-    return build
+    return build_extensions(tmp_path_factory.mktemp("c_api"), {"perft_example": example_source(),
+                                                               "state_checker": CHECKER})
 
 
 @pytest.fixture(scope="module")
 def checker(built: Path) -> Any:
-    sys.path.insert(0, str(built))
-    try:
-        import state_checker  # type: ignore[import-not-found]
-    finally:
-        sys.path.remove(str(built))
-    return state_checker
+    return load(built, "state_checker")
 
 
 def test_the_documented_example_prints_gf_perft(built: Path) -> None:

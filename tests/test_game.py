@@ -713,18 +713,20 @@ def test_mutating_anything_returned_changes_nothing(stage: str) -> None:
 
 
 def test_the_move_list_is_read_only_and_its_own() -> None:
-    import numpy as np
+    from guandan_fast.engine.kinds import MoveArrays
 
     deal = mid_play_deal()
     before = snapshot(deal)
     moves = deal.legal_moves()
+    assert moves is not deal.legal_moves() and list(moves) == list(deal.legal_moves())
     for array in (moves.kinds, moves.keys, moves.cards):
         with pytest.raises(ValueError, match="read-only"):
             array[0] = 3
-    moves.kinds = np.zeros_like(moves.kinds)  # rebinding the returned list's arrays: its own business
-    moves.cards = moves.cards[::-1]
+    # rebinding the returned list's arrays: its own business (the list gets memory of its own)
+    moves.__init__(MoveArrays(moves.kinds[::-1], moves.keys[::-1], moves.cards[::-1]), deal.level)
+    moves.kinds[0] = moves.kinds[0]  # now writable
     assert snapshot(deal) == before
-    assert deal.legal_moves().kinds.tolist() != moves.kinds.tolist()
+    assert deal.legal_moves().cards.tolist() == moves.cards.tolist()[::-1] != moves.cards.tolist()
     following = deal.clone()
     following.step(2)  # index 2 = legal_moves()[1]: the deal's own list, not the rebound arrays
     assert following.history[-1] == (2, deal.legal_actions()[2])

@@ -11,7 +11,6 @@ from typing import Any
 import numpy as np
 import pytest
 
-import guandan_fast as gf
 from guandan_fast import Hand
 from guandan_fast.engine.deal import Deal
 from guandan_fast.engine.state import State

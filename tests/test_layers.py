@@ -71,7 +71,7 @@ def _graph() -> tuple[dict[str, set[str]], dict[str, set[str]]]:
         is_package = path.stem == "__init__"
         text = path.read_text(encoding="utf-8")
         if path.suffix == ".pyx":
-            for included in re.findall(r'^include\s+"([^"]+)"', text, re.M):
+            for included in re.findall(r'^include\s+"([^"]+)"', text, re.MULTILINE):
                 text += "\n" + (path.parent / included).read_text(encoding="utf-8")
         found: list[tuple[str, bool]] = []  # (target, at module level)
         if path.suffix == ".py":

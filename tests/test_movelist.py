@@ -1,26 +1,23 @@
-"""The native entry points (``_movelist``: MoveList, legal_moves, has_legal_follow) against
-their pure-Python twin (``movelist``), and the native Hand/Move makers (``_values``).
-
-The twins must agree on everything a caller sees: the moves and their order, each Move,
-iteration, membership, the bulk forms, pickling, the array setters and the errors."""
+"""The entry points (``movelist``: MoveList, legal_moves, has_legal_follow) on the native core,
+held to the reference oracle, and MoveList as a value: what a caller sees of a list (the moves,
+each Move, iteration, membership, the bulk forms, pickling, the array setters) and its errors."""
 
 from __future__ import annotations
 
+import copy
 import pickle
 import random
+import sys
 
 import numpy as np
 import pytest
 
 from guandan_fast import PASS, Hand, Move
-from guandan_fast.engine import backend, movelist
+from guandan_fast.engine import backend
 from guandan_fast.engine.deal import deal_cards
 from guandan_fast.engine.kinds import MoveArrays
+from guandan_fast.engine.movelist import MoveList, has_legal_follow, legal_moves
 
-native = pytest.importorskip("guandan_fast.engine._movelist")
-values = pytest.importorskip("guandan_fast.engine._values")
-
-TWINS = [pytest.param(native, id="native"), pytest.param(movelist, id="python")]
 BACKENDS = ["native", "reference"]
 
 
@@ -32,7 +29,7 @@ def _cases(n: int = 12) -> list[tuple[Hand, int, object]]:
         hands = deal_cards(rng)
         level = rng.randint(2, 14)
         for seat in range(4):
-            nxt = native.legal_moves(hands[(seat + 1) % 4], level)
+            nxt = legal_moves(hands[(seat + 1) % 4], level)
             last = nxt[rng.randrange(len(nxt))]
             cases += [(hands[seat], level, None), (hands[seat], level, last), (hands[seat], level, last.to_platform())]
     return cases[:n]
@@ -41,42 +38,44 @@ def _cases(n: int = 12) -> list[tuple[Hand, int, object]]:
 CASES = _cases()
 
 
-def _same_lists(ours, theirs) -> None:
-    assert len(ours) == len(theirs) == ours.count()
-    assert ours.level == theirs.level
-    for name in ("kinds", "keys", "cards"):
-        np.testing.assert_array_equal(getattr(ours, name), getattr(theirs, name))
-    assert list(ours) == list(theirs)
-    assert list(ours.rows()) == list(theirs.rows())
-    assert [ours.row(i) for i in range(-len(ours), len(ours))] == [theirs.row(i) for i in range(-len(ours), len(ours))]
-    assert all(type(part) is int for i in range(len(ours)) for part in ours.row(i))
-    assert ours.to_platform() == theirs.to_platform()
-    np.testing.assert_array_equal(ours.to_numpy(), theirs.to_numpy())
-
-
-@pytest.mark.parametrize("name", BACKENDS)
-@pytest.mark.parametrize(("hand", "level", "last"), CASES)
-def test_twins_list_the_same_moves(hand, level, last, name):
-    for strongest in (False, True):
-        ours = native.legal_moves(hand, level, last, strongest=strongest, backend=name)
-        theirs = movelist.legal_moves(hand, level, last, strongest=strongest, backend=name)
-        _same_lists(ours, theirs)
-        target = last if isinstance(last, Move) else PASS
-        assert all(move.beats(target) for move in ours)
-    assert native.has_legal_follow(hand, level, last, backend=name) == movelist.has_legal_follow(
-        hand, level, last, backend=name
-    )
-
-
-@pytest.mark.parametrize("twin", TWINS)
-def test_indexing_membership_and_slices(twin):
-    moves = twin.legal_moves("S3 H3 C3 D4 D4 S5 S6 S7 HR", 3)
+def _consistent(moves: MoveList) -> None:
+    """Every view of one list tells the same moves."""
     n = len(moves)
-    assert moves[-1] == moves[n - 1] and moves[np.int64(2)] == moves[2]
+    assert n == moves.count() == len(moves.kinds) == len(moves.keys) == len(moves.cards)
+    listed = list(moves)
+    assert listed == [moves[i] for i in range(n)] == moves[:] and len(set(listed)) == n
+    rows = list(moves.rows())
+    assert rows == [moves.row(i) for i in range(n)] == [moves.row(i - n) for i in range(n)]
+    assert rows == [(int(m.kind), m.key, m.cards.once, m.cards.twice) for m in listed]
+    assert all(type(part) is int for row in rows for part in row)
+    assert moves.to_platform() == [m.to_platform() for m in listed]
+    table = moves.to_numpy()
+    assert [(int(r["kind"]), int(r["key"]), int(r["cards"][0]), int(r["cards"][1])) for r in table] == rows
+    assert all(m.level == moves.level and m in moves for m in listed)
+
+
+@pytest.mark.parametrize(("hand", "level", "last"), CASES)
+def test_native_lists_equal_the_reference_oracle(hand, level, last):
+    for strongest in (False, True):
+        ours = legal_moves(hand, level, last, strongest=strongest)
+        theirs = legal_moves(hand, level, last, strongest=strongest, backend="reference")
+        for moves in (ours, theirs):
+            assert type(moves) is MoveList and moves.level == level
+            _consistent(moves)
+        assert set(ours.rows()) == set(theirs.rows())
+        target = last if isinstance(last, Move) else Move.from_platform(last, level) if last else PASS
+        assert all(move.beats(target) for move in ours)
+    assert has_legal_follow(hand, level, last) == has_legal_follow(hand, level, last, backend="reference")
+
+
+def test_indexing_membership_and_slices():
+    moves = legal_moves("S3 H3 C3 D4 D4 S5 S6 S7 HR", 3)
+    n = len(moves)
+    assert moves[-1] == moves[n - 1] and moves[np.int64(2)] == moves[2] and moves.row(np.int64(2)) == moves.row(2)
     assert moves[1:4] == [moves[1], moves[2], moves[3]]
     assert all(move in moves for move in moves)
-    assert moves[0].level == 3 and moves[0].table_args == (int(moves[0].kind), moves[0].key, len(moves[0].cards))
-    other_level = twin.legal_moves("S3 H3 C3 D4 D4 S5 S6 S7 HR", 4)[0]
+    assert moves[0].level == 3 and moves[0].cards in Hand("S3 H3 C3 D4 D4 S5 S6 S7 HR")
+    other_level = legal_moves("S3 H3 C3 D4 D4 S5 S6 S7 HR", 4)[0]
     assert other_level not in moves and "S3" not in moves and PASS not in moves
     with pytest.raises(IndexError, match=f"index {n} is out of bounds for axis 0 with size {n}"):
         moves[n]
@@ -89,103 +88,109 @@ def test_indexing_membership_and_slices(twin):
         moves.row(n)
 
 
-@pytest.mark.parametrize("twin", TWINS)
-def test_pickle_and_wrapping_arrays(twin):
-    moves = twin.legal_moves("S3 H3 C3 D4 D4 S5 S6 S7 HR SB", 5, ["Single", "4", ["S4"]])
-    copy = pickle.loads(pickle.dumps(moves))
-    assert type(copy) is type(moves) and list(copy) == list(moves) and copy.level == 5
-    wrapped = twin.MoveList(moves, 5)
+@pytest.mark.parametrize("name", BACKENDS)
+def test_pickles_copies_and_wrapping_arrays(name):
+    moves = legal_moves("S3 H3 C3 D4 D4 S5 S6 S7 HR SB", 5, ["Single", "4", ["S4"]], backend=name)
+    for again in (pickle.loads(pickle.dumps(moves)), copy.copy(moves), copy.deepcopy(moves)):
+        assert type(again) is MoveList and list(again) == list(moves) and again.level == 5 and again is not moves
+    wrapped = MoveList(moves, 5)
     assert list(wrapped) == list(moves) and repr(wrapped) == f"<MoveList of {len(moves)} moves at level 5>"
+    assert list(MoveList(MoveArrays(moves.kinds, moves.keys, moves.cards), "5")) == list(moves)
+    empty = legal_moves("S3", 5, ["Single", "A", ["SA"]], backend=name)
+    assert len(pickle.loads(pickle.dumps(empty))) == 0
 
 
-@pytest.mark.parametrize("twin", TWINS)
-def test_setting_an_array_replaces_it(twin):
-    moves = twin.legal_moves("S3 H3 C3 D4 D4 S5 S6 S7", 2)
-    first = moves[0]
-    moves.cards = moves.cards[::-1]
-    assert moves[0] != first and moves[-1].cards == first.cards
-    moves.keys = np.full(len(moves), 7, dtype=np.uint8)
-    assert {move.key for move in moves} == {7}
-    moves.kinds = moves.kinds[:3]
-    assert len(moves) == 3 and len(list(moves.rows())) == 3
+def test_a_list_is_a_copy_of_the_arrays_it_is_given():
+    moves = legal_moves("S3 H3 C3 D4 D4 S5 S6 S7", 2)
+    kinds, keys, cards = moves.kinds.copy(), moves.keys.copy(), moves.cards.copy()
+    wrapped = MoveList(MoveArrays(kinds, keys, cards), 2)
+    cards[:] = 0  # the caller's arrays change: the list does not
+    assert list(wrapped) == list(moves)
 
 
-@pytest.mark.parametrize("twin", TWINS)
-def test_bad_input_names_the_fault(twin):
-    with pytest.raises(ValueError, match="level"):
-        twin.legal_moves("S3", 15)
-    with pytest.raises(TypeError):
-        twin.legal_moves(3.5, 2)
+def test_setting_an_array_replaces_it():
+    moves = legal_moves("S3 H3 C3 D4 D4 S5 S6 S7", 2)
+    first, n = moves[0], len(moves)
+    order = np.arange(n)[::-1]
+    # an array set alone is checked against the others: reversed cards pair rows that are no move
     with pytest.raises(ValueError, match="do not read as"):
-        twin.legal_moves("S3 S4", 2, ["Pair", "3", ["S3", "S4"]])
+        moves.cards = moves.cards[order]
+    assert moves[0] == first  # a refused array changes nothing
+    held = moves.kinds  # a view handed out before keeps what it saw
+    moves.__init__(MoveArrays(moves.kinds[order], moves.keys[order], moves.cards[order]), 2)
+    assert moves[-1] == first and len(moves) == n and held[0] == first.kind
+    # the singles S3 and H3 have the same kind and key: their cards may trade places
+    s3, h3 = (next(i for i, m in enumerate(moves) if m.to_platform() == ["Single", "3", [card]]) for card in ("S3", "H3"))
+    cards = moves.cards.copy()
+    cards[[s3, h3]] = cards[[h3, s3]]
+    moves.cards = cards
+    assert moves[s3].cards == Hand("H3") and moves[h3].cards == Hand("S3") and len(moves) == n
+    with pytest.raises(ValueError, match="shapes"):
+        moves.kinds = moves.kinds[:3]
+    with pytest.raises(ValueError, match="do not read as"):
+        moves.keys = np.full(n, 7, dtype=np.uint8)
+    assert len(moves) == n and moves[h3].cards == Hand("S3")
+
+
+@pytest.mark.parametrize(
+    ("kinds", "keys", "cards", "error", "words"),
+    [
+        ([1], [3], [[1 << 4, 0]], None, ""),  # the single S3
+        ([1], [3], [[1 << 4]], ValueError, "shapes"),
+        ([1, 1], [3], [[1 << 4, 0]], ValueError, "shapes"),
+        ([[1]], [3], [[1 << 4, 0]], ValueError, "one-dimensional"),
+        ([1.0], [3], [[1 << 4, 0]], TypeError, "integer array"),
+        ([1], ["3"], [[1 << 4, 0]], TypeError, "integer array"),
+        ([11], [3], [[1 << 4, 0]], ValueError, "kinds are outside"),
+        ([-1], [3], [[1 << 4, 0]], ValueError, "kinds are outside"),
+        ([1], [18], [[1 << 4, 0]], ValueError, "keys are outside"),
+        ([1], [3], [[1 << 54, 0]], ValueError, "cards are outside"),
+        ([1], [3], [[-1, 0]], ValueError, "cards are outside"),
+        ([0], [0], [[0, 0]], ValueError, "is a pass"),
+        ([1], [3], [[1 << 4, 1 << 4]], ValueError, "do not read as"),  # S3 S3 is a pair
+        ([1], [3], [[1 << 4, 1 << 5]], ValueError, "marked 'twice'"),
+        ([1], [4], [[1 << 4, 0]], ValueError, "do not read as Single with key 4"),
+    ],
+)
+def test_a_list_of_arrays_holds_legal_readings_only(kinds, keys, cards, error, words):
+    arrays = MoveArrays(np.array(kinds), np.array(keys), np.array(cards))
+    if error is None:
+        assert list(MoveList(arrays, 2)) == [Move.from_platform(["Single", "3", ["S3"]], 2)]
+        return
+    with pytest.raises(error, match=words):
+        MoveList(arrays, 2)
+
+
+def test_bad_input_names_the_fault():
+    with pytest.raises(ValueError, match="level"):
+        legal_moves("S3", 15)
+    with pytest.raises(TypeError):
+        legal_moves(3.5, 2)
+    with pytest.raises(ValueError, match="do not read as"):
+        legal_moves("S3 S4", 2, ["Pair", "3", ["S3", "S4"]])
     with pytest.raises(ValueError, match="level 3, not at level 2"):
-        twin.has_legal_follow("S3 S4", 2, twin.legal_moves("S5", 3)[0])
+        has_legal_follow("S3 S4", 2, legal_moves("S5", 3)[0])
     with pytest.raises(ValueError, match="unknown backend"):
-        twin.legal_moves("S3", 2, backend="java")
+        legal_moves("S3", 2, backend="java")
+    with pytest.raises(ValueError, match="level"):
+        MoveList(legal_moves("S3", 2), 15)
+    with pytest.raises(AttributeError):
+        legal_moves("S3", 2).level = 3  # type: ignore[misc]
 
 
-def test_the_default_backend_reaches_the_native_entry_points():
+def test_the_default_backend_reaches_the_entry_points():
     try:
         backend.set_default_backend("reference")
-        moves = native.legal_moves("S3 H3 S4", 2)
-        assert type(moves) is native.MoveList and len(moves) == len(movelist.legal_moves("S3 H3 S4", 2))
-        assert native.has_legal_follow("S3 H3 S4", 2, ["Single", "3", ["D3"]])
-        assert not native.has_legal_follow("S3 H3 S4", 2, ["Single", "2", ["S2"]])  # the level card
+        moves = legal_moves("S3 H3 S4", 2)
+        assert type(moves) is MoveList and set(moves) == set(legal_moves("S3 H3 S4", 2, backend="native"))
+        assert has_legal_follow("S3 H3 S4", 2, ["Single", "3", ["D3"]])
+        assert not has_legal_follow("S3 H3 S4", 2, ["Single", "2", ["S2"]])  # the level card
     finally:
         backend.set_default_backend("native")
 
 
-def test_makers_build_the_classes_bound():
-    hand = values.new_hand(5, 1)
-    assert type(hand) is Hand and hand == Hand("S2 S2 C2")
-    move = values.new_move_of((2, 3, 1 << 4 | 1 << 5, 0, 2), 7)  # the pair S3 H3
-    assert type(move) is Move and move == Move(2, 3, "S3 H3", 7) and move.table_args == (2, 3, 2)
-    with pytest.raises(AttributeError):
-        move.key = 4  # still immutable
-
-
-class _WithDict:
-    pass
-
-
-class _Slotted:
-    __slots__ = ("_once",)
-
-
-class _LaterSlotMissing:
-    # CPython lays slots out in sorted order: _once comes after A..D, far from Hand's _once
-    __slots__ = ("A", "B", "C", "D", "_once")  # and there is no _twice
-
-
-class _Liar(type):
-    def __subclasscheck__(cls, other):
-        return True
-
-
-class _Big(metaclass=_Liar):  # claims every class as a subclass (issubclass would believe it)
-    __slots__ = tuple(f"s{i}" for i in range(40))
-
-
-class _Borrower:
-    """Holds another class's descriptors, far past its own end."""
-
-    __slots__ = ()
-    _once = _Big.__dict__["s38"]
-    _twice = _Big.__dict__["s39"]
-
-
-@pytest.mark.parametrize("cls", [_WithDict, _Slotted, int, _LaterSlotMissing, _Borrower])
-def test_makers_refuse_classes_they_cannot_fill(cls):
-    with pytest.raises(TypeError):
-        values.bind_hand(cls)
-    for _ in range(1000):  # a refused binding changes nothing: the slots are still Hand's
-        hand = values.new_hand(5, 1)
-    assert type(hand) is Hand and (hand.once, hand.twice) == (5, 1)
-
-
-@pytest.mark.parametrize("twin", TWINS)
-def test_any_int_outside_the_list_is_an_index_error(twin):
-    moves = twin.legal_moves("S3 H3 S4", 2)
+def test_any_int_outside_the_list_is_an_index_error():
+    moves = legal_moves("S3 H3 S4", 2)
     for index in (2**63, -(2**63) - 1, 10**30):
         with pytest.raises(IndexError):
             moves[index]
@@ -193,33 +198,45 @@ def test_any_int_outside_the_list_is_an_index_error(twin):
             moves.row(index)
 
 
-@pytest.mark.parametrize("twin", TWINS)
-def test_given_arrays_are_read_as_ints(twin):
-    moves = twin.legal_moves("S3 H3 S4", 2)
-    wrapped = twin.MoveList(MoveArrays(moves.kinds, moves.keys, moves.cards.astype(np.int64)), 2)
+def test_given_arrays_are_read_as_ints():
+    moves = legal_moves("S3 H3 S4", 2)
+    wrapped = MoveList(MoveArrays(moves.kinds.astype(np.int64), moves.keys, moves.cards.astype(np.int64)), 2)
     assert list(wrapped) == list(moves)
 
 
-def test_python_makers_make_what_the_native_ones_make():
-    from guandan_fast.engine import hand as hand_module
-    from guandan_fast.engine import moves as moves_module
+def test_a_shared_list_reads_the_same_memory_read_only():
+    """How a Deal hands out the list it keeps: no copy, read-only arrays, alive as long as
+    either list (or a view) is; setting an array gives the shared list memory of its own."""
+    import gc
 
-    assert hand_module._new_hand_in_python(5, 1) == values.new_hand(5, 1)
-    row = (2, 3, 1 << 4 | 1 << 5, 0, 2)
-    made = moves_module._move_of_row_in_python(row, 7)
-    assert type(made) is Move and made == values.new_move_of(row, 7) and made.table_args == (2, 3, 2)
-    parts = (made.kind, 3, made.cards, 7, (2, 3, 2))
-    assert moves_module._made_in_python(*parts) == values.new_move(*parts)
+    moves = legal_moves("S3 H3 C3 D4 D4 S5 S6 S7", 2)
+    rows = list(moves.rows())
+    shared = moves._shared()
+    assert list(shared.rows()) == rows and shared.level == 2 and shared.cards.base is moves.cards.base
+    with pytest.raises(ValueError, match="read-only"):
+        shared.cards[0, 0] = 0
+    moves.kinds[0] = moves.kinds[0]  # the source's own views stay writable
+    del moves
+    gc.collect()
+    assert list(shared.rows()) == rows and [m.cards for m in shared] == [Hand.from_bits(r[2], r[3]) for r in rows]
+    shared.__init__(MoveArrays(shared.kinds[::-1], shared.keys[::-1], shared.cards[::-1]), 2)
+    shared.keys[0] = shared.keys[0]  # its own memory now: writable
+    assert list(shared.rows()) == rows[::-1]
+
+
+def test_rows_written_into_a_view_are_refused_when_made_into_moves():
+    moves = legal_moves("S3 H3 S4", 2)
+    moves.kinds[0] = 200
+    with pytest.raises(ValueError, match="no move has kind 200"):
+        moves[0]
 
 
 @pytest.mark.parametrize("name", BACKENDS)
 def test_arrays_outlive_their_list_and_do_not_hold_it(name):
-    import sys
-
-    expected = [list(movelist.legal_moves(hand, level, last, backend=name).rows()) for hand, level, last in CASES]
+    expected = [list(legal_moves(hand, level, last, backend=name).rows()) for hand, level, last in CASES]
     arrays = []
     for hand, level, last in CASES:
-        moves = native.legal_moves(hand, level, last, backend=name)
+        moves = legal_moves(hand, level, last, backend=name)
         held = sys.getrefcount(moves)
         arrays.append((moves.kinds, moves.keys, moves.cards))
         # the views' base is the memory, not the list: a view holding the list while the list

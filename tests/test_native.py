@@ -28,12 +28,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from guandan_fast import Hand, Move, MoveType
-from guandan_fast.engine import api, reference
+from guandan_fast.engine import _movegen, _notation, api, notation, reference
 from guandan_fast.engine.cards import wildcard
 from guandan_fast.engine.hand import as_hand
 from guandan_fast.engine.moves import beats
-
-pytestmark = pytest.mark.skipif(not api.NATIVE_AVAILABLE, reason="the native core is not built")
 
 ROOT = Path(__file__).resolve().parent.parent
 DECK = [index for index in range(54) for _ in range(2)]
@@ -43,7 +41,7 @@ Row = tuple[int, int, int, int]  # (kind, key, once, twice)
 
 
 def native() -> Any:
-    return api.native_module()
+    return _movegen
 
 
 def rows_of(moves: Any) -> list[Row]:
@@ -232,10 +230,9 @@ def test_the_differential_covers_every_level_kind_and_wildcard_count() -> None:
 
 def platform_row(triple: list[Any], level: int) -> Row:
     """A platform triple as a row, read directly (the golden lists are trusted)."""
-    from guandan_fast.engine.moves import read_platform
+    from guandan_fast.engine.notation import parse
 
-    kind, key, hand = read_platform(triple, level)
-    return (int(kind), key, hand.once, hand.twice)
+    return parse(triple, level)
 
 
 def test_golden_cases_through_the_native_module() -> None:
@@ -695,13 +692,16 @@ def test_the_annotation_check_catches_python_in_a_kernel(tmp_path: Path) -> None
     package.mkdir(parents=True)
     (tmp_path / "guandan_fast" / "__init__.py").write_text("", encoding="utf-8")
     source_dir = ROOT / "src" / "guandan_fast" / "engine"
-    for name in ("_movegen.pxd", "_bitops.pxd", "__init__.py"):
+    (package / "movegen").mkdir()
+    for name in ("_movegen.pyx", "_movegen.pxd", "_bitops.pxd", "__init__.py"):
         (package / name).write_text((source_dir / name).read_text(encoding="utf-8"), encoding="utf-8")
-    source = (source_dir / "_movegen.pyx").read_text(encoding="utf-8")
+    for part in (source_dir / "movegen").glob("*.pxi"):  # the parts _movegen.pyx includes
+        (package / "movegen" / part.name).write_text(part.read_text(encoding="utf-8"), encoding="utf-8")
+    kernels = package / "movegen" / "same_rank.pxi"
+    source = kernels.read_text(encoding="utf-8")
     marker = "    cdef uint64_t m = c.once\n"
     assert marker in source
-    source = source.replace(marker, marker + "    with gil:\n        print(m)\n", 1)
-    (package / "_movegen.pyx").write_text(source, encoding="utf-8")
+    kernels.write_text(source.replace(marker, marker + "    with gil:\n        print(m)\n", 1), encoding="utf-8")
     script = ROOT / "scripts" / "check_annotation.py"
     result = subprocess.run(
         [sys.executable, str(script), str(package / "_movegen.pyx")],
@@ -724,26 +724,30 @@ def test_the_annotation_check_tells_module_tables_from_kernels() -> None:
     assert module.kernel_lines(source) == {4: "cdef k", 5: "cdef k"}
 
 
-def test_the_annotation_check_refuses_kernels_in_included_files(tmp_path: Path) -> None:
-    """The annotated HTML shows the .pyx alone: a kernel in a .pxi it includes would go
-    unchecked, so the check refuses one."""
+def test_the_annotation_check_reads_the_files_a_module_includes(tmp_path: Path) -> None:
+    """Cython annotates each file a module includes in a page of its own: the check reads
+    them all, so a kernel in a .pxi is checked like one in the .pyx (the test above puts
+    Python into _movegen's kernel of singles, in movegen/same_rank.pxi)."""
     spec = importlib.util.spec_from_file_location("check_annotation", ROOT / "scripts" / "check_annotation.py")
     module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
     spec.loader.exec_module(module)  # type: ignore[union-attr]
-    (tmp_path / "part.pxi").write_text("# nogil in a comment is fine\ncdef int k(int a) noexcept nogil:\n    return a\n")
-    source = 'include "part.pxi"\n'
-    problems = module.included_kernels(tmp_path / "main.pyx", source)
-    assert len(problems) == 1 and "part.pxi:2" in problems[0]
-    (tmp_path / "part.pxi").write_text("# nogil in a comment is fine\ndef f(a):\n    return a\n")
-    assert module.included_kernels(tmp_path / "main.pyx", source) == []
+    main = tmp_path / "main.pyx"
+    main.write_text('include "parts/a.pxi"\n# include "not.pxi"\ninclude "b.pxi"\n', encoding="utf-8")
+    out = tmp_path / "html"
+    assert module.parts(main, out) == [
+        (main, out / "main.html"),
+        (tmp_path / "parts" / "a.pxi", out / "parts" / "a.html"),
+        (tmp_path / "b.pxi", out / "b.html"),
+    ]
 
 
 # -- platform triples read in native code --------------------------------------------------
 
 
 def test_read_checked_agrees_with_the_reference_on_every_move_of_random_hands() -> None:
-    """Every legal move of a few hands, as a platform triple: both generators read back the
-    same (kind, key, once, twice, size); a triple whose cards do not read as it says is None."""
+    """Every legal move of a few hands, as a platform triple: the native reader and the Python
+    reader checked by the reference read back the same (kind, key, once, twice, size); a
+    triple whose cards do not read as it says is None natively, a ValueError in Python."""
     rng = random.Random(5)
     for _ in range(6):
         level = rng.randint(2, 14)
@@ -751,10 +755,11 @@ def test_read_checked_agrees_with_the_reference_on_every_move_of_random_hands() 
         for move in api.legal_moves(hand, level)[::7]:
             triple = move.to_platform()
             expected = (int(move.kind), move.key, move.cards.once, move.cards.twice, len(move.cards))
-            assert native().read_checked(triple, level) == expected == reference.read_checked(triple, level)
+            assert _notation.read_checked(triple, level) == expected == notation.read(triple, level, reference)
             wrong_type = ["Trips" if triple[0] == "Single" else "Single", "A", triple[2]]  # never a reading
-            assert native().read_checked(wrong_type, level) is None
-            assert reference.read_checked(wrong_type, level) is None
+            assert _notation.read_checked(wrong_type, level) is None
+            with pytest.raises(ValueError, match="do not read as"):
+                notation.read(wrong_type, level, reference)
 
 
 @pytest.mark.parametrize(
@@ -772,7 +777,7 @@ def test_read_checked_agrees_with_the_reference_on_every_move_of_random_hands() 
     ],
 )
 def test_read_checked_leaves_other_notations_and_faults_to_python(triple: Any) -> None:
-    assert native().read_checked(triple, 10) is None
+    assert _notation.read_checked(triple, 10) is None
     try:
         expected: Any = Move.from_platform(triple, 10)
     except (TypeError, ValueError) as error:

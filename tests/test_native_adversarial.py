@@ -8,33 +8,25 @@ used from another Cython module.
 
 from __future__ import annotations
 
-import importlib.util
-import os
-import shutil
-import subprocess
-import sys
 import textwrap
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
+from cython_build import build_extensions, load
 
 from guandan_fast import Hand, MoveType, legal_moves
-from guandan_fast.engine import api
+from guandan_fast.engine import _movegen, api
 from guandan_fast.engine.cards import wildcard
 from guandan_fast.engine.moves import beats
 
-pytestmark = pytest.mark.skipif(not api.NATIVE_AVAILABLE, reason="the native core is not built")
-
-ROOT = Path(__file__).resolve().parent.parent
 DECK = [index for index in range(54) for _ in range(2)]
 Row = tuple[int, int, int, int]
 B, FJ, SF = int(MoveType.BOMB), int(MoveType.FOUR_JOKERS), int(MoveType.STRAIGHT_FLUSH)
 
 
 def native_rows(hand: Hand, level: int, last: tuple[int, int, int] = (0, 0, 0), strongest: bool = False) -> set[Row]:
-    moves = api.native_module().generate(hand.once, hand.twice, level, *last, strongest)
+    moves = _movegen.generate(hand.once, hand.twice, level, *last, strongest)
     kinds, keys, cards = moves.kinds, moves.keys, moves.cards
     rows = list(zip(kinds.tolist(), keys.tolist(), cards[:, 0].tolist(), cards[:, 1].tolist()))
     assert len(set(rows)) == len(rows), "a move listed twice"
@@ -72,7 +64,7 @@ def check_against_reference(hand: Hand, level: int, lasts: list[tuple[int, int, 
     for last in lasts:
         assert native_rows(hand, level, last) == beating(complete, last), last
         assert native_rows(hand, level, last, True) == beating(strongest, last), last
-        has = api.native_module().has_legal_follow(hand.once, hand.twice, level, *last)
+        has = _movegen.has_legal_follow(hand.once, hand.twice, level, *last)
         assert has is bool(beating(complete, last)), last
     return complete
 
@@ -138,7 +130,7 @@ def test_full_double_deck(level: int) -> None:
 def test_empty_and_one_card_hands() -> None:
     assert native_rows(Hand(), 2) == set()
     assert native_rows(Hand(), 2, (1, 3, 1)) == set()
-    assert api.native_module().has_legal_follow(0, 0, 2, 1, 3, 1) is False
+    assert _movegen.has_legal_follow(0, 0, 2, 1, 3, 1) is False
     for level in (2, 9, 14):
         for card in range(54):
             hand = Hand.from_indices([card])
@@ -308,40 +300,7 @@ C_API_TEST = textwrap.dedent(
 
 @pytest.fixture(scope="module")
 def c_api_module(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    if importlib.util.find_spec("Cython") is None:
-        pytest.skip("Cython is not installed")
-    if shutil.which(os.environ.get("CC", "cc")) is None and shutil.which("gcc") is None:
-        pytest.skip("no C compiler")
-    import numpy
-
-    build = tmp_path_factory.mktemp("capi")
-    (build / "capi_user.pyx").write_text(C_API_TEST, encoding="utf-8")
-    setup = textwrap.dedent(
-        f"""
-        from setuptools import setup, Extension
-        from Cython.Build import cythonize
-        setup(ext_modules=cythonize(
-            [Extension("capi_user", ["capi_user.pyx"], include_dirs=[{numpy.get_include()!r}])],
-            include_path=[{str(ROOT / "src")!r}], quiet=True))
-        """
-    )
-    (build / "setup.py").write_text(setup, encoding="utf-8")
-    result = subprocess.run(
-        [sys.executable, "setup.py", "build_ext", "--inplace", "-q"],
-        cwd=build,
-        check=False,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    if result.returncode != 0:
-        pytest.fail("could not build a module that cimports _movegen.pxd:\n" + result.stdout + result.stderr)
-    sys.path.insert(0, str(build))
-    try:
-        import capi_user  # type: ignore[import-not-found]
-    finally:
-        sys.path.remove(str(build))
-    return capi_user
+    return load(build_extensions(tmp_path_factory.mktemp("capi"), {"capi_user": C_API_TEST}), "capi_user")
 
 
 def test_c_api_generate_into_matches_the_python_entry(c_api_module: Any) -> None:
@@ -382,7 +341,7 @@ def test_batch_of_adversarial_hands_equals_single_calls() -> None:
     hands = [six_ranks(2, 1), Hand.from_indices(DECK), Hand(), Hand("SB SB HR HR"), six_ranks(14, 0)]
     planes = np.array([(h.once, h.twice) for h in hands], dtype=np.uint64)
     levels = np.array([2, 8, 3, 4, 14], dtype=np.uint8)
-    kinds, keys, cards, offsets = api.native_module().generate_batch(planes, levels, 0, 0, 0, False)
+    kinds, keys, cards, offsets = _movegen.generate_batch(planes, levels, 0, 0, 0, False)
     for i, hand in enumerate(hands):
         a, b = int(offsets[i]), int(offsets[i + 1])
         rows = set(zip(kinds[a:b].tolist(), keys[a:b].tolist(), cards[a:b, 0].tolist(), cards[a:b, 1].tolist()))

@@ -24,7 +24,7 @@ from guandan_fast import Deal, Rules, classify, legal_moves
 from guandan_fast.agents import make_agent
 from guandan_fast.engine.cards import CARD_NAMES, parse_level
 from guandan_fast.engine.hand import Hand
-from guandan_fast.engine.moves import read_platform
+from guandan_fast.engine.notation import parse
 from guandan_fast.platform import DEPARTURES, Mirror, ProtocolError, act_message, answer_index, placeholders
 
 RECORDINGS = Path(__file__).resolve().parent / "data" / "platform"
@@ -67,8 +67,8 @@ def server_moves(msg: dict[str, Any]) -> set[tuple[int, int, int, int]]:
     level = parse_level(msg["curRank"])
     last = msg["greaterAction"]
     if last:  # the move to beat, read by the native classifier (Move.from_platform checks in Python)
-        kind, key, cards = read_platform(last, level)
-        last = next(m for m in classify(cards, level) if m.kind == kind and m.key == key)
+        kind, key, once, twice = parse(last, level)
+        last = next(m for m in classify(Hand.from_bits(once, twice), level) if m.kind == kind and m.key == key)
     moves = legal_moves(Hand(msg["handCards"]), level, last)
     keys = set(moves.rows())
     return keys | {(0, 0, 0, 0)} if msg["greaterAction"] else keys

@@ -1,14 +1,14 @@
 """guandan_fast: fast, rules-exact legal-move generation for Guandan (掼蛋).
 
-Layers, each depending only on those above it: the cards and hands (:mod:`.cards`,
-:mod:`.hand`), the move vocabulary (:mod:`.kinds`), the two move generators with one
-interface — the pure-Python reference (:mod:`.reference`) and the native Cython core
-(``_movegen``) —, the one place that chooses between them (:mod:`.backend`), the
-:class:`Move` value (:mod:`.moves`) and the entry points (:mod:`.api`).
+The engine's layers, each depending only on those above it: the cards and hands
+(:mod:`.engine.cards`, :mod:`.engine.hand`), the move vocabulary (:mod:`.engine.kinds`), the
+two move generators with one interface — the native Cython core (``_movegen``) and the
+pure-Python reference, the tests' oracle (:mod:`.engine.reference`) —, the one place that
+chooses between them (:mod:`.engine.backend`), the :class:`Move` value (:mod:`.engine.moves`),
+move lists (:mod:`.engine.movelist`) and the entry points (:mod:`.engine.api`).
 """
 
 from .engine.api import (
-    NATIVE_AVAILABLE,
     MoveBatch,
     MoveList,
     classify,
@@ -29,7 +29,6 @@ from .search.minplays import min_plays
 from .search.solve import Solution, solve
 
 __all__ = [
-    "NATIVE_AVAILABLE",
     "PASS",
     "Deal",
     "DealScore",
@@ -42,11 +41,11 @@ __all__ = [
     "Rules",
     "Solution",
     "classify",
+    "get_include",
     "has_legal_follow",
     "legal_moves",
     "legal_moves_batch",
     "min_plays",
-    "get_include",
     "parse_card",
     "parse_level",
     "perft",

@@ -137,11 +137,11 @@ cdef struct Position:
     int tail_kind[TAIL]
     uint64_t tail_once[TAIL]
     uint64_t tail_twice[TAIL]
-    int beat_kind            # 0 when leading
-    int beat_key
-    int beat_seat
-    uint64_t beat_once
-    uint64_t beat_twice
+    int last_kind            # the move to beat: 0 when leading
+    int last_key
+    int last_seat
+    uint64_t last_once
+    uint64_t last_twice
     # full layout only
     int tribute_kind
     int payer[4]
@@ -278,11 +278,11 @@ cdef int _gather(object deal, int seat, Position* p, bint full) except -1:
         return 0
     p.phase = state.phase
     p.to_act = -1 if state.phase == PHASE_DONE else ps.to_act & 3
-    p.beat_kind = ps.last_kind
-    p.beat_key = ps.last_key
-    p.beat_seat = ps.last_seat & 3 if ps.last_kind else -1
-    p.beat_once = ps.last_once
-    p.beat_twice = ps.last_twice
+    p.last_kind = ps.last_kind
+    p.last_key = ps.last_key
+    p.last_seat = ps.last_seat & 3 if ps.last_kind else -1
+    p.last_once = ps.last_once
+    p.last_twice = ps.last_twice
     _gather_tribute(deal._tribute, p)
     return 0
 
@@ -498,11 +498,11 @@ cdef void _full(const Position* p, float* out) noexcept nogil:
     _one_hot(out + F_PHASE, 4, p.phase)
     if p.to_act >= 0:
         out[F_TO_ACT + _relative(p, p.to_act)] = 1.0
-    if p.beat_kind != 0:
-        _add_cards(out + F_BEAT_CARDS, p.beat_once, p.beat_twice, False)
-        _one_hot(out + F_BEAT_KIND, NUM_KINDS, p.beat_kind)
-        _one_hot(out + F_BEAT_KEY, NUM_KEYS, p.beat_key)
-        out[F_BEAT_SEAT + _relative(p, p.beat_seat)] = 1.0
+    if p.last_kind != 0:
+        _add_cards(out + F_BEAT_CARDS, p.last_once, p.last_twice, False)
+        _one_hot(out + F_BEAT_KIND, NUM_KINDS, p.last_kind)
+        _one_hot(out + F_BEAT_KEY, NUM_KEYS, p.last_key)
+        out[F_BEAT_SEAT + _relative(p, p.last_seat)] = 1.0
     _one_hot(out + F_TRIBUTE_KIND, 5, p.tribute_kind)
     for slot in range(p.tail_len):
         j = p.tail_len - 1 - slot

@@ -60,13 +60,11 @@ from ..engine.cards import (
     power_char,
 )
 from ..engine.deal import Deal
+from ..engine.hand import new_hand
 from ..engine.kinds import SEQUENCE_TYPES
-from ..engine.moves import PASS, Move, MoveType, read_platform
-
-try:
-    from ..encode import _actions as _native
-except ImportError:  # pragma: no cover - exercised only where the extension is not built
-    _native = None  # type: ignore[assignment]
+from ..engine.moves import PASS, Move, MoveType
+from ..engine.notation import parse
+from . import _actions as _native
 
 __all__ = [
     "NUM_ACTIONS",
@@ -127,17 +125,9 @@ RETURN_BASE: Final = TRIBUTE_BASE + len(CARD_NAMES)
 #: The size of the action space.
 NUM_ACTIONS: Final = RETURN_BASE + len(CARD_NAMES)
 
-if _native is not None:
-    _native.set_layout(_FIRST_ID, _SIZE_MIN, _SIZE_MAX, _STRIDE)
+_native.set_layout(_FIRST_ID, _SIZE_MIN, _SIZE_MAX, _STRIDE)
 _CARD_BASES: Final = {"tribute": TRIBUTE_BASE, "return": RETURN_BASE}
 
-
-def _kernels() -> Any:
-    if _native is None:
-        raise RuntimeError(
-            "the action space needs the native _actions extension, which is not built in this installation"
-        )
-    return _native
 
 
 def _move_id(kind: int, key: int, size: int) -> int:
@@ -169,7 +159,8 @@ def action_id(action: Move | Sequence[Any], level: int | str | None = None) -> i
     if level is None:
         raise ValueError("a move's platform triple is read at a level: call action_id(triple, level)")
     level = parse_level(level)
-    kind, key, cards = read_platform(action, level)
+    code, key, once, twice = parse(action, level)
+    kind, cards = MoveType(code), new_hand(once, twice)
     if kind is not MoveType.PASS and not any(m.kind is kind and m.key == key for m in classify(cards, level)):
         raise ValueError(f"cards {' '.join(cards) or '(none)'} do not read as {list(action)[:2]!r} at level {level_char(level)}")
     return _move_id(kind, key, len(cards))
@@ -218,7 +209,7 @@ def _tables(deal: Deal, with_mask: bool) -> tuple[np.ndarray, np.ndarray | None]
     phase = deal.phase
     if phase == "play":
         moves = deal.legal_moves()
-        return _kernels().move_ids(  # type: ignore[no-any-return]
+        return _native.move_ids(  # type: ignore[no-any-return]
             moves.kinds, moves.keys, moves.cards, deal.following, NUM_ACTIONS if with_mask else 0
         )
     if phase in _CARD_BASES:
@@ -261,7 +252,7 @@ def canonical_indices(deal: Deal) -> np.ndarray:
         return rows
     following = 1 if deal.following else 0
     hand = deal.hands[deal.to_act]  # type: ignore[index]
-    rows = _kernels().canonical_table(
+    rows = _native.canonical_table(
         row_ids[following:], deal.legal_moves().cards, hand.once, hand.twice, deal.level, NUM_ACTIONS, following
     )
     if following:
@@ -292,7 +283,7 @@ def action_index(deal: Deal, action: int, *, row_ids: np.ndarray | None = None) 
         moves = deal.legal_moves()
         _check_rows(row_ids, len(moves.kinds) + following)
         hand = deal.hands[deal.to_act]  # type: ignore[index]
-        row = _kernels().canonical_row(row_ids[following:], moves.cards, target, hand.once, hand.twice, deal.level)
+        row = _native.canonical_row(row_ids[following:], moves.cards, target, hand.once, hand.twice, deal.level)
         if row >= 0:
             return int(row) + following
     else:

@@ -210,6 +210,10 @@ cdef int has_legal_follow_c(uint64_t once, uint64_t twice, int level,
     # leader, last_kind == 0, has one when the hand is not empty); -2 for invalid
     # arguments. Stops at the first move found; allocates nothing.
 
+cdef int reads_as_c(uint64_t once, uint64_t twice, int level, int kind, int key) noexcept nogil
+    # 1 when the cards (once, twice) read as a move of ``kind`` with ``key`` at ``level`` (one of
+    # their readings), 0 when not, -1 out of memory, -2 for invalid planes or level (check_args).
+
 
 cdef struct Args:
     # the arguments of an entry point, converted: a hand, its level, and a move
@@ -239,9 +243,19 @@ cdef class Moves:
     # and whether the memory is lent to it (then Moves never frees it)
     cdef object _memory
     cdef bint lent
+    cdef bint shared  # the moves are another Moves' (share_moves): the views are read-only
     cdef object kinds_array(self)
     cdef object keys_array(self)
     cdef object cards_array(self)
+
+cdef int share_moves(Moves target, Moves source) except -1
+    # Make the new, empty ``target`` hold ``source``'s moves without a copy: the same memory,
+    # kept alive by whichever of them (and their views) lives longest; ``target``'s views are
+    # read-only. Setting an array on either later gives it memory of its own.
+
+cdef int renew_moves(Moves moves, Py_ssize_t n) except -1
+    # Give ``moves`` room for exactly ``n`` moves in one new block, not filled in (the caller
+    # writes all n), letting go of its moves and views (views made earlier keep their memory).
 
 cdef int fill_generated(Moves moves, uint64_t once, uint64_t twice, int level, int last_kind, int last_key,
                         int last_size, bint strongest) except -1

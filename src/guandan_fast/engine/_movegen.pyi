@@ -38,10 +38,6 @@ def classify(once: _Int, twice: _Int, level: _Int) -> Moves:
 def reads_as(once: _Int, twice: _Int, level: _Int, kind: _Int, key: _Int) -> bool:
     """Whether the cards read as a move of ``kind`` with ``key`` (one of their readings)."""
 
-def read_checked(action: object, level: object) -> tuple[int, int, int, int, int] | None:
-    """``(kind, key, once, twice, size)`` of a well-formed triple whose cards read as it
-    says; None otherwise (and for a pass)."""
-
 def has_legal_follow(once: _Int, twice: _Int, level: _Int, last_kind: _Int, last_key: _Int, last_size: _Int) -> bool:
     """Whether some move beats the last one (leading: whether the hand holds a card)."""
 

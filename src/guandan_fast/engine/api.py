@@ -1,7 +1,7 @@
 """The public entry points: ``legal_moves`` and ``classify`` over either backend.
 
 The backend is chosen in exactly one place, :mod:`guandan_fast.engine.backend`: the native
-Cython core when it is built, else the pure-Python reference. Both are modules with the
+Cython core, or the pure-Python reference (the tests' oracle). Both are modules with the
 same functions and return shapes, so nothing here depends on which one runs. Both return
 the same set of moves (each in its own fixed order) as a :class:`MoveList`, whose bulk
 form is numpy arrays (one row per move) and which builds :class:`~guandan_fast.engine.moves.Move`
@@ -23,23 +23,15 @@ from typing import Any, overload
 
 import numpy as np
 
-from .backend import NATIVE_AVAILABLE, Backend, generator, native_module, resolve_backend, set_default_backend
+from .backend import Backend, generator, resolve_backend, set_default_backend
 from .cards import parse_level
 from .hand import Hand, as_hand
 from .kinds import LEADING, MoveArrays
-from .movelist import MOVE_DTYPE, last_args
+from .movelist import MOVE_DTYPE, MoveList, has_legal_follow, legal_moves, read_last
 from .moves import PASS, Move, sort_key
-
-# The three calls of every step, native when the extension is built (the same arguments,
-# results and errors as the pure-Python twin in guandan_fast.engine.movelist).
-try:
-    from ._movelist import MoveList, has_legal_follow, legal_moves
-except ImportError:  # pragma: no cover - exercised only where the extension is not built
-    from .movelist import MoveList, has_legal_follow, legal_moves
 
 __all__ = [
     "MOVE_DTYPE",
-    "NATIVE_AVAILABLE",
     "Backend",
     "MoveBatch",
     "MoveList",
@@ -47,7 +39,6 @@ __all__ = [
     "has_legal_follow",
     "legal_moves",
     "legal_moves_batch",
-    "native_module",
     "resolve_backend",
     "set_default_backend",
 ]
@@ -57,7 +48,7 @@ def classify(cards: Any, level: int | str, *, backend: Backend | None = None) ->
     """Every legal reading of exactly ``cards`` at ``level`` (empty when they form none)."""
     hand = as_hand(cards)
     level = parse_level(level)
-    return sorted(MoveList(generator(backend).classify(hand.once, hand.twice, level), level), key=sort_key)
+    return sorted(MoveList._trusted(generator(backend).classify(hand.once, hand.twice, level), level), key=sort_key)
 
 
 def _batch_planes(hands: Any) -> np.ndarray:
@@ -148,7 +139,7 @@ class MoveBatch(Sequence[MoveList]):
         kinds, keys, cards, offsets = self._blocks[block]
         local = index - self._first_hand[block]
         start, stop = int(offsets[local]), int(offsets[local + 1])
-        return MoveList(MoveArrays(kinds[start:stop], keys[start:stop], cards[start:stop]), self._levels[index])
+        return MoveList._trusted(MoveArrays(kinds[start:stop], keys[start:stop], cards[start:stop]), self._levels[index])
 
     @property
     def offsets(self) -> np.ndarray:
@@ -221,7 +212,7 @@ def legal_moves_batch(
             raise ValueError("with a last move to beat, every hand of a batch must be at one level")
         levels = int(distinct[0]) if len(distinct) else 2
     gen = generator(backend)
-    beaten = last_args(last, levels, gen) if isinstance(levels, int) else LEADING
+    beaten = read_last(last, levels, gen) if isinstance(levels, int) else LEADING
     per_hand = [levels] * n if isinstance(levels, int) else levels.tolist()
     workers = batch_thread_count(n, threads)
     batch_args = (*beaten, bool(strongest))

@@ -1,4 +1,4 @@
-"""The one place where the move generator is chosen: the native core or the reference.
+"""The one place where the move generator is chosen: the native core or the reference oracle.
 
 Both generators are modules with the same functions, arguments and return shapes (numpy
 arrays), so the callers (:mod:`guandan_fast.engine.api`, :class:`~guandan_fast.engine.moves.Move`
@@ -10,20 +10,19 @@ validation) ask :func:`generator` for a module and never branch on the backend:
   :class:`~guandan_fast.engine.kinds.MoveArrays` from the reference, the core's own ``Moves``
   (one block of memory, each array made when first read) from the native core;
 * ``classify(once, twice, level)`` → the same shape, the readings of exactly those cards;
-* ``reads_as(once, twice, level, kind, key)`` → bool;
-* ``read_checked(platform_triple, level)`` → ``(kind, key, once, twice, size)`` when the
-  triple is well formed and its cards read as it says, else None (the caller then reads
-  it in Python to name the fault);
+* ``reads_as(once, twice, level, kind, key)`` → bool (how a move named by a user, a
+  :class:`~guandan_fast.engine.moves.Move` or a platform triple, is checked);
 * ``has_legal_follow(once, twice, level, last_kind, last_key, last_size)`` → bool;
 * ``generate_batch(hands, levels, last_kind, last_key, last_size, strongest)`` →
   ``(kinds, keys, cards, offsets int64[n + 1])``;
 * ``hand_size(once, twice)`` → int.
 
-The default is the native core when it is built, else the reference; the environment
-variable ``GUANDAN_FAST_BACKEND`` (``native`` or ``reference``) overrides it at import,
-and :func:`set_default_backend` later. The choice covers move generation and move
-validation; :func:`default_backend` tells the random playouts whether they may run in
-native code (not with the reference backend).
+The compiled core is part of every installation (wheels, or an sdist built with a C
+compiler); the reference is the slow oracle the tests hold it to. The default is the native
+core; the environment variable ``GUANDAN_FAST_BACKEND`` (``native`` or ``reference``)
+overrides it at import, and :func:`set_default_backend` later. The choice covers move
+generation and move validation; :func:`default_backend` tells the random playouts whether
+they may run in native code (not with the reference backend).
 """
 
 from __future__ import annotations
@@ -32,40 +31,20 @@ import os
 from types import ModuleType
 from typing import Literal
 
-from ..engine import reference
-
-_native: ModuleType | None
-try:  # the one place where the native core is looked for
-    from ..engine import _movegen as _native
-except ImportError:  # pragma: no cover - exercised only where the extension is not built
-    _native = None
+from ..engine import _movegen, reference
 
 Backend = Literal["native", "reference"]
-NATIVE_AVAILABLE: bool = _native is not None
 
-_default_backend: str = os.environ.get("GUANDAN_FAST_BACKEND") or ("native" if NATIVE_AVAILABLE else "reference")
+_default_backend: str = os.environ.get("GUANDAN_FAST_BACKEND") or "native"
 #: The default backend's module once it is known to be usable (None: resolve on first use).
 _default_generator: ModuleType | None = None
 
 
-def native_module() -> ModuleType:
-    """The compiled core (RuntimeError with advice when it is not built)."""
-    if _native is None:
-        raise RuntimeError(
-            "the native core of guandan_fast is not built in this installation; "
-            "reinstall from a wheel or with a C compiler, or pass backend='reference'"
-        )
-    return _native
-
-
 def resolve_backend(backend: str | None = None) -> Backend:
-    """Which backend a call uses: the argument, else the default (native when built)."""
+    """Which backend a call uses: the argument, else the default (native unless set)."""
     choice = _default_backend if backend is None else backend
-    if choice == "reference":
-        return "reference"
-    if choice == "native":
-        native_module()
-        return "native"
+    if choice == "reference" or choice == "native":
+        return choice  # type: ignore[return-value]
     raise ValueError(f"unknown backend {choice!r}: use 'native' or 'reference'")
 
 
@@ -88,7 +67,7 @@ def generator(backend: str | None = None) -> ModuleType:
 
 
 def _module(backend: Backend) -> ModuleType:
-    return native_module() if backend == "native" else reference
+    return _movegen if backend == "native" else reference
 
 
 def set_default_backend(backend: Backend) -> None:

@@ -19,11 +19,13 @@ pass when following), and :meth:`Deal.step` takes one of them as a platform trip
 :class:`~guandan_fast.engine.moves.Move` or an index into that list. An illegal action raises
 ValueError (TypeError for something that is no action at all) and changes nothing.
 
-The modules below this one each hold one job: :mod:`~guandan_fast.engine.rules` the options
-(:class:`Rules`), :mod:`~guandan_fast.engine.tribute` the tribute record and its rules as pure
-functions, :mod:`~guandan_fast.engine.observation` what a seat sees, :mod:`~guandan_fast.search.playout`
-the random playouts (native, without the GIL, or in Python). Adapters for the competition
-platform live above, in :mod:`guandan_fast.platform`.
+The modules below this one each hold one job: :mod:`~guandan_fast.engine.state` the play
+state in C and the rules of play (turn order, trick end, 接风, the end of the deal; the deal
+holds a :class:`~guandan_fast.engine.state.State` and steps it), :mod:`~guandan_fast.engine.rules`
+the options (:class:`Rules`), :mod:`~guandan_fast.engine.tribute` the tribute record and its
+rules as pure functions, :mod:`~guandan_fast.engine.observation` what a seat sees. The
+playouts (:mod:`~guandan_fast.search.playout`, native, without the GIL) are called at call
+time; adapters for the competition platform live above, in :mod:`guandan_fast.platform`.
 
 Where RULES.md is silent, this module does what an expert player would expect; each such
 choice is written down where it is implemented and summarised here:
@@ -55,22 +57,11 @@ from typing import TYPE_CHECKING, Any, Union
 import numpy as np
 
 from .api import MoveList
-from .backend import generator
 from .cards import CARD_NAMES, NUM_CARDS, as_index, bounded, check_seat, level_char, parse_card, parse_level
 from .hand import Hand, as_hand, card_names
-from .kinds import MoveArrays
-from .moves import PASS, Move, MoveType, bomb_tier, read_platform
-from .observation import (
-    PASS_ACTION,
-    DealView,
-    Observation,
-    StoredAction,
-    card_triple,
-    fresh,
-    move_triple,
-    observe,
-    play_row,
-)
+from .moves import PASS, Move
+from .notation import PASS_ACTION, StoredAction, card_triple, fresh, reading, stored_triple, stored_triples
+from .observation import DealView, Observation, observe, play_row
 from .rules import Rules, check_rules
 from .scoring import check_finish_order, finish_outcome, partner_of, team_of
 from .state import LONGEST_DEAL, State
@@ -79,7 +70,7 @@ from .tribute import NO_TRIBUTE, TributeRecord, hand_over, return_choices, tribu
 if TYPE_CHECKING:
     from ..search.infoset import Unseen
 
-__all__ = ["PHASES", "Action", "Deal", "deal_cards", "forget_readings", "perft"]
+__all__ = ["PHASES", "Action", "Deal", "deal_cards", "perft"]
 
 PHASES = ("tribute", "return", "play", "done")
 
@@ -142,8 +133,8 @@ class Deal:
     #: How the deal began, for pickling: the hands as planes, the leader (None after a
     #: tribute), the previous finish, the seats out and the tribute order.
     _start: tuple[Any, ...]
-    #: Hands replaced by :meth:`with_hands`: (card actions, plays, hand planes) at the time.
-    _replaced: tuple[tuple[int, int, tuple[tuple[int, int], ...]], ...]
+    #: Hands replaced by :meth:`with_hands`: (card actions, plays, the four hands) at the time.
+    _replaced: tuple[tuple[int, int, tuple[Hand, ...]], ...]
 
     # -- construction -----------------------------------------------------------------------
     @classmethod
@@ -303,7 +294,7 @@ class Deal:
         (new lists on every call: changing them changes nothing in the deal)."""
         triples, plays, level = self._triples, self._play_rows(), self.level
         for seat, kind, key, once, twice in plays[len(triples) :]:
-            triples.append(move_triple(kind, key, once, twice, level))
+            triples.append(stored_triple(kind, key, once, twice, level))
         out = [(seat, fresh(triple)) for seat, triple in self._card_actions]
         out.extend((row[0], fresh(triple)) for row, triple in zip(plays, triples))
         return out
@@ -412,26 +403,17 @@ class Deal:
         exactly the cards they hold now (ValueError otherwise). In the tribute phase a
         payer who has already chosen keeps the card it chose, and every payer still to
         choose must have a card it may pay."""
-        new = _check_hands(hands)
-        old = self.hands
-        for seat in range(4):
-            if len(new[seat]) != len(old[seat]):
-                raise ValueError(
-                    f"hand of seat {seat} has {len(new[seat])} cards, the deal gives it {len(old[seat])}"
-                )
-        if _union(new) != _union(old):
-            raise ValueError("the new hands must hold together exactly the cards the four hands hold now")
+        new = _as_hands(hands)
         for payer, card in self._paid:
             if not new[payer].count(card):
                 raise ValueError(f"seat {payer} has chosen to pay {CARD_NAMES[card]} and must keep it")
-        if self.phase == "tribute":
+        if self._pending and self.phase == "tribute":
             for payer in self._pending:
                 if not tribute_choices(new[payer], self.level):
                     raise ValueError(f"seat {payer} must pay tribute but would hold no card other than wildcards")
-        planes = tuple((hand.once, hand.twice) for hand in new)
         other = self.clone()
-        other._state.set_hands(planes)
-        other._replaced = (*self._replaced, (len(self._card_actions), self._state.play_count, planes))
+        other._state.set_hands(new)  # each seat keeps its number of cards, the table its cards
+        other._replaced = (*self._replaced, (len(self._card_actions), self._state.play_count, tuple(new)))
         return other
 
     # -- what one seat knows (the work is in guandan_fast.search.infoset) -----------------------------
@@ -471,7 +453,7 @@ class Deal:
             "tribute_order": order,
         }
         card_actions = [(seat, fresh(triple)) for seat, triple in self._card_actions]
-        replaced = [(cards, plays, [_names(*pair) for pair in hands]) for cards, plays, hands in self._replaced]
+        replaced = [(cards, plays, [_names(hand.once, hand.twice) for hand in hands]) for cards, plays, hands in self._replaced]
         return (_restore, (start, card_actions, list(self._play_rows()), replaced, self._team_levels))
 
     # -- actions ----------------------------------------------------------------------------
@@ -482,8 +464,7 @@ class Deal:
 
         The deal keeps these moves until the next action (``step(index)`` reads them); the
         list returned is a new :class:`MoveList` over read-only arrays (copy them to write)."""
-        state = self._state
-        return MoveList(MoveArrays(*state.move_arrays()), state.level)
+        return self._state.move_list()._shared()  # type: ignore[no-any-return]
 
     @property
     def following(self) -> bool:
@@ -562,11 +543,11 @@ class Deal:
     def _play_triple(self, action: Sequence[Any]) -> None:
         """A platform triple read (once per spelling and level) and played, checked against
         the seat's hand and the move to beat by the state."""
-        reading = _reading(action, self.level)
-        if reading is None:
+        read = reading(action, self.level)
+        if read is None:
             self._state.play(0, 0, 0, 0, action)
         else:
-            kind, key, once, twice, _, _ = reading
+            kind, key, once, twice, _, _ = read
             self._state.play(kind, key, once, twice, list(action))
 
     def _do_card_action(self, action: Action) -> None:
@@ -895,93 +876,19 @@ def _names(once: int, twice: int) -> list[str]:
     return card_names(once, twice)
 
 
-#: Bomb tier by kind and size (a move has at most 10 cards): ``bomb_tier`` as a table.
-_TIERS = tuple(tuple(bomb_tier(kind, size) for size in range(11)) for kind in range(len(MoveType)))
 _new_deal = object.__new__
-
-
-class _TripleMemo:
-    """Stored triples of moves already listed at one level, by (kind, key, once, twice): a
-    hand lists mostly the same moves turn after turn. A memo of a pure function, bounded
-    (emptied when full, or for another level)."""
-
-    __slots__ = ("level", "triples")
-
-    def __init__(self) -> None:
-        self.level = 0
-        self.triples: dict[tuple[int, int, int, int], StoredAction] = {}
-
-    def at(self, level: int) -> dict[tuple[int, int, int, int], StoredAction]:
-        if level != self.level or len(self.triples) >= 1 << 15:
-            self.level, self.triples = level, {}
-        return self.triples
-
-
-_TRIPLES = _TripleMemo()
 
 
 def _move_list_actions(rows: list[tuple[int, int, int, int]], following: bool, level: int) -> list[StoredAction]:
     """Move rows as stored platform triples, the pass first when following."""
-    actions = [PASS_ACTION] if following else []
-    memo = _TRIPLES.at(level)
-    for row in rows:
-        triple = memo.get(row)
-        if triple is None:
-            triple = memo[row] = move_triple(*row, level)
-        actions.append(triple)
+    actions: list[StoredAction] = [PASS_ACTION] if following else []
+    stored_triples(rows, level, actions)
     return actions
 
 
-#: Platform triples already read, by (type, rank, cards, level): their (kind, key, once,
-#: twice, size, bomb tier) when the cards really form that reading, None for a pass. A
-#: memo of a pure function (bounded: emptied when full).
-_READINGS: dict[tuple[Any, ...], tuple[int, int, int, int, int, int] | None] = {}
-_READINGS_MAX = 1 << 16
-_NOT_A_READING = (-1, 0, 0, 0, 0, -1)  # kind -1: refused by State.play
-
-
-def forget_readings() -> None:
-    """Empty the memory of platform triples read by :meth:`Deal.step` (every triple is new
-    again: what the bench's "triple not seen before" path times)."""
-    _READINGS.clear()
-
-
-def _reading(action: Sequence[Any], level: int) -> tuple[int, int, int, int, int, int] | None:
-    """What a platform triple names at ``level`` as (kind, key, once, twice, size, bomb tier):
-    None for a pass, ``_NOT_A_READING`` when
-    its cards do not form that reading; TypeError/ValueError for a malformed triple."""
-    memo_key = None
-    try:
-        if len(action) == 3:
-            cards = action[2]
-            memo_key = (action[0], action[1], cards if cards.__class__ is str else tuple(cards), level)
-            return _READINGS[memo_key]
-    except KeyError:
-        pass
-    except TypeError:  # no sequence, or unhashable parts: read (and refused) below, not memoised
-        memo_key = None
-    gen = generator()
-    row = gen.read_checked(action, level)  # a well-formed triple that reads as it says
-    if row is not None:
-        reading = (*row, _TIERS[row[0]][row[4]])
-    else:  # anything else: read in Python, which names a fault (or is a pass, or no reading)
-        kind, key, hand = read_platform(action, level)
-        if kind is MoveType.PASS:
-            reading = None
-        elif gen.reads_as(hand.once, hand.twice, level, int(kind), key):  # another notation
-            size = len(hand)
-            reading = (int(kind), key, hand.once, hand.twice, size, _TIERS[kind][size])
-        else:
-            reading = _NOT_A_READING
-    if memo_key is not None:
-        if len(_READINGS) >= _READINGS_MAX:
-            _READINGS.clear()
-        _READINGS[memo_key] = reading
-    return reading
-
-
 # -- validation helpers ------------------------------------------------------------------------
-def _check_hands(hands: object) -> list[Hand]:
+def _as_hands(hands: object) -> list[Hand]:
+    """Four hands, each read by :func:`as_hand` (TypeError/ValueError naming the seat)."""
     if isinstance(hands, (str, bytes, Hand)) or not isinstance(hands, Sequence):
         raise TypeError(f"hands must be a sequence of four hands, not {type(hands).__name__}")
     if len(hands) != 4:
@@ -992,6 +899,12 @@ def _check_hands(hands: object) -> list[Hand]:
             out.append(as_hand(cards))
         except (TypeError, ValueError) as error:
             raise type(error)(f"hand of seat {seat}: {error}") from None
+    return out
+
+
+def _check_hands(hands: object) -> list[Hand]:
+    """Four hands that hold no card more than twice between them."""
+    out = _as_hands(hands)
     table = Hand()
     for seat, hand in enumerate(out):
         clash = table.clash(hand)
@@ -999,14 +912,6 @@ def _check_hands(hands: object) -> list[Hand]:
             raise ValueError(f"card {CARD_NAMES[clash]} appears more than twice across the table (the deck has two)")
         table = table.add(hand)
     return out
-
-
-def _union(hands: Sequence[Hand]) -> Hand:
-    """The cards of the four hands together (the table never holds three copies)."""
-    table = Hand()
-    for hand in hands:
-        table = table.add(hand)
-    return table
 
 
 def _check_finished(finished: Sequence[int] | None, hands: list[Hand]) -> list[int]:

@@ -1,8 +1,9 @@
 """The move vocabulary: kinds, keys, the bomb ladder and the platform's names (RULES.md §3-6).
 
-Both move generators (the reference and the native core) and the :class:`~guandan_fast.engine.moves.Move`
-value sit on top of this module, which knows nothing of them. A move is described here by plain
-ints: its kind (a :class:`MoveType` code), its key and its number of cards.
+Both move generators (the reference and the native core), the platform notation
+(:mod:`~guandan_fast.engine.notation`) and the :class:`~guandan_fast.engine.moves.Move` value sit
+on top of this module, which knows nothing of them. A move is described here by plain ints:
+its kind (a :class:`MoveType` code), its key and its number of cards.
 
 Key encoding (shared with the native core):
 
@@ -15,12 +16,10 @@ Key encoding (shared with the native core):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from enum import IntEnum
 from typing import Any, Final
 
-from .cards import BIG_JOKER_POWER, LEVEL_POWER, RANKS, SMALL_JOKER_POWER, position_char, power_char
-from .hand import planes_of_names
+from .cards import RANKS
 
 
 class MoveType(IntEnum):
@@ -120,69 +119,3 @@ def beats(kind: int, key: int, size: int, last_kind: int, last_key: int, last_si
     if tier < 0:
         return last_tier < 0 and kind == last_kind and size == last_size and key > last_key
     return tier > last_tier or (tier == last_tier and key > last_key)
-
-
-def platform_rank(kind: int, key: int, level: int) -> str:
-    """The platform's rank field of a move (RULES.md §6), from its type code and key."""
-    if kind in _SEQUENCE_CODES:
-        return position_char(key)
-    if kind == MoveType.FOUR_JOKERS:
-        return "JOKER"
-    if kind == MoveType.PASS:
-        return "PASS"
-    return power_char(key, level)
-
-
-def platform_row(action: object, level: int) -> tuple[int, int, int, int]:
-    """The row ``(type code, key, once, twice)`` a platform triple names (the shape of
-    :meth:`MoveList.rows`), without checking that the cards form that reading (the caller
-    does: :meth:`Move.from_platform`, or a lookup in a move list); the pass reads as
-    ``(0, 0, 0, 0)``. TypeError/ValueError name the fault."""
-    if type(action) is not list and (not isinstance(action, Sequence) or isinstance(action, (str, bytes))):
-        raise TypeError(f"a platform action is a [type, rank, cards] list, not {type(action).__name__}")
-    if len(action) != 3:
-        raise ValueError(f"a platform action has 3 fields [type, rank, cards], not {len(action)}")
-    type_name, rank, cards = action
-    if type(type_name) is not str or type(rank) is not str:
-        if not isinstance(type_name, str) or not isinstance(rank, str):
-            raise TypeError("the type and rank of a platform action must be strings")
-    if type_name == "PASS":
-        if rank != "PASS" or cards not in ("PASS", [], ()):
-            raise ValueError(f"malformed pass {list(action)!r}: expected ['PASS', 'PASS', 'PASS']")
-        return 0, 0, 0, 0
-    if type(cards) is not list and (isinstance(cards, str) or not isinstance(cards, Sequence)):
-        raise TypeError("the cards of a platform action must be a list of card strings")
-    once, twice = planes_of_names(cards)
-    code = _CODE_BY_PLATFORM_NAME.get(type_name)
-    if type_name == "FourKings" or (code == _BOMB and rank.strip().upper() in ("JOKER", "R")):
-        return _FOUR_JOKERS, 0, once, twice
-    if code is None:
-        raise ValueError(f"unknown action type {type_name!r} (tribute and back are not moves)")
-    return code, _key_from_rank(code, rank, level), once, twice
-
-
-def _key_from_rank(code: int, rank: str, level: int) -> int:
-    if code in _SEQUENCE_CODES:
-        position = _POSITION_BY_CHAR.get(rank)
-        if position is None:
-            position = _POSITION_BY_CHAR.get(_rank_text(rank))
-        if position is not None:
-            return position
-    else:
-        natural = _RANK_BY_CHAR.get(rank)
-        if natural is None:
-            text = _rank_text(rank)
-            if text == "B":
-                return SMALL_JOKER_POWER
-            if text == "R":
-                return BIG_JOKER_POWER
-            natural = _RANK_BY_CHAR.get(text)
-        if natural is not None:
-            return LEVEL_POWER if natural == level else natural
-    raise ValueError(f"bad rank {rank!r} for a {PLATFORM_NAMES[MoveType(code)]}")
-
-
-def _rank_text(rank: str) -> str:
-    """A rank field as the canonical character (``"10"`` is ``"T"``, case and spaces ignored)."""
-    text = rank.strip().upper()
-    return "T" if text == "10" else text

@@ -1,6 +1,6 @@
 """What one seat sees of a deal: the :class:`Observation` mapping that
-:meth:`Deal.observation <guandan_fast.engine.deal.Deal.observation>` returns, and the platform
-triples actions are stored as (RULES.md §6).
+:meth:`Deal.observation <guandan_fast.engine.deal.Deal.observation>` returns (actions as the
+platform triples of :mod:`~guandan_fast.engine.notation`, RULES.md §6).
 
 Layering: this module sits below :mod:`guandan_fast.engine.deal` and knows nothing of ``Deal``.
 The deal hands :func:`observe` a :class:`DealView` — plain values, append-only logs and
@@ -18,48 +18,18 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
-from .cards import CARD_NAMES, level_char
-from .hand import Hand, card_names
-from .moves import PLATFORM_NAMES, platform_rank
+from .cards import level_char
+from .hand import Hand
+from .notation import StoredAction, fresh, stored_triple
 
 __all__ = [
     "ACT_FIELDS",
     "FIELDS",
     "OWN_FIELDS",
-    "PASS_ACTION",
     "DealView",
     "Observation",
-    "card_triple",
-    "fresh",
-    "move_triple",
     "observe",
 ]
-
-#: The pass as a platform triple. Actions are stored as immutable tuples ``(type, rank,
-#: cards)`` — ``cards`` a tuple of card names, or ``"PASS"`` — and handed out as fresh
-#: lists (:func:`fresh`), so that nothing a caller receives shares state with a deal.
-PASS_ACTION = ("PASS", "PASS", "PASS")
-_TYPE_NAMES = tuple(PLATFORM_NAMES[kind] for kind in sorted(PLATFORM_NAMES))
-
-StoredAction = tuple[Any, ...]
-
-
-def move_triple(kind: int, key: int, once: int, twice: int, level: int) -> StoredAction:
-    """The stored platform triple of a move given as plain ints (a pass when ``kind`` is 0)."""
-    if not kind:
-        return PASS_ACTION
-    return (_TYPE_NAMES[kind], platform_rank(kind, key, level), tuple(card_names(once, twice)))
-
-
-def card_triple(kind: str, card: int) -> StoredAction:
-    """The stored triple of a tribute (``kind`` ``"tribute"``) or a return (``"back"``)."""
-    return (kind, kind, (CARD_NAMES[card],))
-
-
-def fresh(triple: Sequence[Any]) -> list[Any]:
-    """A stored action as a new platform triple: lists nobody else holds."""
-    cards = triple[2]
-    return [triple[0], triple[1], cards if cards.__class__ is str else list(cards)]
 
 
 class DealView(NamedTuple):
@@ -196,10 +166,10 @@ def observe(view: DealView) -> Observation:
 
     def play_triple(index: int) -> list[Any]:
         _, kind, key, once, twice = play_row(plays, index)
-        return fresh(move_triple(kind, key, once, twice, level))
+        return fresh(stored_triple(kind, key, once, twice, level))
 
     def last_move() -> list[Any] | None:
-        return None if view.last is None else fresh(move_triple(*view.last, level))
+        return None if view.last is None else fresh(stored_triple(*view.last, level))
 
     def history() -> list[list[Any]]:
         out = [[s, fresh(triple)] for s, triple in view.card_actions]

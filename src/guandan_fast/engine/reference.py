@@ -12,7 +12,7 @@ rather than any clever algorithm:
 
 It exports the generator interface of the native core (``_movegen``) with the same
 arguments and return shapes — :func:`generate`, :func:`classify`, :func:`reads_as`,
-:func:`read_checked`, :func:`has_legal_follow`, :func:`generate_batch`, :func:`hand_size` — so that
+:func:`has_legal_follow`, :func:`generate_batch`, :func:`hand_size` — so that
 :mod:`guandan_fast.engine.backend` can hand out either module. Moves are rows ``(kind, key,
 once, twice)`` of plain ints here; the :class:`~guandan_fast.engine.moves.Move` value sits above.
 """
@@ -38,7 +38,7 @@ from .cards import (
     wildcard,
 )
 from .hand import Hand
-from .kinds import LEADING, MoveArrays, MoveType, beats, platform_row
+from .kinds import LEADING, MoveArrays, MoveType, beats
 
 #: A demand: per natural rank (2..14) how many cards it needs.
 Demand = dict[int, int]
@@ -215,20 +215,6 @@ def reads_as(once: Any, twice: Any, level: Any, kind: Any, key: Any) -> bool:
     """Whether the cards ``(once, twice)`` read as (kind, key) at ``level``."""
     hand, level = _hand(once, twice, level)
     return any(m[0] == kind and m[1] == key for m in readings(hand, level))
-
-
-def read_checked(action: object, level: object) -> tuple[int, int, int, int, int] | None:
-    """``(kind, key, once, twice, size)`` of a platform triple at ``level`` (an int 2..14)
-    whose cards read as it says; None for anything else (a pass, a fault, no such reading)."""
-    if type(level) is not int or not 2 <= level <= 14:
-        return None
-    try:
-        kind, key, once, twice = platform_row(action, level)
-    except (TypeError, ValueError):
-        return None
-    if kind == MoveType.PASS or not reads_as(once, twice, level, kind, key):
-        return None
-    return kind, key, once, twice, once.bit_count() + twice.bit_count()
 
 
 def has_legal_follow(once: Any, twice: Any, level: Any, last_kind: Any, last_key: Any, last_size: Any) -> bool:

@@ -151,12 +151,10 @@ cdef int state_from_deal(object deal, PlayState* out) except -1
 
 cdef class MoveRows:
     # The legal actions of one state (state_actions), shared by the copies of a State until
-    # it changes; their numpy arrays are made when first asked for.
+    # it changes (it holds no Python object: the arrays that view it live in the State).
     cdef MoveBuffer buf
     cdef Py_ssize_t moves        # rows of the move list (after the pass row when following)
     cdef Py_ssize_t first        # 1 when row 0 is the pass, else 0
-    cdef object arrays
-    cdef object numpy(self)
 
 
 cdef class State:
@@ -167,6 +165,7 @@ cdef class State:
     cdef int phase               # PHASE_TRIBUTE, PHASE_RETURN, PHASE_PLAY or PHASE_DONE
     cdef cparray.array log
     cdef MoveRows rows           # the seat to act's legal actions (None until asked)
+    cdef object arrays           # their moves as a MoveList (None until asked)
     cdef object hands            # the four Hands (None until asked)
     cdef object last_move        # the move to beat as a Move (None until asked)
     cdef public object actions   # the deal's cache of its legal actions as platform triples

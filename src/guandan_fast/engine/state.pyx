@@ -16,9 +16,9 @@ following) and ``nfinish`` (below 4 while the deal is on) in range, and every st
 functions make from one is accepted again.
 """
 
-from libc.stdint cimport uint64_t
-from libc.stdlib cimport calloc, free
-from libc.string cimport memset
+from libc.stdint cimport uint8_t, uint64_t
+from libc.stdlib cimport calloc, free, malloc
+from libc.string cimport memcpy, memset
 
 from guandan_fast.engine._movegen cimport (
     FULL_PLANE,
@@ -26,6 +26,7 @@ from guandan_fast.engine._movegen cimport (
     MoveBuffer,
     check_args,
     generate_append,
+    movebuf_borrow,
     movebuf_free,
     movebuf_init,
 )
@@ -395,14 +396,39 @@ cdef uint64_t _perft_count(PlayState s, int depth) except? 0xFFFFFFFFFFFFFFFF:
     return count
 
 
+cdef enum:
+    ROWS_ROOM = 1024    # actions listed on the stack before a list moves to the heap
+
+
 cdef MoveRows _rows_of(const PlayState* s):
+    """The legal actions of ``s`` (state_actions), in memory of their own: written into a
+    buffer on the stack (one that grows onto the heap for a longer list) and kept in one
+    block of exactly their size, so that listing them touches no fresh heap pages."""
+    cdef uint8_t kinds[ROWS_ROOM]
+    cdef uint8_t keys[ROWS_ROOM]
+    cdef uint64_t cards[2 * ROWS_ROOM]
+    cdef MoveBuffer scratch
     cdef MoveRows rows = MoveRows.__new__(MoveRows)
     cdef Py_ssize_t n
-    if movebuf_init(&rows.buf, 256) != 0:
-        raise MemoryError("out of memory listing the legal actions")
-    n = state_actions(s, &rows.buf)  # (a single list: not worth releasing the GIL)
+    cdef uint8_t* block
+    movebuf_borrow(&scratch, kinds, keys, cards, ROWS_ROOM)
+    n = state_actions(s, &scratch)  # (a single list: not worth releasing the GIL)
     if n < 0:
+        movebuf_free(&scratch)
         raise MemoryError("out of memory listing the legal actions")
+    if scratch.borrowed:  # still on the stack: one block of n rows (cards, then kinds, then keys)
+        block = <uint8_t*>malloc(<size_t>(n if n > 0 else 1) * 18)
+        if block == NULL:
+            raise MemoryError("out of memory listing the legal actions")
+        memcpy(block, cards, <size_t>n * 16)
+        memcpy(block + 16 * n, kinds, <size_t>n)
+        memcpy(block + 17 * n, keys, <size_t>n)
+        movebuf_borrow(&rows.buf, block + 16 * n, block + 17 * n, <uint64_t*>block, n if n > 0 else 1)
+        rows.buf.borrowed = 0
+        rows.buf.block = block  # movebuf_free frees it
+        rows.buf.n = n
+    else:  # it grew onto the heap: keep those arrays
+        rows.buf = scratch
     rows.first = 1 if (not s.done and s.last_kind != K_PASS) else 0
     rows.moves = n - rows.first
     return rows

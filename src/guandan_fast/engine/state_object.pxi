@@ -11,15 +11,18 @@ import numpy as np
 cimport numpy as cnp
 
 from guandan_fast.engine._movegen cimport K_FOUR_JOKERS, as_integer
+from guandan_fast.engine.movelist cimport list_of_rows
+from guandan_fast.engine.moves cimport Move
 
 cnp.import_array()
 
 from guandan_fast.engine import _movegen
 from guandan_fast.engine.cards import CARD_NAMES, level_char
 from guandan_fast.engine.hand import new_hand
-from guandan_fast.engine.moves import PASS, Move, MoveType
+from guandan_fast.engine.moves import PASS, MoveType
 
 _MOVE_TYPES = tuple(MoveType)
+cdef cparray.array _LOG_TYPE = cparray.array("Q")  # the type of every play log (cparray.clone's template)
 
 # -- from Python --------------------------------------------------------------------------------------
 cdef State _state_of(object deal):
@@ -54,10 +57,28 @@ cdef uint64_t _plane(object value, str what) except? 0xFFFFFFFFFFFFFFFF:
     return <uint64_t>number
 
 
+cdef uint64_t _hand_plane(object value, int seat, str which) except? 0xFFFFFFFFFFFFFFFF:
+    """A plane of hand ``seat`` (its name made only for an error)."""
+    if type(value) is int and 0 <= value <= FULL_PLANE:
+        return <uint64_t>value
+    return _plane(value, f"the {which} plane of hand {seat}")
+
+
 cdef list _seats(object value, str what):
     if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
         raise TypeError(f"{what} must be a sequence of seats, not {type(value).__name__}")
     return [_small(seat, f"a seat of {what}", 0, 3) for seat in value]
+
+
+cdef void _table(const uint64_t* planes, uint64_t* one, uint64_t* two, uint64_t* over) noexcept:
+    """The cards of four hands (``planes``: once, twice per seat) as a multiset: ``one`` the
+    cards held at least once, ``two`` at least twice, ``over`` more often."""
+    cdef int k
+    one[0] = two[0] = over[0] = 0
+    for k in range(8):
+        over[0] |= two[0] & planes[k]
+        two[0] |= one[0] & planes[k]
+        one[0] |= planes[k]
 
 
 cdef str _card_name(uint64_t bits):
@@ -72,35 +93,8 @@ cdef str _card_name(uint64_t bits):
 cdef class MoveRows:
     """The legal actions of one state, made once and shared by the State's copies."""
 
-    def __cinit__(self):
-        self.buf.kinds = NULL
-        self.buf.keys = NULL
-        self.buf.cards = NULL
-        self.buf.block = NULL
-        self.buf.borrowed = 0
-        self.buf.n = 0
-        self.buf.cap = 0
-        self.arrays = None
-
     def __dealloc__(self):
         movebuf_free(&self.buf)
-
-    cdef object numpy(self):
-        """The move rows (the pass row aside) as read-only arrays (kinds, keys, cards)."""
-        cdef cnp.ndarray kinds, keys, cards
-        cdef Py_ssize_t n = self.moves, first = self.first
-        if self.arrays is None:
-            kinds = np.empty(n, dtype=np.uint8)
-            keys = np.empty(n, dtype=np.uint8)
-            cards = np.empty((n, 2), dtype=np.uint64)
-            if n:
-                memcpy(cnp.PyArray_DATA(kinds), self.buf.kinds + first, n)
-                memcpy(cnp.PyArray_DATA(keys), self.buf.keys + first, n)
-                memcpy(cnp.PyArray_DATA(cards), self.buf.cards + 2 * first, 2 * n * sizeof(uint64_t))
-            for array in (kinds, keys, cards):
-                cnp.PyArray_CLEARFLAGS(array, cnp.NPY_ARRAY_WRITEABLE)
-            self.arrays = (kinds, keys, cards)
-        return self.arrays
 
 
 cdef list _row_list(MoveRows rows):
@@ -135,8 +129,9 @@ cdef class State:
     def __cinit__(self):
         state_clear(&self.s, 2)
         self.phase = PHASE_PLAY
-        self.log = cparray.array("Q")
+        self.log = cparray.clone(_LOG_TYPE, 0, False)
         self.rows = None
+        self.arrays = None
         self.hands = None
         self.last_move = None
         self.actions = None
@@ -160,8 +155,8 @@ cdef class State:
             pair = hands[seat]
             if isinstance(pair, (str, bytes)) or not hasattr(pair, "__len__") or len(pair) != 2:
                 raise ValueError(f"hand {seat} must be a pair of planes (once, twice)")
-            s.once[seat] = _plane(pair[0], f"the once plane of hand {seat}")
-            s.twice[seat] = _plane(pair[1], f"the twice plane of hand {seat}")
+            s.once[seat] = _hand_plane(pair[0], seat, "once")
+            s.twice[seat] = _hand_plane(pair[1], seat, "twice")
         s.to_act = _small(to_act, "to_act", 0, 3)
         order = _seats(finished, "finished")
         if len(order) > 2 or len(set(order)) != len(order):
@@ -238,6 +233,7 @@ cdef class State:
         other.phase = self.phase
         other.log = cparray.copy(self.log)
         other.rows = self.rows
+        other.arrays = self.arrays
         other.hands = self.hands
         other.last_move = self.last_move
         other.actions = self.actions
@@ -256,6 +252,7 @@ cdef class State:
     cdef void changed(self) noexcept:
         """Forget what depended on the state (the seat to act, its actions, the move to beat)."""
         self.rows = None
+        self.arrays = None
         self.actions = None
 
     # -- before play -------------------------------------------------------------------------------
@@ -298,17 +295,36 @@ cdef class State:
         self.check()
 
     def set_hands(self, hands):
-        """Replace the four hands (``(once, twice)`` plane pairs) of a copy: the caller has
-        checked that each seat keeps its number of cards and the table its cards."""
+        """Replace the four hands (four Hands) of a copy: each seat must keep its number of
+        cards and the four hands together the cards they hold now (ValueError, nothing
+        changed, otherwise)."""
         cdef PlayState before = self.s
+        cdef uint64_t old_one, old_two, old_over, one, two, over
+        cdef uint64_t planes[8]
         cdef int seat
+        if len(hands) != 4:
+            raise ValueError("a position has four hands")
         for seat in range(4):
-            self.s.once[seat] = _plane(hands[seat][0], f"the once plane of hand {seat}")
-            self.s.twice[seat] = _plane(hands[seat][1], f"the twice plane of hand {seat}")
-        if state_check(&self.s) != 0 and self.phase >= PHASE_PLAY:
+            hand = hands[seat]
+            planes[2 * seat] = _hand_plane(hand.once, seat, "once")
+            planes[2 * seat + 1] = _hand_plane(hand.twice, seat, "twice")
+            if planes[2 * seat + 1] & ~planes[2 * seat]:
+                raise ValueError(f"bad hand planes for seat {seat}: a card marked 'twice' must also be marked 'once'")
+            if hand_size(planes[2 * seat], planes[2 * seat + 1]) != hand_size(self.s.once[seat], self.s.twice[seat]):
+                raise ValueError(f"hand of seat {seat} has {hand_size(planes[2 * seat], planes[2 * seat + 1])} "
+                                 f"cards, the deal gives it {hand_size(self.s.once[seat], self.s.twice[seat])}")
+        _table(planes, &one, &two, &over)
+        for seat in range(4):
+            self.s.once[seat] = planes[2 * seat]
+            self.s.twice[seat] = planes[2 * seat + 1]
+        for seat in range(4):
+            planes[2 * seat] = before.once[seat]
+            planes[2 * seat + 1] = before.twice[seat]
+        _table(planes, &old_one, &old_two, &old_over)
+        if over or one != old_one or two != old_two or (self.phase >= PHASE_PLAY and state_check(&self.s) != 0):
             self.s = before
-            raise ValueError("these hands do not fit the deal's position")
-        self.hands = None
+            raise ValueError("the new hands must hold together exactly the cards the four hands hold now")
+        self.hands = tuple(hands)
         self.changed()
 
     # -- reading ---------------------------------------------------------------------------------
@@ -430,9 +446,15 @@ cdef class State:
             self.rows = _rows_of(&self.s)
         return self.rows
 
-    def move_arrays(self):
-        """The moves of the seat to act (the pass aside) as read-only ``(kinds, keys, cards)``."""
-        return self.legal().numpy()
+    def move_list(self):
+        """The moves of the seat to act (the pass aside) as a :class:`MoveList`, kept until the
+        next action (hand it out by its ``_shared()`` twin: read-only, no copy)."""
+        cdef MoveRows rows
+        if self.arrays is None:
+            rows = self.legal()
+            self.arrays = list_of_rows(rows.buf.kinds + rows.first, rows.buf.keys + rows.first,
+                                       rows.buf.cards + 2 * rows.first, rows.moves, self.s.level)
+        return self.arrays
 
     def move_rows(self):
         """The moves of the seat to act (the pass aside) as ``(kind, key, once, twice)`` tuples."""
@@ -477,6 +499,7 @@ cdef class State:
         if self.s.done:
             self.phase = PHASE_DONE
         self.rows = None
+        self.arrays = None
         self.actions = None
         if kind != K_PASS:
             self.hands = None
@@ -511,20 +534,17 @@ cdef class State:
     def step_move(self, move):
         """Play ``move`` (a :class:`Move`, PASS included), checked against the hand and the
         move to beat: ValueError, the state unchanged, when it is illegal."""
-        cdef int kind, key, size
-        cdef uint64_t once, twice
-        kind, key, size = move.table_args
+        cdef Move m = move
+        cdef int kind = m.code, key = m.key
+        cdef uint64_t once = m.cards.once, twice = m.cards.twice
         if kind == K_PASS:
             self.play(K_PASS, 0, 0, 0, move)
             return
         if self.phase != PHASE_PLAY:
             raise ValueError(f"there are no moves to play in the {PHASES[self.phase]} phase")
-        if move.level != self.s.level:
-            raise ValueError(f"the move {move!r} is made at level {level_char(move.level)}, "
+        if m.level != self.s.level:
+            raise ValueError(f"the move {move!r} is made at level {level_char(m.level)}, "
                              f"the deal is played at {level_char(self.s.level)}")
-        cards = move.cards
-        once = cards.once
-        twice = cards.twice
         if not state_may_play(&self.s, kind, key, once, twice):
             raise ValueError(f"illegal move for seat {self.s.to_act}: {move!r} is not among its "
                              f"{self.legal().moves} legal moves")

@@ -21,8 +21,8 @@ from typing import Any
 from ..engine.cards import card_power, parse_card
 from ..engine.deal import Deal
 from ..engine.hand import Hand
-from ..engine.kinds import platform_row
 from ..engine.moves import Move
+from ..engine.notation import parse
 from .mirror import Mirror
 
 __all__ = ["answer_index", "find_move"]
@@ -84,7 +84,7 @@ def find_move(actions: Sequence[Any], move: Move, level: int) -> int | None:
     for i, entry in enumerate(actions):
         if (
             entry[1] == rank and len(entry[2]) == size and (entry[0] == kind or entry[0] == "FourKings")
-            and platform_row(entry, level) == target
+            and parse(entry, level) == target
         ):
             return i
     return next(

@@ -11,8 +11,8 @@ from typing import Any
 
 from ..engine.cards import CARD_NAMES, parse_card
 from ..engine.hand import Hand
-from ..engine.kinds import platform_row
 from ..engine.moves import MoveType
+from ..engine.notation import parse
 
 __all__ = [
     "PASS", "PASS_KEY", "ROOM_REPLIES", "ProtocolError", "action_key", "decode", "field", "read_actions", "read_cards",
@@ -125,7 +125,7 @@ def action_key(action: Sequence[Any], level: int) -> tuple[Any, ...]:
     for a tribute or return."""
     if action[0] in ("tribute", "back"):
         return (action[0], 0, parse_card(action[2][0]), 0)
-    return platform_row(action, level)
+    return parse(action, level)
 
 
 def show(keys: Any) -> str:

@@ -54,6 +54,7 @@ cdef struct Policy:
     uint64_t ready_once
     uint64_t ready_twice
     Memo* memo                  # the hands decomposed at this level
+    int memo_used               # a slot of memo has been written
 
 
 cdef int policy_init(Policy* p, int policy) noexcept nogil

@@ -207,6 +207,7 @@ cdef int _decompose(Policy* c, uint64_t once, uint64_t twice, int level, Plan* p
     plan.count = <int>count
     plan.valid = 1
     if 0 < count <= MEMO_PLAYS:
+        c.memo_used = 1
         slot.once = once
         slot.twice = twice
         slot.count = <int>count
@@ -334,6 +335,7 @@ cdef int policy_init(Policy* p, int policy) noexcept nogil:
     cdef int seat
     p.policy = policy
     p.level = 0
+    p.memo_used = 0
     p.planning = 0
     p.ready = 0
     p.memo = NULL
@@ -369,8 +371,9 @@ cdef void _at_level(Policy* p, int level) noexcept nogil:
     p.ready = 0
     for seat in range(4):
         p.plans[seat].valid = 0
-    if p.memo != NULL:
+    if p.memo != NULL and p.memo_used:  # (a fresh memory is calloc's: zeros not yet touched)
         memset(p.memo, 0, (1 << MEMO_BITS) * sizeof(Memo))
+        p.memo_used = 0
 
 
 cdef Py_ssize_t policy_choose(Policy* p, const PlayState* s, MoveBuffer* moves, bint leading,

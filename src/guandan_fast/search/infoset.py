@@ -34,12 +34,8 @@ import numpy as np
 
 from ..engine.cards import BIG_JOKER, bounded, check_seat
 from ..engine.hand import Hand
+from . import _infoset as _native
 from .playout import SEED_MASK
-
-try:
-    from ..search import _infoset as _native
-except ImportError:  # pragma: no cover - exercised only where the extension is not built
-    _native = None  # type: ignore[assignment]
 
 __all__ = ["Unseen", "sample_hands", "sample_worlds", "unseen"]
 
@@ -124,8 +120,6 @@ def sample_hands(deal: Any, seat: int, n: int, seed: int = 0) -> np.ndarray:
     World ``i`` is drawn from the random stream ``seed + i`` (native, without the GIL)."""
     view = unseen(deal, seat)
     count, seed = _check_count_and_seed(n, seed)
-    if _native is None:
-        raise RuntimeError("sampling worlds needs the native _infoset extension, which is not built")
     return _native.sample_hands(
         [(hand.once, hand.twice) for hand in view.known],
         view.cards.once,

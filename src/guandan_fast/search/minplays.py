@@ -15,11 +15,7 @@ from typing import Any, Final, Literal
 from ..engine.cards import parse_level
 from ..engine.hand import Hand, as_hand
 from ..engine.moves import Move, MoveType
-
-try:
-    from ._minplays import MinPlays as _NativeSolver
-except ImportError:  # pragma: no cover - exercised only where the extension is not built
-    _NativeSolver = None  # type: ignore[assignment,misc]
+from ._minplays import MinPlays as _NativeSolver
 
 __all__ = ["MAX_CARDS", "PREFER", "min_plays"]
 
@@ -49,8 +45,6 @@ def _solver() -> Any:
     """This thread's native solver (it owns a memo table and is not shared)."""
     solver = getattr(_local, "solver", None)
     if solver is None:
-        if _NativeSolver is None:
-            raise RuntimeError("min_plays needs the native _solver extension, which is not built")
         solver = _local.solver = _NativeSolver()
     return solver
 

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from ..engine.cards import bounded, parse_level
-from ..engine.observation import fresh, move_triple
+from ..engine.notation import fresh, stored_triple
 from ..engine.state import State
 from . import _playout as _native
 from ._policies import POLICIES
@@ -49,7 +49,7 @@ def native_playout(state: State, seed: int, record: bool, policy: int = 0) -> An
     finish, seats, kinds, keys, cards = result
     level = state.level
     actions = [
-        (seat, fresh(move_triple(kind, key, once, twice, level)))
+        (seat, fresh(stored_triple(kind, key, once, twice, level)))
         for seat, kind, key, (once, twice) in zip(seats.tolist(), kinds.tolist(), keys.tolist(), cards.tolist())
     ]
     return list(finish), actions

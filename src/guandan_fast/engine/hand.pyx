@@ -1,3 +1,4 @@
+# cython: language_level=3, freethreading_compatible=True
 """A hand: any sub-multiset of the 108-card double deck, kept as two bit planes.
 
 Bit layout (what the native core consumes): two 54-bit planes over the card
@@ -10,40 +11,36 @@ indices of :mod:`guandan_fast.engine.cards`.
 ``once_bit + twice_bit`` and the hand's size is ``popcount(once) + popcount(twice)``.
 As a numpy array a hand is ``uint64[2] = (once, twice)``; as one Python int it is
 ``once | twice << 64`` (:attr:`Hand.packed`).
+
+:class:`Hand` is an extension type whose two planes are C fields (``hand.pxd``): native
+modules, and users' Cython extensions, read ``hand.once`` / ``hand.twice`` without a
+Python call, and make trusted hands with :func:`make_hand`. Every way in from Python
+checks the planes (construction, :meth:`Hand.from_bits`, unpickling); a hand never
+changes once made.
 """
 
-from __future__ import annotations
+cimport cython
+from libc.stdint cimport uint64_t
 
-from collections.abc import Callable, Iterable, Iterator
-from operator import attrgetter
-from types import ModuleType
-from typing import TYPE_CHECKING, Union
+from guandan_fast.engine._bitops cimport gf_ctz64, gf_popcount64
+
+from collections.abc import Iterable
+from typing import Union
 
 import numpy as np
 
-from .cards import CARD_BITS, CARD_NAMES, NUM_CARDS, as_index, parse_card
-
-if TYPE_CHECKING:
-    from .moves import Move
-
-_values: ModuleType | None
-try:  # the native maker of trusted hands (see new_hand)
-    from ..engine import _values
-except ImportError:  # pragma: no cover - exercised only where the extension is not built
-    _values = None
-_canonical_planes: Callable[[object], tuple[int, int] | None] | None
-try:  # the native reader of canonical card strings (Hand.parse falls back to Python)
-    from ._cardtext import canonical_planes as _canonical_planes
-except ImportError:  # pragma: no cover - exercised only where the extension is not built
-    _canonical_planes = None
+from guandan_fast.engine._cardtext import canonical_planes
+from guandan_fast.engine.cards import CARD_BITS, CARD_NAMES, NUM_CARDS, as_index, parse_card
 
 FULL_PLANE = (1 << NUM_CARDS) - 1
+cdef uint64_t _FULL = (<uint64_t>1 << NUM_CARDS) - 1
 
 CardsLike = Union["Hand", str, Iterable[str]]
 
 
-def check_planes(once: object, twice: object) -> tuple[int, int]:
-    """Validate two bit planes; ValueError for bits that are no card or a third copy."""
+def check_planes(once, twice):
+    """Validate two bit planes; ValueError for bits that are no card or a third copy
+    (TypeError for planes that are no integers)."""
     planes = []
     for name, plane in (("once", once), ("twice", twice)):
         value = as_index(plane, f"hand plane {name!r} must be an integer")
@@ -56,37 +53,42 @@ def check_planes(once: object, twice: object) -> tuple[int, int]:
     return once_bits, twice_bits
 
 
-class Hand:
-    """An immutable multiset of cards (each of the 54 distinct cards 0, 1 or 2 times)."""
+@cython.freelist(64)
+cdef class Hand:
+    """An immutable multiset of cards (each of the 54 distinct cards 0, 1 or 2 times).
 
-    __slots__ = ("_once", "_twice")
+    ``Hand(cards)`` reads card strings (``"S2 H2 SB"`` or an iterable of names) or copies
+    another hand; :meth:`parse`, :meth:`from_indices`, :meth:`from_bits`,
+    :meth:`from_counts` and :meth:`from_numpy` read the other forms.
+    """
 
-    _once: int
-    _twice: int
-
-    def __init__(self, cards: Iterable[str] = ()) -> None:
+    def __cinit__(self, cards=()):
+        # the one constructor: made with no argument (as the native makers make it), a hand
+        # is empty, which is a valid hand
+        if type(cards) is tuple and not cards:
+            return
         if isinstance(cards, str):
             cards = cards.split()
         elif isinstance(cards, Hand):
-            self._once, self._twice = cards._once, cards._twice
+            self.once, self.twice = (<Hand>cards).once, (<Hand>cards).twice
             return
         elif not isinstance(cards, Iterable):
             raise TypeError(f"a hand is built from card strings, not {type(cards).__name__}")
-        self._once, self._twice = planes_of_names(cards)
+        self.once, self.twice = planes_of_names(cards)
 
     # -- construction -------------------------------------------------------------------
     @classmethod
-    def parse(cls, text: str) -> Hand:
+    def parse(cls, text):
         """A hand from platform notation separated by spaces or commas: ``"S2 H2 SB"``."""
         if not isinstance(text, str):
             raise TypeError(f"Hand.parse takes a string, not {type(text).__name__}")
-        planes = _canonical_planes(text) if _canonical_planes is not None else None
+        planes = canonical_planes(text)
         if planes is None:  # another notation, or a fault to name
             planes = planes_of_names(text.replace(",", " ").split())
-        return cls._trusted(*planes)
+        return _of_class(cls, planes[0], planes[1])
 
     @classmethod
-    def from_indices(cls, indices: Iterable[int]) -> Hand:
+    def from_indices(cls, indices):
         """A hand from card indices (0..53, see :mod:`guandan_fast.engine.cards`)."""
         checked = []
         for value in indices:
@@ -94,27 +96,23 @@ class Hand:
             if not 0 <= index < NUM_CARDS:
                 raise ValueError(f"card index {index} is outside 0..53")
             checked.append(index)
-        return cls._trusted(*_planes_of(checked))
+        once, twice = _planes_of(checked)
+        return _of_class(cls, once, twice)
 
     @classmethod
-    def from_bits(cls, once: int, twice: int = 0) -> Hand:
+    def from_bits(cls, once, twice=0):
         """A hand from its two bit planes (validated)."""
-        hand = cls.__new__(cls)
-        hand._once, hand._twice = check_planes(once, twice)
-        return hand
+        once, twice = check_planes(once, twice)
+        return _of_class(cls, once, twice)
 
     @classmethod
-    def _trusted(cls, once: int, twice: int) -> Hand:
-        """A hand from planes already known to be valid (no checks: internal use; hot
-        paths call :func:`new_hand` directly)."""
-        if cls is Hand:
-            return new_hand(once, twice)
-        hand = _new_object(cls)
-        hand._once, hand._twice = once, twice
-        return hand
+    def _trusted(cls, once, twice):
+        """A hand from planes already known to be valid (no checks: internal use; native
+        code calls :func:`make_hand`)."""
+        return _of_class(cls, once, twice)
 
     @classmethod
-    def from_counts(cls, counts: object) -> Hand:
+    def from_counts(cls, counts):
         """A hand from 54 per-card counts (each 0, 1 or 2) in card-index order."""
         array = np.asarray(counts)
         if array.shape != (NUM_CARDS,):
@@ -127,10 +125,10 @@ class Hand:
         weights = 1 << np.arange(NUM_CARDS, dtype=np.uint64)
         once = int(np.bitwise_or.reduce(weights[array >= 1], initial=np.uint64(0)))
         twice = int(np.bitwise_or.reduce(weights[array == 2], initial=np.uint64(0)))
-        return cls._trusted(once, twice)
+        return _of_class(cls, once, twice)
 
     @classmethod
-    def from_numpy(cls, planes: object) -> Hand:
+    def from_numpy(cls, planes):
         """A hand from ``uint64[2] = (once, twice)``, the layout of :meth:`to_numpy`."""
         array = np.asarray(planes)
         if array.shape != (2,) or array.dtype != np.uint64:
@@ -138,121 +136,170 @@ class Hand:
         return cls.from_bits(int(array[0]), int(array[1]))
 
     # -- views ----------------------------------------------------------------------------
-    # read through C-level getters: no Python frame per access (the game reads them per step)
-    once = property(attrgetter("_once"), doc="The plane of the cards held at least once (bit i: card i).")
-    twice = property(attrgetter("_twice"), doc="The plane of the cards held twice.")
-
     @property
-    def packed(self) -> int:
+    def packed(self):
         """Both planes in one int: ``once | twice << 64``."""
-        return self._once | self._twice << 64
+        return self.once | (<object>self.twice) << 64
 
-    def to_numpy(self) -> np.ndarray:
-        return np.array([self._once, self._twice], dtype=np.uint64)
+    def to_numpy(self):
+        """The planes as ``uint64[2] = (once, twice)``."""
+        return np.array([self.once, self.twice], dtype=np.uint64)
 
-    def counts(self) -> np.ndarray:
+    def counts(self):
         """Per-card counts, ``uint8[54]`` in card-index order."""
         bits = np.arange(NUM_CARDS, dtype=np.uint64)
-        once = (np.uint64(self._once) >> bits) & np.uint64(1)
-        twice = (np.uint64(self._twice) >> bits) & np.uint64(1)
+        once = (np.uint64(self.once) >> bits) & np.uint64(1)
+        twice = (np.uint64(self.twice) >> bits) & np.uint64(1)
         return (once + twice).astype(np.uint8)
 
-    def count(self, card: str | int) -> int:
+    def count(self, card):
         """How many copies (0, 1 or 2) of one card the hand holds."""
         index = parse_card(card) if isinstance(card, str) else as_index(card, "a card is a string or an index 0-53")
         if not 0 <= index < NUM_CARDS:
             raise ValueError(f"card index {index} is outside 0..53")
-        return (self._once >> index & 1) + (self._twice >> index & 1)
+        return <int>((self.once >> <int>index) & 1) + <int>((self.twice >> <int>index) & 1)
 
-    def indices(self) -> Iterator[int]:
+    def indices(self):
         """Card indices in ascending order, a card held twice appearing twice."""
-        once, twice = self._once, self._twice
+        cdef uint64_t once = self.once, twice = self.twice, low
+        cdef int index
         while once:
-            low = once & -once
-            index = low.bit_length() - 1
+            low = once & (~once + 1)
+            index = gf_ctz64(once)
             yield index
             if twice & low:
                 yield index
             once ^= low
 
-    def distinct(self) -> list[int]:
+    def distinct(self):
         """The distinct card indices held, ascending (a card held twice named once)."""
-        return list(Hand._trusted(self._once, 0).indices())
+        cdef uint64_t once = self.once
+        cdef list out = []
+        while once:
+            out.append(gf_ctz64(once))
+            once &= once - 1
+        return out
 
-    def __iter__(self) -> Iterator[str]:
-        return (CARD_NAMES[i] for i in self.indices())
+    def __iter__(self):
+        return iter(card_names(self.once, self.twice))
 
-    def to_platform(self) -> list[str]:
+    def to_platform(self):
         """Canonical card strings, sorted by rank (2..A, then SB, HR) and suit (S H C D)."""
-        return card_names(self._once, self._twice)
+        return card_names(self.once, self.twice)
 
-    def __len__(self) -> int:
-        return self._once.bit_count() + self._twice.bit_count()
+    def __len__(self):
+        return gf_popcount64(self.once) + gf_popcount64(self.twice)
 
-    def __bool__(self) -> bool:
-        return self._once != 0
+    def __bool__(self):
+        return self.once != 0
 
-    def __contains__(self, item: object) -> bool:
+    def __contains__(self, item):
         """``"S2" in hand``; a Hand or Move is contained when all its cards are."""
         if isinstance(item, str):
-            return bool(self._once >> parse_card(item) & 1)
+            return bool((self.once >> <int>parse_card(item)) & 1)
         other = _as_multiset(item)
         return other is not None and self.contains(other)
 
-    def contains(self, other: Hand) -> bool:
+    def contains(self, Hand other not None):
         """Whether ``other`` is a sub-multiset of this hand."""
-        return not (other._once & ~self._once) and not (other._twice & ~self._twice)
+        return not (other.once & ~self.once) and not (other.twice & ~self.twice)
 
     # -- arithmetic (new hands; the receiver never changes) -----------------------------
-    def clash(self, other: Hand) -> int | None:
+    def clash(self, Hand other not None):
         """The lowest card of which this hand and ``other`` together hold three copies, if any."""
-        both = (self._twice & other._once) | (other._twice & self._once)
-        return (both & -both).bit_length() - 1 if both else None
+        cdef uint64_t both = (self.twice & other.once) | (other.twice & self.once)
+        return gf_ctz64(both) if both else None
 
-    def add(self, cards: CardsLike | Move) -> Hand:
+    def add(self, cards):
         """This hand with ``cards`` added; ValueError if a card would have three copies."""
-        other = as_hand(cards)
-        clash = self.clash(other)
-        if clash is not None:
-            raise ValueError(f"adding would give three copies of {CARD_NAMES[clash]}")
-        return Hand._trusted(
-            self._once | other._once, self._twice | other._twice | (self._once & other._once)
-        )
+        cdef Hand other = as_hand(cards)
+        cdef uint64_t both = (self.twice & other.once) | (other.twice & self.once)
+        if both:
+            raise ValueError(f"adding would give three copies of {CARD_NAMES[gf_ctz64(both)]}")
+        return make_hand(self.once | other.once, self.twice | other.twice | (self.once & other.once))
 
-    def remove(self, cards: CardsLike | Move) -> Hand:
+    def remove(self, cards):
         """This hand without ``cards``; ValueError if the hand does not hold them."""
-        other = as_hand(cards)
-        if not self.contains(other):
-            missing = Hand._trusted(other._once & ~self._once | other._twice & ~self._twice, 0)
-            raise ValueError(f"the hand does not hold {' '.join(missing)}")
-        return Hand._trusted(
-            (self._once & ~other._once) | (self._twice & ~other._twice), self._twice & ~other._once
-        )
+        cdef Hand other = as_hand(cards)
+        cdef uint64_t missing = (other.once & ~self.once) | (other.twice & ~self.twice)
+        if missing:
+            raise ValueError(f"the hand does not hold {' '.join(card_names(missing, 0))}")
+        return make_hand((self.once & ~other.once) | (self.twice & ~other.twice), self.twice & ~other.once)
 
-    __add__ = add
-    __sub__ = remove
+    def __add__(self, cards):
+        return self.add(cards)
 
-    def __eq__(self, other: object) -> bool:
+    def __sub__(self, cards):
+        return self.remove(cards)
+
+    def __eq__(self, other):
         if not isinstance(other, Hand):
             return NotImplemented
-        return self._once == other._once and self._twice == other._twice
+        return self.once == (<Hand>other).once and self.twice == (<Hand>other).twice
 
-    def __hash__(self) -> int:
-        return hash((self._once, self._twice))
+    def __ne__(self, other):
+        if not isinstance(other, Hand):
+            return NotImplemented
+        return self.once != (<Hand>other).once or self.twice != (<Hand>other).twice
 
-    def __repr__(self) -> str:
+    def __hash__(self):
+        return hash((self.once, self.twice))
+
+    def __repr__(self):
         return f"Hand({' '.join(self)!r})"
 
-    def __str__(self) -> str:
+    def __str__(self):
         return " ".join(self)
 
+    # -- pickling and copies: by value, checked again when loaded -------------------------
+    def __reduce__(self):
+        return _restore_hand, (self.once, self.twice)
 
-def card_names(once: int, twice: int) -> list[str]:
+    def __setstate__(self, state):
+        # only a forged pickle sets state on a value (its own pickles have none)
+        raise TypeError("a Hand is immutable: it is unpickled from its planes, not given a state")
+
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
+
+def _restore_hand(once, twice):
+    """A pickled hand, its planes checked as :meth:`Hand.from_bits` checks them."""
+    return Hand.from_bits(once, twice)
+
+
+cdef Hand make_hand(uint64_t once, uint64_t twice):
+    hand = <Hand>Hand.__new__(Hand)
+    hand.once = once
+    hand.twice = twice
+    return hand
+
+
+cdef object _of_class(object cls, uint64_t once, uint64_t twice):
+    """A hand of ``cls`` (Hand or a subclass) with planes already checked."""
+    if cls is Hand:
+        return make_hand(once, twice)
+    cdef Hand hand = cls.__new__(cls)
+    hand.once = once
+    hand.twice = twice
+    return hand
+
+
+def new_hand(once, twice):
+    """new_hand(once, twice) -> Hand, trusted: the planes are not checked (internal use)."""
+    return make_hand(once, twice)
+
+
+def card_names(uint64_t once, uint64_t twice):
     """Card strings of two valid planes, in index order (a card held twice named twice)."""
-    names = []
+    cdef list names = []
+    cdef uint64_t low
     while once:
-        low = once & -once
-        name = CARD_NAMES[low.bit_length() - 1]
+        low = once & (~once + 1)
+        name = CARD_NAMES[gf_ctz64(once)]
         names.append(name)
         if twice & low:
             names.append(name)
@@ -260,7 +307,7 @@ def card_names(once: int, twice: int) -> list[str]:
     return names
 
 
-def planes_of_names(names: Iterable[str]) -> tuple[int, int]:
+def planes_of_names(names):
     """The planes of card strings (any notation :func:`~guandan_fast.engine.cards.parse_card` reads);
     ValueError/TypeError name the first bad card or a third copy."""
     if type(names) is not list:
@@ -279,10 +326,10 @@ def planes_of_names(names: Iterable[str]) -> tuple[int, int]:
     return once, twice
 
 
-def _planes_of(indices: Iterable[int]) -> tuple[int, int]:
-    once = twice = 0
+def _planes_of(indices):
+    cdef uint64_t once = 0, twice = 0, bit
     for index in indices:
-        bit = 1 << index
+        bit = (<uint64_t>1) << <int>index
         if twice & bit:
             raise ValueError(f"three copies of card {CARD_NAMES[index]}: the deck has two")
         twice |= once & bit
@@ -290,7 +337,7 @@ def _planes_of(indices: Iterable[int]) -> tuple[int, int]:
     return once, twice
 
 
-def _as_multiset(item: object) -> Hand | None:
+cdef object _as_multiset(object item):
     if isinstance(item, Hand):
         return item
     cards = getattr(item, "cards", None)
@@ -298,22 +345,22 @@ def _as_multiset(item: object) -> Hand | None:
 
 
 #: Hands read from card strings, by string (bounded: emptied when full).
-_PARSED: dict[str, Hand] = {}
+cdef dict _PARSED = {}
 PARSED_CACHE_SIZE = 4096
 
 
-def forget_parsed() -> None:
+def forget_parsed():
     """Empty the memory of card strings read by :func:`as_hand` (every string is new again)."""
     _PARSED.clear()
 
 
-def as_hand(cards: object) -> Hand:
+cpdef Hand as_hand(object cards):
     """Accept a Hand, a Move (its cards), a string of cards or an iterable of card strings.
 
     A card string is read once and remembered (the last few thousand), since callers tend to
     pass the same hand again and again."""
     if type(cards) is Hand:  # the common case, checked first (hot path)
-        return cards
+        return <Hand>cards
     if type(cards) is str:
         hand = _PARSED.get(cards)
         if hand is None:
@@ -321,31 +368,12 @@ def as_hand(cards: object) -> Hand:
             if len(_PARSED) >= PARSED_CACHE_SIZE:
                 _PARSED.clear()
             _PARSED[cards] = hand
-        return hand
+        return <Hand>hand
     multiset = _as_multiset(cards)
     if multiset is not None:
-        return multiset
+        return <Hand>multiset
     if isinstance(cards, str):
         return Hand.parse(cards)
     if isinstance(cards, Iterable):
-        return Hand(cards)  # type: ignore[arg-type]
+        return Hand(cards)
     raise TypeError(f"expected a Hand, a card string or an iterable of card strings, not {type(cards).__name__}")
-
-
-_new_object = object.__new__
-
-
-def _new_hand_in_python(once: int, twice: int) -> Hand:
-    hand = _new_object(Hand)
-    hand._once, hand._twice = once, twice
-    return hand
-
-
-#: A Hand of planes already known to be valid, nothing checked: the native maker when it is
-#: built (it writes the two slots in place), else the same in Python.
-new_hand: Callable[[int, int], Hand]
-if _values is not None:
-    _values.bind_hand(Hand)
-    new_hand = _values.new_hand
-else:  # pragma: no cover - exercised only where the extension is not built
-    new_hand = _new_hand_in_python

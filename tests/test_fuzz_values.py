@@ -1,0 +1,277 @@
+"""Seeded fuzzing of the values' pickles: Hand, Move, MoveList and PASS (issue 21).
+
+A value is unpickled through the same checks as its construction, so a pickle that was
+tampered with gives a ValueError/TypeError when it is loaded, never a value that is wrong
+(a Move whose cards do not form its reading, a Hand with bits that are no card) or one that
+fails later (an IndexError in ``repr``, an OverflowError in a kernel). Two campaigns:
+
+* ``forged``: each value's own ``__reduce__``, with its arguments replaced by hostile or
+  nearby values (a level of 99, a key of 2**40, planes of -1 or 2**64, a pair's key on a
+  single's cards, a list's bytes flipped, cut or lengthened), pickled and loaded;
+* ``damaged``: the pickles themselves (every protocol) with bytes flipped, inserted, cut
+  or repeated (those whose opcodes still read, lengths within the data); whatever the
+  pickle machinery makes of them, an error raised in the package's own code must be a
+  ValueError/TypeError.
+
+Every value that loads must then be valid and behave (equal to its construction from its
+parts, printable, hashable, readable as a platform triple, pickled again). Each campaign
+runs in a child process (``fuzzing.run_isolated``), so a native crash fails the test with
+its signal instead of ending the run.
+"""
+
+from __future__ import annotations
+
+import pickle
+import pickletools
+import random
+import traceback
+from typing import Any
+
+import numpy as np
+import pytest
+from fuzzing import main, run_isolated
+
+
+class _Forged:
+    """Pickles as ``function(*args)``: a value's own reduction, tampered with."""
+
+    def __init__(self, function: Any, args: tuple[Any, ...]) -> None:
+        self.function, self.args = function, args
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return self.function, self.args
+
+
+#: Picklable values no part of a value expects (and a few it does, out of place).
+HOSTILE: tuple[Any, ...] = (
+    None, True, False, 0, 1, 2, 3, 14, 15, 17, 18, 99, 255, 256, -1, -2, 2**31, 2**40, 2**53, 2**54, 2**54 - 1,
+    2**63, 2**64, 2**64 - 1, -(2**63), 2**70, -(2**70), 1.5, 3.0, float("nan"), float("inf"), "", "x", "5", "S3",
+    b"", b"\x00", b"\x00" * 18, b"\xff" * 18, [], (), [1], {}, {"a": 1}, np.int64(3), np.uint64(2**63), np.float64(2.0),
+)
+
+
+def _values(rng: random.Random) -> list[Any]:
+    """A seeded mix of every value: hands (empty, dealt, the whole double deck), moves of
+    every kind (PASS included), and move lists (leading, following, empty, the reference's)."""
+    from guandan_fast import PASS, Hand, legal_moves
+    from guandan_fast.engine.deal import deal_cards
+    from guandan_fast.engine.hand import FULL_PLANE
+
+    values: list[Any] = [Hand(), Hand.from_bits(FULL_PLANE, FULL_PLANE), PASS, Hand("SB SB HR HR H2 H2")]
+    four_jokers = legal_moves("SB SB HR HR", 2)
+    values += [m for m in four_jokers if m.kind.name == "FOUR_JOKERS"]
+    for _ in range(6):
+        hands = deal_cards(rng)
+        level = rng.randint(2, 14)
+        values += hands[:2]
+        lead = legal_moves(hands[0], level)
+        values.append(lead)
+        kinds: dict[int, Any] = {}
+        for move in lead:
+            kinds.setdefault(int(move.kind), []).append(move)
+        values += [rng.choice(moves) for moves in kinds.values()]
+        last = rng.choice(list(lead))
+        values.append(legal_moves(hands[1], level, last))
+        values.append(legal_moves(hands[1], level, last, backend="reference") if rng.random() < 0.3 else last)
+    values.append(legal_moves("S3", 5, ["Single", "A", ["SA"]]))  # an empty list
+    return values
+
+
+def _nearby(rng: random.Random, value: Any) -> Any:
+    """A value close to ``value`` (an int with a bit flipped or one more/less, bytes damaged),
+    or a hostile one."""
+    if isinstance(value, bool) or rng.random() < 0.4:
+        return rng.choice(HOSTILE)
+    if isinstance(value, int):
+        return rng.choice([value + 1, value - 1, value ^ (1 << rng.randrange(64)), value | (1 << rng.randrange(54)),
+                           value << rng.randrange(1, 12), -value])
+    if isinstance(value, bytes):
+        data = bytearray(value)
+        how = rng.randrange(5)
+        if how == 0 and data:
+            data[rng.randrange(len(data))] ^= 1 << rng.randrange(8)
+        elif how == 1:
+            del data[rng.randrange(len(data) + 1):]
+        elif how == 2:
+            data += bytes(rng.randrange(256) for _ in range(rng.choice([1, 17, 18, 36])))
+        elif how == 3 and len(data) >= 18:
+            start = rng.randrange(len(data) - 17)
+            data += data[start : start + 18]  # a row again, out of its place
+        else:
+            data = bytearray(rng.randrange(256) for _ in range(len(data)))
+        return bytes(data)
+    return rng.choice(HOSTILE)
+
+
+def _check_loaded(value: Any) -> list[str]:
+    """Why a value that was loaded is wrong or misbehaves (empty: it is a valid value)."""
+    from guandan_fast import Hand, Move, MoveList, MoveType
+
+    def fails(what: str) -> str:
+        return f"{type(value).__name__} {what}"
+
+    try:
+        again = pickle.loads(pickle.dumps(value))
+        if again != value if not isinstance(value, MoveList) else list(again) != list(value):
+            return [fails("does not survive another pickle")]
+        if type(value) is Hand:
+            repr(value), hash(value), str(value)
+            if Hand.from_bits(value.once, value.twice) != value or Hand(value.to_platform()) != value:
+                return [fails(f"is no valid hand: planes {value.once:#x} / {value.twice:#x}")]
+            if len(value) != len(list(value)) or int(value.counts().sum()) != len(value):
+                return [fails("counts its cards in two ways")]
+        elif type(value) is Move:
+            repr(value), hash(value), value.tier, value.rank
+            if value.kind is MoveType.PASS:
+                if value.cards or value.key:
+                    return [fails(f"is a pass with cards or a key: {value.cards!r} {value.key}")]
+                return []
+            if Move(value.kind, value.key, value.cards, value.level) != value:
+                return [fails(f"is no valid reading: {value!r}")]
+            if Move.from_platform(value.to_platform(), value.level) != value or not value.beats(None):
+                return [fails(f"does not read back from its triple: {value!r}")]
+        elif type(value) is MoveList:
+            repr(value), value.to_numpy(), value.to_platform()
+            if not 2 <= value.level <= 14 or list(MoveList(value, value.level)) != list(value):
+                return [fails(f"is no valid list at level {value.level}")]
+            for move in value:
+                if Move(move.kind, move.key, move.cards, move.level) != move or move not in value:
+                    return [fails(f"holds a move that is no valid reading: {move!r}")]
+    except Exception as error:  # noqa: BLE001 - the point: a loaded value must behave
+        return [fails(f"misbehaves once loaded: {type(error).__name__}: {str(error)[:200]}")]
+    return []
+
+
+def _load(data: bytes, what: str, *, forged: bool) -> list[str]:
+    """Load a pickle: a forged reduction may only raise ValueError/TypeError; a damaged pickle
+    may raise what the pickle machinery raises, but an error from the package's own code must
+    be a ValueError/TypeError. A value that loads must be valid."""
+    try:
+        value = pickle.loads(data)
+    except (ValueError, TypeError):
+        return []
+    except Exception as error:  # noqa: BLE001 - classified below
+        ours = any("guandan_fast" in frame.filename for frame in traceback.extract_tb(error.__traceback__))
+        if forged or ours:
+            return [f"{what}: {type(error).__name__}: {str(error)[:200]}"]
+        return []
+    return [f"{what}: {problem}" for problem in _check_loaded(value)]
+
+
+def forged(seed: int) -> list[str]:
+    rng, problems = random.Random(seed), []
+    values = _values(rng)
+    for value in values:
+        problems += [f"corpus: {p}" for p in _check_loaded(value)]
+    for _ in range(20000):
+        value = rng.choice(values)
+        reduced = value.__reduce__()
+        if isinstance(reduced, str):  # the one PASS, pickled by name
+            continue
+        function, args = reduced
+        args = list(args)
+        for _ in range(rng.choice([1, 1, 1, 2, 3])):
+            at = rng.randrange(len(args))
+            args[at] = _nearby(rng, args[at])
+        what = f"{function.__name__}{tuple(args)!r}"[:300]
+        problems += _load(pickle.dumps(_Forged(function, tuple(args))), what, forged=True)
+    return problems
+
+
+def damaged(seed: int) -> list[str]:
+    rng, problems = random.Random(seed), []
+    values = _values(rng)
+    pickles = [(pickle.dumps(value, protocol), type(value).__name__) for value in values for protocol in range(6)]
+    for _ in range(20000):
+        data, name = rng.choice(pickles)
+        data = bytearray(data)
+        for _ in range(rng.choice([1, 1, 2, 4])):
+            how = rng.randrange(4)
+            at = rng.randrange(len(data))
+            if how == 0:
+                data[at] = rng.randrange(256)
+            elif how == 1:
+                data.insert(at, rng.randrange(256))
+            elif how == 2:
+                del data[at]
+            else:
+                data[at:at] = data[at : at + rng.randrange(1, 24)]
+        if _opcodes_read(bytes(data)):
+            problems += _load(bytes(data), f"damaged {name} pickle {bytes(data)[:120]!r}", forged=False)
+    return problems
+
+
+def _opcodes_read(data: bytes) -> bool:
+    """Whether the opcodes of a pickle read to its STOP with every length within the data:
+    a damaged length field would make the unpickler allocate what it names (gigabytes)
+    before it finds the data short, a fault of the pickle machinery, not of the values."""
+    try:
+        for _ in pickletools.genops(data):
+            pass
+    except Exception:  # noqa: BLE001 - any reading fault: not a pickle to load
+        return False
+    return True
+
+
+CAMPAIGNS = {"forged": forged, "damaged": damaged}
+
+
+@pytest.mark.parametrize("campaign", sorted(CAMPAIGNS))
+def test_fuzz_of_value_pickles_finds_nothing(campaign: str) -> None:
+    assert run_isolated("test_fuzz_values.py", campaign, seed=20261) == []
+
+
+@pytest.mark.parametrize(
+    ("function", "args", "words"),
+    [
+        ("_restore_move", (1, 3, 1 << 4, 0, 99), "level"),  # a Move of level 99
+        ("_restore_move", (1, 3, 1 << 0, 0, 2), "do not read as Single with key 3"),  # 'Single 3' made of S2
+        ("_restore_move", (1, 2**40, 1 << 4, 0, 2), "key 1099511627776"),
+        ("_restore_move", (99, 3, 1 << 4, 0, 2), "MoveType"),
+        ("_restore_move", (1, 3, -1, 0, 2), "bits 0..53"),
+        ("_restore_hand", (-1, 0), "bits 0..53"),
+        ("_restore_hand", (2**64, 0), "bits 0..53"),
+        ("_restore_hand", (1, 2), "must also be marked 'once'"),
+        ("_restore_hand", (1.0, 0), "must be an integer"),
+        ("_restore_list", (2, b"\x00" * 17), "no whole number of moves"),
+        ("_restore_list", (2, (1 << 4).to_bytes(8, "little") + bytes(8) + bytes([1, 4])), "do not read as Single with key 4"),
+        ("_restore_list", (15, b""), "level"),
+        ("_restore_list", (2, "moves"), "bytes expected"),
+    ],
+)
+def test_the_faults_of_issue_21_are_refused_at_load(function: str, args: tuple[Any, ...], words: str) -> None:
+    from guandan_fast.engine import hand, movelist, moves
+
+    restore = next(getattr(module, function) for module in (hand, moves, movelist) if hasattr(module, function))
+    with pytest.raises((ValueError, TypeError), match=words):
+        pickle.loads(pickle.dumps(_Forged(restore, args)))
+
+
+def test_state_forged_onto_a_value_is_refused() -> None:
+    """A pickle that builds a value by setting state (as Python's default pickling of an
+    object with slots would) is refused with a TypeError, and the value is unchanged."""
+    from guandan_fast import PASS, Hand, legal_moves
+
+    for value in (Hand("S3"), PASS, legal_moves("S3 S4", 2)):
+        with pytest.raises(TypeError, match="unpickled from"):
+            value.__setstate__((None, {"_once": 7, "_twice": 0}))
+    assert Hand("S3").once == 1 << 4 and PASS.key == 0
+
+
+def test_every_value_survives_pickling_and_copying() -> None:
+    import copy
+
+    from guandan_fast import PASS, Hand, Move, MoveList
+
+    for value in _values(random.Random(3)):
+        for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
+            again = pickle.loads(pickle.dumps(value, protocol))
+            assert type(again) is type(value)
+            assert (list(again) == list(value)) if isinstance(value, MoveList) else again == value
+        if isinstance(value, (Hand, Move)):
+            assert copy.copy(value) is value and copy.deepcopy(value) is value
+    assert pickle.loads(pickle.dumps(PASS)) is PASS
+
+
+if __name__ == "__main__":
+    main(CAMPAIGNS)
