@@ -16,7 +16,7 @@ from typing import Any, Final, Literal
 
 from ..engine.cards import bounded
 from ..engine.deal import Deal
-from ..engine.observation import StoredAction, move_triple
+from ..engine.notation import StoredAction, stored_triple
 from . import _solve as _native
 
 __all__ = ["OBJECTIVES", "Objective", "Solution", "solve"]
@@ -163,7 +163,7 @@ def solve(
         values=tuple(a if a == b else None for a, b in zip(low, high)),
         lowers=low,
         uppers=high,
-        line=tuple((seat, move_triple(kind, key, once, twice, level)) for seat, kind, key, once, twice in rows),
+        line=tuple((seat, stored_triple(kind, key, once, twice, level)) for seat, kind, key, once, twice in rows),
         nodes=searched,
         exact=exact,
         stopped=stopped,
