@@ -12,8 +12,6 @@ STOPS: dict[int, str | None]
 #: The most entries a solve's table grows to.
 TABLE_ENTRIES_MAX: int
 
-Row = tuple[int, int, int, int, int]
-
 class Solver:
     """A reusable solver owning its table and buffers (one per thread)."""
 
@@ -23,5 +21,5 @@ class Solver:
 
     def solve(
         self, deal: Any, objective: int, max_nodes: int, time_ms: float, table: bool, line: bool
-    ) -> tuple[int, int, bool, str | None, int, npt.NDArray[np.int8], npt.NDArray[np.int8], int, list[Row]]:
+    ) -> tuple[int, int, bool, str | None, int, npt.NDArray[np.int8], npt.NDArray[np.int8], int, list[tuple[int, int, int, int, int]]]:
         """``(lower, upper, exact, stopped, best, lowers, uppers, nodes, line)``."""
