@@ -720,6 +720,21 @@ cdef inline int _bit_length(int64_t n) noexcept nogil:
     return bits
 
 
+cdef int _forced(SolveContext* c, PlayState* s, int depth, int team, int alpha, int beta) noexcept nogil:
+    """The value of a position whose only action is the pass: its child's."""
+    cdef PlayUndo undo
+    cdef int v
+    state_make(s, K_PASS, 0, 0, 0, &undo)   # a pass changes no hand: the key stays
+    if _over(c, s):
+        v = _outcome(c, s, team)
+    elif (s.to_act & 1) == team:
+        v = _search(c, s, depth + 1, alpha, beta)
+    else:
+        v = -_search(c, s, depth + 1, -beta, -alpha)
+    state_unmake(s, &undo)
+    return v
+
+
 cdef int _search(SolveContext* c, PlayState* s, int depth, int alpha, int beta) noexcept nogil:
     """The value of ``s`` (a game that is on) for the team of its seat to act when it lies
     strictly inside (alpha, beta); else a bound on the side of the window it falls (fail-soft).
@@ -744,6 +759,19 @@ cdef int _search(SolveContext* c, PlayState* s, int depth, int alpha, int beta) 
         return lo
     if hi <= alpha:
         return hi
+    p = _ply(c, depth)
+    if p == NULL:
+        c.stopped = STOP_MEMORY
+        return 0
+    if s.last_kind != K_PASS:
+        # following: the actions first (few, and often only the pass: then the position
+        # is its child's, which the table holds, and this one is not stored)
+        n = state_actions(s, &p.moves)
+        if n < 0 or _ply_room(p, n) != 0:
+            c.stopped = STOP_MEMORY
+            return 0
+        if n == 1:
+            return _forced(c, s, depth, team, alpha, beta)
     if c.use_table:
         meta = _meta(c, s)
         _key(c, &lo_key, &hi_key)
@@ -765,14 +793,11 @@ cdef int _search(SolveContext* c, PlayState* s, int depth, int alpha, int beta) 
         alpha = lo - 1
     if beta > hi:
         beta = hi
-    p = _ply(c, depth)
-    if p == NULL:
-        c.stopped = STOP_MEMORY
-        return 0
-    n = state_actions(s, &p.moves)
-    if n < 0 or _ply_room(p, n) != 0:
-        c.stopped = STOP_MEMORY
-        return 0
+    if s.last_kind == K_PASS:
+        n = state_actions(s, &p.moves)
+        if n < 0 or _ply_room(p, n) != 0:
+            c.stopped = STOP_MEMORY
+            return 0
     v = _run_bound(c, s, team)
     if (v >= beta or v >= hi) and v > lo:
         if s.last_kind == K_PASS:
