@@ -598,6 +598,18 @@ cdef inline int _run_bound(SolveContext* c, const PlayState* s, int team) noexce
     return -2 if s.nfinish == 1 else -1
 
 
+cdef inline int _pair_bound(SolveContext* c, const PlayState* s, int team) noexcept nogil:
+    """The least value ``team`` gets when its seat to act and then its partner go out before
+    every opponent still holding cards: a 1-2 (+3) when nobody is out yet, third and last
+    behind an opponent's first (-1: that team's partner is last); else what going out
+    next gives already (_run_bound)."""
+    if c.objective == OBJECTIVE_POINTS and s.nfinish == 0:
+        return 3
+    if c.objective == OBJECTIVE_POINTS and s.nfinish == 1 and (s.finish[0] & 1) != team:
+        return -1
+    return _run_bound(c, s, team)
+
+
 cdef inline bint _is_move(MoveBuffer* m, Py_ssize_t n, uint64_t once, uint64_t twice) noexcept nogil:
     """Whether one of the n moves has exactly these cards."""
     cdef Py_ssize_t i
@@ -608,14 +620,14 @@ cdef inline bint _is_move(MoveBuffer* m, Py_ssize_t n, uint64_t once, uint64_t t
 
 
 cdef bint _runs(MoveBuffer* m, Py_ssize_t n, const int32_t* sure, int count, int start,
-                uint64_t once, uint64_t twice, int* budget) noexcept nogil:
-    """Whether the hand (once, twice) is one move of the list, or some unbeatable move
-    sure[j] (j >= start: the order they are played in does not matter) fits in it and the
-    rest runs out the same way."""
+                uint64_t once, uint64_t twice, bint last_free, int* budget) noexcept nogil:
+    """Whether the hand (once, twice) splits into unbeatable moves sure[j] (j >= start:
+    the order they are played in does not matter) and, when ``last_free``, one last move
+    of the list that may be any."""
     cdef int j
     cdef Py_ssize_t i
     cdef uint64_t mo, mt
-    if _is_move(m, n, once, twice):
+    if once == 0 or (last_free and _is_move(m, n, once, twice)):
         return True
     for j in range(start, count):
         budget[0] -= 1
@@ -626,12 +638,13 @@ cdef bint _runs(MoveBuffer* m, Py_ssize_t n, const int32_t* sure, int count, int
         mt = m.cards[2 * i + 1]
         if (mo & ~once) or (mt & ~twice):
             continue
-        if _runs(m, n, sure, count, j, (once & ~mo) | (twice & ~mt), twice & ~mo, budget):
+        if _runs(m, n, sure, count, j, (once & ~mo) | (twice & ~mt), twice & ~mo, last_free, budget):
             return True
     return False
 
 
 cdef inline bint _unbeatable(const PlayState* s, int kind, int key, int size) noexcept nogil:
+    """Whether no opponent of the seat to act can beat the move (on their hands now)."""
     cdef int seat = s.to_act & 3, left = seat ^ 1, right = seat ^ 3
     if s.once[left] and has_legal_follow_c(s.once[left], s.twice[left], s.level, kind, key, size) != 0:
         return False
@@ -640,61 +653,76 @@ cdef inline bint _unbeatable(const PlayState* s, int kind, int key, int size) no
     return True
 
 
-cdef bint _follows_out(SolveContext* c, const PlayState* s, MoveBuffer* m, Py_ssize_t n) noexcept nogil:
-    """Following: whether the seat to act can beat the move with one that no opponent can
-    beat (it then leads: everyone passes), then run out its hand as in _runs_out."""
-    cdef int seat = s.to_act & 3, count = 0, budget = RUN_BUDGET
-    cdef Py_ssize_t i, nl, j
-    cdef MoveBuffer* lead = &c.leads
-    cdef uint64_t once = s.once[seat], twice = s.twice[seat], mo, mt
-    cdef bint any_unbeatable = False
-    cdef int32_t sure[RUN_MOVES]
-    for i in range(1, n):
+cdef int _unbeatable_rows(const PlayState* s, MoveBuffer* m, Py_ssize_t first, Py_ssize_t n,
+                          int32_t* sure) noexcept nogil:
+    """The rows first..n-1 of ``m`` that no opponent can beat, into ``sure`` (at most
+    RUN_MOVES); their number."""
+    cdef int count = 0
+    cdef Py_ssize_t i
+    for i in range(first, n):
         if _unbeatable(s, m.kinds[i], m.keys[i], hand_size(m.cards[2 * i], m.cards[2 * i + 1])):
-            any_unbeatable = True
-            break
-    if not any_unbeatable:
+            sure[count] = <int32_t>i
+            count += 1
+            if count == RUN_MOVES:
+                break
+    return count
+
+
+cdef bint _plays_out(const PlayState* s, MoveBuffer* m, Py_ssize_t n, MoveBuffer* lead, bint last_free) noexcept nogil:
+    """Whether the seat to act (its actions the n rows of ``m``) can play out its hand
+    before any opponent plays a card: leading, its hand splits into moves no opponent can
+    beat and (``last_free``) one last move; following, it first beats the move to beat
+    with one no opponent can beat, then leads the rest that way. Each unbeatable move wins
+    its trick — the opponents must pass, the partner passes, the hands of the others do
+    not change — so the seat leads again; the last move empties its hand. Without
+    ``last_free`` every move is unbeatable, the last one too: then its partner leads next
+    (接风). A bounded search: False may be a miss, True is a proof. ``lead``: room for the
+    follower's leading moves."""
+    cdef int seat = s.to_act & 3, count, budget = RUN_BUDGET, first_count
+    cdef int32_t sure[RUN_MOVES]
+    cdef int32_t beats[RUN_MOVES]
+    cdef Py_ssize_t nl, k, i
+    cdef uint64_t once = s.once[seat], twice = s.twice[seat], mo, mt
+    if s.last_kind == K_PASS:
+        count = _unbeatable_rows(s, m, 0, n, sure)
+        return (count > 0 or last_free) and _runs(m, n, sure, count, 0, once, twice, last_free, &budget)
+    first_count = _unbeatable_rows(s, m, 1, n, beats)   # row 0 is the pass
+    if first_count == 0:
         return False
     nl = generate_into(once, twice, s.level, K_PASS, 0, 0, False, lead)   # its leading moves
     if nl <= 0:
         return False
-    for j in range(nl):
-        if _unbeatable(s, lead.kinds[j], lead.keys[j], hand_size(lead.cards[2 * j], lead.cards[2 * j + 1])):
-            sure[count] = <int32_t>j
-            count += 1
-            if count == RUN_MOVES:
-                break
-    for i in range(1, n):
+    count = _unbeatable_rows(s, lead, 0, nl, sure)
+    for k in range(first_count):
+        i = beats[k]
         mo = m.cards[2 * i]
         mt = m.cards[2 * i + 1]
-        if not _unbeatable(s, m.kinds[i], m.keys[i], hand_size(mo, mt)):
-            continue
-        if _runs(lead, nl, sure, count, 0, (once & ~mo) | (twice & ~mt), twice & ~mo, &budget):
+        if _runs(lead, nl, sure, count, 0, (once & ~mo) | (twice & ~mt), twice & ~mo, last_free, &budget):
             return True
         if budget < 0:
             return False
     return False
 
 
-cdef bint _runs_out(const PlayState* s, MoveBuffer* m, Py_ssize_t n) noexcept nogil:
-    """Whether the seat to act, leading with the n moves of ``m`` (its complete list),
-    can play out its hand before any opponent plays a card: its hand splits into moves no
-    opponent can beat (has_legal_follow_c on their hands now; they never change while only
-    this seat plays, its partner passing) and one last move. Each unbeatable move wins its
-    trick (everyone passes, the seat leads again); the last one empties the hand. A
-    bounded search: False may be a miss, True is a proof."""
-    cdef int seat = s.to_act & 3, count = 0, budget = RUN_BUDGET
-    cdef int32_t sure[RUN_MOVES]
-    cdef Py_ssize_t i
-    for i in range(n):
-        if _unbeatable(s, m.kinds[i], m.keys[i], hand_size(m.cards[2 * i], m.cards[2 * i + 1])):
-            sure[count] = <int32_t>i
-            count += 1
-            if count == RUN_MOVES:
-                break
-    if count == 0:
+cdef bint _pair_out(SolveContext* c, const PlayState* s, MoveBuffer* m, Py_ssize_t n) noexcept nogil:
+    """Whether the seat to act plays out its hand with unbeatable moves only (_plays_out),
+    and then its partner, leading next (接风) with its hand and the opponents' as they are
+    now, plays out its own the same way: both go out before any opponent plays."""
+    cdef int partner = (s.to_act & 3) ^ 2
+    cdef PlayState view
+    cdef Py_ssize_t np
+    if s.once[partner] == 0 or not _plays_out(s, m, n, &c.leads, False):
         return False
-    return _runs(m, n, sure, count, 0, s.once[seat], s.twice[seat], &budget)
+    np = generate_into(s.once[partner], s.twice[partner], s.level, K_PASS, 0, 0, False, &c.leads)
+    if np <= 0:
+        return False
+    view = s[0]   # the partner leading, against the same opponents and their hands
+    view.to_act = partner
+    view.last_kind = K_PASS
+    view.last_key = 0
+    view.last_size = 0
+    view.last_seat = -1
+    return _plays_out(&view, &c.leads, np, &c.leads, True)
 
 
 # -- the search ------------------------------------------------------------------------------------------
@@ -749,7 +777,6 @@ cdef int _search(SolveContext* c, PlayState* s, int depth, int alpha, int beta) 
     cdef Py_ssize_t n, i
     cdef PlayUndo undo
     cdef int64_t nodes_before = c.nodes
-    cdef bint proven
     c.nodes += 1
     if (c.nodes & (POLL_EVERY - 1)) == 0 or (c.max_nodes > 0 and c.nodes >= c.max_nodes):
         if _poll(c):
@@ -798,16 +825,17 @@ cdef int _search(SolveContext* c, PlayState* s, int depth, int alpha, int beta) 
         if n < 0 or _ply_room(p, n) != 0:
             c.stopped = STOP_MEMORY
             return 0
+    # a proof by running out, where its bound cuts off
+    v = _pair_bound(c, s, team)
+    if (v >= beta or v >= hi) and v > lo and v > _run_bound(c, s, team) and _pair_out(c, s, &p.moves, n):
+        if c.use_table:
+            _store(c, h, lo_key, hi_key, meta, v, hi, -1, 0, 0, _bit_length(c.nodes - nodes_before))
+        return v
     v = _run_bound(c, s, team)
-    if (v >= beta or v >= hi) and v > lo:
-        if s.last_kind == K_PASS:
-            proven = _runs_out(s, &p.moves, n)
-        else:
-            proven = _follows_out(c, s, &p.moves, n)
-        if proven:   # a proof that the value is at least v: a cut-off
-            if c.use_table:
-                _store(c, h, lo_key, hi_key, meta, v, hi, -1, 0, 0, _bit_length(c.nodes - nodes_before))
-            return v
+    if (v >= beta or v >= hi) and v > lo and _plays_out(s, &p.moves, n, &c.leads, True):
+        if c.use_table:
+            _store(c, h, lo_key, hi_key, meta, v, hi, -1, 0, 0, _bit_length(c.nodes - nodes_before))
+        return v
     _order_moves(s, p, n, table_move)
     while True:
         i = _next_move(p, n)
