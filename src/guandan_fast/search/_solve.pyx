@@ -53,8 +53,11 @@ Every pruning rule, and why it is exact:
   follower that can beat the move to beat with such an unbeatable move leads next, and
   then the same holds. So the value is at least what going out next gives: +1 first
   (with "first": the most there is); second after its partner +3, after an opponent -2
-  (that team wins at most 2); third +2 or -1. A bounded search for such a split; it is
-  tried only where the bound cuts off.
+  (that team wins at most 2); third +2 or -1. When every move of the split is
+  unbeatable, the last one too, the partner leads next (接风, nobody having beaten it),
+  with its hand and the opponents' unchanged: if it can run out the same way, both go
+  out before any opponent plays — +3 with nobody out yet, -1 as third and last behind an
+  opponent's first. A bounded search for such splits; tried only where the bound cuts off.
 * **Move ordering** changes what is searched first, never a value: an action that empties
   the hand, the table's best action, then (static) a pass on one's partner's move, small
   beats before bombs and bombs before a pass on an opponent's, bigger leads first.
