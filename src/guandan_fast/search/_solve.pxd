@@ -14,13 +14,15 @@
 #     limits.max_nodes = 100000
 #     with nogil:
 #         code = solve_state(&ctx, &state, OBJECTIVE_POINTS, &limits, &result)
-#     # code 0: result.lower/upper[i] bound the value of action i of state_actions(&state)
-#     # (row-aligned, pass first when following), for the team of the seat to act;
-#     # result.exact when every bound is tight. -1: out of memory.
+#     # code 0: result.lowers[i] <= the value of action i of state_actions(&state) <=
+#     # result.uppers[i] (row-aligned, the pass first when following), for the team of the
+#     # seat to act; result.lower/upper bound the position's; result.exact when every bound
+#     # is tight. -1: out of memory; -2: the deal is done.
 #     solve_context_free(&ctx)
 #
-# Every function is ``noexcept nogil`` and takes a state that ``state_check`` accepts (not
-# done). A SolveContext belongs to one thread at a time.
+# Every function is ``noexcept nogil`` and takes a state that ``state_check`` accepts (every
+# state a Deal or state_make makes is one); ``objective`` is OBJECTIVE_POINTS or
+# OBJECTIVE_FIRST. A SolveContext belongs to one thread at a time; contexts share nothing.
 
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 
