@@ -54,7 +54,7 @@ __all__ = [
     "set_default_backend",
     "solve",
 ]
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 
 def get_include() -> str:
