@@ -25,6 +25,7 @@ from typing import Any
 
 import pytest
 from conftest import GAME_SPEED
+from workload import endgame
 
 from guandan_fast import Deal, solve
 
@@ -40,20 +41,8 @@ REACH_MS = 2000.0
 LIMIT_MS = 10_000.0
 
 
-def cut(seed: int, cards: int) -> Deal | None:
-    """The first position of a seeded deal played by the MinPlays rules where no seat holds
-    more than ``cards`` cards (None when the deal ends first)."""
-    deal = Deal.random(seed=seed)
-    _, actions = deal.playout(seed, record=True, policy="minplays")
-    for _, action in actions:
-        if max(deal.cards_left()) <= cards:
-            return deal
-        deal.step(action)
-    return None
-
-
 def endgames(cards: int, seeds: int) -> list[Deal]:
-    found = (cut(seed, cards) for seed in range(seeds))
+    found = (endgame(seed, cards) for seed in range(seeds))
     return [deal for deal in found if deal is not None and not deal.done]
 
 

@@ -1,15 +1,22 @@
 """Helpers of the solver's tests (tests/test_solve*.py): a plain minimax over
 ``Deal.clone()``/``step()`` (the oracle), random small positions, endgames cut from played
-deals, and a position far too big to solve."""
+deals (the benchmarks' workload), and a position far too big to solve."""
 
 from __future__ import annotations
 
 import random
+import sys
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 from guandan_fast import Deal
 from guandan_fast.engine.cards import CARD_NAMES, wildcard
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+from workload import endgame as cut  # the benchmarks' workload: positions cut from played deals
+
+__all__ = ["Minimax", "TooBig", "cut", "hard_position", "outcome", "over", "small_position"]
 
 DECK = [card for card in range(54) for _ in range(2)]
 #: The oracle gives up on a position past this many distinct positions (the plain tree
@@ -120,18 +127,6 @@ def small_position(rng: random.Random) -> Deal:
         while not deal.done and deal.following and rng.random() < 0.5:
             deal.step(0)
     return deal
-
-
-def cut(seed: int, cards: int) -> Deal | None:
-    """The first position of a seeded deal played by the MinPlays rules where no seat holds
-    more than ``cards`` cards (None when the deal ends first)."""
-    deal = Deal.random(seed=seed)
-    _, actions = deal.playout(seed, record=True, policy="minplays")
-    for _, action in actions:
-        if max(deal.cards_left()) <= cards:
-            return deal
-        deal.step(action)
-    return None
 
 
 def hard_position() -> Deal:

@@ -4,17 +4,11 @@ same per-action bounds over worlds as ``gf.solve``."""
 
 from __future__ import annotations
 
-import importlib.util
-import os
-import re
-import shutil
-import subprocess
-import sys
-import textwrap
 from pathlib import Path
 from typing import Any
 
 import pytest
+from cython_build import build_extensions, documented_extension, load
 from solve_oracle import cut
 
 import guandan_fast as gf
@@ -23,53 +17,12 @@ ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "solving.md"
 
 
-def example_source() -> str:
-    """The one ```cython block of docs/solving.md, exactly as printed."""
-    blocks = re.findall(r"```cython\n(.*?)```", DOC.read_text(encoding="utf-8"), re.DOTALL)
-    assert len(blocks) == 1, "docs/solving.md holds one complete example extension"
-    return str(blocks[0])
-
-
 @pytest.fixture(scope="module")
 def world_solver(tmp_path_factory: pytest.TempPathFactory) -> Any:
     if not DOC.exists():
         pytest.skip("docs/ is not beside the tests")
-    if importlib.util.find_spec("Cython") is None:
-        pytest.skip("Cython is not installed")
-    if shutil.which(os.environ.get("CC", "cc")) is None and shutil.which("gcc") is None:
-        pytest.skip("no C compiler")
-    build = tmp_path_factory.mktemp("solve_capi")
-    (build / "world_solver.pyx").write_text(example_source(), encoding="utf-8")
-    setup = textwrap.dedent(
-        """
-        import numpy
-        from Cython.Build import cythonize
-        from setuptools import Extension, setup
-
-        import guandan_fast
-
-        include = [guandan_fast.get_include(), numpy.get_include()]
-        setup(ext_modules=cythonize([Extension("world_solver", ["world_solver.pyx"], include_dirs=include)],
-                                    include_path=[guandan_fast.get_include()], quiet=True))
-        """
-    )
-    (build / "setup.py").write_text(setup, encoding="utf-8")
-    done = subprocess.run(
-        [sys.executable, "setup.py", "build_ext", "--inplace", "-q"],
-        cwd=build,
-        check=False,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    if done.returncode != 0:
-        pytest.fail("could not build an extension that cimports search/_solve.pxd:\n" + done.stdout + done.stderr)
-    sys.path.insert(0, str(build))
-    try:
-        import world_solver  # type: ignore[import-not-found]
-    finally:
-        sys.path.remove(str(build))
-    return world_solver
+    folder = build_extensions(tmp_path_factory.mktemp("solve_capi"), {"world_solver": documented_extension(DOC)})
+    return load(folder, "world_solver")
 
 
 def test_the_documented_extension_sums_what_gf_solve_gives(world_solver: Any) -> None:

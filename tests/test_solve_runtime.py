@@ -3,7 +3,6 @@ memory across 100,000 solves."""
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import random
 import signal
@@ -12,15 +11,14 @@ import sys
 import threading
 import time
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 from solve_oracle import cut, hard_position, small_position
+from test_leak import leak_check
 
 from guandan_fast import Deal, solve
 
 ROOT = Path(__file__).resolve().parent.parent
-LEAK_SCRIPT = ROOT / "scripts" / "leak_check.py"
 
 
 def positions() -> list[Deal]:
@@ -117,15 +115,6 @@ def test_ctrl_c_interrupts_a_long_solve_promptly() -> None:
     assert process.returncode == 7, (out, err)
     assert "interrupted after" in out
     assert waited < 2.0, waited  # it polls for signals every 20 ms of search
-
-
-def leak_check() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("leak_check", LEAK_SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("leak_check", module)
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_100k_solves_keep_memory_flat() -> None:
