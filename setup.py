@@ -37,6 +37,7 @@ setup(
                 "search._playout",
                 "search._minplays",
                 "search._infoset",
+                "search._solve",
                 "encode._encode",
                 "encode._actions",
             )

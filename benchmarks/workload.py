@@ -11,6 +11,8 @@ Both ``benchmarks/`` (pytest-benchmark) and ``guandan-fast bench`` use what is h
   over the workload through the public API, and :func:`measure` times such passes;
 * :func:`compare` measures every case on both backends in one run, and
   :func:`format_table` / :func:`comparison_json` report it;
+* :func:`endgame` cuts a position from a seeded deal played by the MinPlays rules (the
+  solver's workload);
 * :data:`PATHS` are the input forms users pass (platform triples, card strings, a
   :class:`~guandan_fast.engine.deal.Deal` stepped by triple, index or Move), each timed beside
   its fast form in the same run (:func:`make_path`, :func:`measure_path`) on the
@@ -167,6 +169,19 @@ def make_workload(
 
 WORST_LEVEL = 2
 WORST_LOW = 3
+
+
+def endgame(seed: int, cards: int) -> Deal | None:
+    """The first position of ``Deal.random(seed)`` played by the MinPlays rules (its
+    recorded playout replayed) where no seat holds more than ``cards`` cards; None when
+    the deal ends first."""
+    deal = Deal.random(seed=seed)
+    _, actions = deal.playout(seed, record=True, policy="minplays")
+    for _, action in actions:
+        if max(deal.cards_left()) <= cards:
+            return deal
+        deal.step(action)
+    return None
 
 
 def worst_hand(level: int = WORST_LEVEL, low: int = WORST_LOW) -> tuple[Hand, int]:

@@ -6,8 +6,12 @@ tool sees it. This builds the generator of the working tree with ``GF_TIGHT_BUFF
 (buffers on the heap, grown to exactly the room asked for: a row too far is past the end
 of a heap block) and drives every generator through it under memcheck — leading,
 following (a move of every kind to beat) and strongest lists of seeded dealt hands, the
-readings of their moves, and batches — then the playouts, solver included, of the
-installed package:
+readings of their moves, and batches — then, in the installed package, the playouts
+(every policy, the min-plays solver included), the encoders (states of every layout, one
+at a time and batched, action features, action ids, masks and canonical indices), the
+world sampler (hands and worlds of every seat) and the perfect-information solver (with
+and without its table, under node limits that stop it at every depth, both objectives,
+its principal lines, and a table grown past its first size):
 
     python scripts/memcheck.py
 
@@ -62,7 +66,41 @@ for number in range(12):  # playouts some way into a deal, every policy
         actions = list(range(min(3, len(deal.legal_actions()))))
         for policy in ("random", "greedy", "minplays"):
             deal.world_playouts(planes, actions, 1, seed=number, policy=policy)
-print("driven")
+
+import guandan_fast as gf
+from guandan_fast import encode
+from guandan_fast.encode import actions as action_space
+positions = []
+for number in range(8):  # positions along seeded deals played by the MinPlays rules
+    deal = Deal.random(seed=number)
+    _, played = deal.playout(number, record=True, policy="minplays")
+    for k, (_, action) in enumerate(played):
+        if k % 9 == 0 or max(deal.cards_left()) <= 6:
+            positions.append(deal.clone())
+        if max(deal.cards_left()) <= 5:
+            break
+        deal.step(action)
+for layout in encode.LAYOUTS:  # the encoders
+    for deal in positions[::3]:
+        for seat in range(4):
+            encode.state(deal, seat, layout)
+        encode.action_features(deal, layout)
+    encode.states(positions[::3], [deal.current_seat for deal in positions[::3]], layout)
+for deal in positions[::2]:
+    action_space.ids_and_mask(deal)
+    action_space.canonical_indices(deal)
+for deal in positions[::4]:  # the world sampler
+    for seat in range(4):
+        infoset.sample_hands(deal, seat, 3, seed=seat)
+    deal.sample_worlds(deal.current_seat, 2, seed=1)
+endgames = [deal for deal in positions if max(deal.cards_left()) <= 6 and not deal.done]
+for deal in endgames:  # the solver
+    for objective in ("points", "first"):
+        for limit in (1, 5, 40, 300, 200_000):
+            gf.solve(deal, objective, max_nodes=limit)
+        gf.solve(deal, objective, table=False, max_nodes=3_000)
+gf.solve(positions[0], max_nodes=60_000)  # grows the table in place and into new memory
+print("driven", len(endgames))
 """
 
 _REPORT = re.compile(

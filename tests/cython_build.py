@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -32,6 +33,14 @@ SETUP = textwrap.dedent(
                                 include_path=[guandan_fast.get_include()], quiet=True))
     """
 )
+
+
+def documented_extension(page: Path) -> str:
+    """The one ```cython block of a documentation page (a complete example extension),
+    exactly as printed."""
+    blocks = re.findall(r"```cython\n(.*?)```", page.read_text(encoding="utf-8"), re.DOTALL)
+    assert len(blocks) == 1, f"{page.name} holds one complete example extension"
+    return str(blocks[0])
 
 
 def build_extensions(folder: Path, sources: dict[str, str]) -> Path:

@@ -6,7 +6,6 @@ state checks on positions of random deals."""
 from __future__ import annotations
 
 import random
-import re
 import subprocess
 import sys
 import textwrap
@@ -14,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cython_build import build_extensions, load
+from cython_build import build_extensions, documented_extension, load
 
 import guandan_fast as gf
 from guandan_fast import Deal
@@ -107,9 +106,7 @@ CHECKER = textwrap.dedent(
 
 def example_source() -> str:
     """The one ```cython block of docs/c-api.md, exactly as printed."""
-    blocks = re.findall(r"```cython\n(.*?)```", DOC.read_text(encoding="utf-8"), re.DOTALL)
-    assert len(blocks) == 1, "docs/c-api.md holds one complete example extension"
-    return str(blocks[0])
+    return documented_extension(DOC)
 
 
 @pytest.fixture(scope="module")

@@ -36,6 +36,7 @@ UNFUZZED = {"--url", "--out", "--ray"}
 #: Arguments every call of a subcommand gets (what a fuzzed value must not make slow).
 BASE = {
     "moves": ["S3 S4 S5 S6 S7 H8"],
+    "solve": ["S3 S4 H2", "H5 SB", "C6 C7", "D8 D8"],
     "client": ["--url", "ws://127.0.0.1:1", "--join", "1"],
     "arena": ["random", "random", "--matches", "2", "--workers", "1"],
     "selfplay": ["--deals", "1", "--workers", "1", "--shard-size", "1"],
@@ -122,7 +123,7 @@ def test_fuzz_finds_nothing() -> None:
 
 
 def test_every_subcommand_is_fuzzed() -> None:
-    assert {"moves", "client", "server", "play"} <= set(_subcommands())
+    assert {"moves", "solve", "client", "server", "play"} <= set(_subcommands())
 
 
 def test_moves_last_nested_too_deeply_is_one_line(capsys: Any) -> None:

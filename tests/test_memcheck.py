@@ -1,5 +1,6 @@
 """The native generators under valgrind's memcheck, with buffers that grow to exactly the
-room asked for (``scripts/memcheck.py``): a row written past the room made is a failure.
+room asked for (``scripts/memcheck.py``): a row written past the room made is a failure;
+then the playouts, the encoders, the world sampler and the solver of the package.
 Skipped without valgrind or outside the source tree (the script builds the generator of
 the working tree)."""
 

@@ -26,6 +26,7 @@ from .engine.moves import PASS, Move, MoveType
 from .engine.rules import Rules
 from .engine.scoring import DealScore, score_deal
 from .search.minplays import min_plays
+from .search.solve import Solution, solve
 
 __all__ = [
     "PASS",
@@ -38,6 +39,7 @@ __all__ = [
     "MoveList",
     "MoveType",
     "Rules",
+    "Solution",
     "classify",
     "get_include",
     "has_legal_follow",
@@ -50,6 +52,7 @@ __all__ = [
     "resolve_backend",
     "score_deal",
     "set_default_backend",
+    "solve",
 ]
 __version__ = "0.2.0"
 

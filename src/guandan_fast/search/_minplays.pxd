@@ -11,7 +11,40 @@
 
 from libc.stdint cimport int32_t, uint32_t, uint64_t
 
-from guandan_fast.engine._movegen cimport MoveBuffer
+from guandan_fast.engine._movegen cimport HR_BIT, SB_BIT, FULL_PLANE, MoveBuffer
+
+
+# -- lanes: a hand as 16 card counts, one byte each ----------------------------------------------
+# Every rule but the straight flush's is blind to suits, so much about a hand depends only on
+# how many cards of each rank it holds: lanes 0..12 count the non-wild cards of ranks 2..A,
+# 13 and 14 the jokers SB and HR, 15 the wildcards. Lanes 0..7 are the bytes of ``lo``,
+# 8..15 those of ``hi``; a count is at most 8, so bytewise arithmetic never carries. The
+# min-plays search runs on them, and the perfect-information solver (_solve) keys the
+# hands that can hold no straight flush by them.
+
+cdef inline uint64_t nibble_counts(uint64_t x) noexcept nogil:
+    """Each 4-bit nibble of x replaced by its number of set bits."""
+    x = x - ((x >> 1) & 0x5555555555555555ULL)
+    return (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL)
+
+
+cdef inline uint64_t spread_nibbles(uint64_t v) noexcept nogil:
+    """The 8 nibbles of a 32-bit value, one per byte."""
+    v = (v | (v << 16)) & 0x0000FFFF0000FFFFULL
+    v = (v | (v << 8)) & 0x00FF00FF00FF00FFULL
+    return (v | (v << 4)) & 0x0F0F0F0F0F0F0F0FULL
+
+
+cdef inline void hand_lanes(uint64_t once, uint64_t twice, uint64_t wild, uint64_t* lo, uint64_t* hi) noexcept nogil:
+    """The 16 lanes of a hand (or a move's cards) given as planes; ``wild`` the wildcard's bit."""
+    # per rank: at most 4 + 4 copies, so a nibble (<= 8) never carries into the next
+    cdef uint64_t suited = FULL_PLANE & ~(SB_BIT | HR_BIT)   # every card but the jokers
+    cdef uint64_t ranks = nibble_counts(once & ~wild & suited) + nibble_counts(twice & ~wild & suited)
+    lo[0] = spread_nibbles(ranks & 0xFFFFFFFFULL)
+    hi[0] = (spread_nibbles(ranks >> 32)
+             | <uint64_t>((once >> 52 & 1) + (twice >> 52 & 1)) << 40
+             | <uint64_t>((once >> 53 & 1) + (twice >> 53 & 1)) << 48
+             | <uint64_t>(((once & wild) != 0) + ((twice & wild) != 0)) << 56)
 
 
 cdef inline uint64_t hash_slot(uint64_t lo, uint64_t hi, uint64_t mask) noexcept nogil:

@@ -68,40 +68,12 @@ cdef enum:
     PREFER_SINGLES = 2        # fewest singles, then fewest pairs
 
 cdef uint32_t STAMP_LIMIT = 0xFFFFFFFFU   # a stamp wraps: clear the table first
-cdef uint64_t SUITED = FULL_PLANE & ~(SB_BIT | HR_BIT)   # every card but the jokers
 cdef uint64_t LOW7 = 0x7F7F7F7F7F7F7F7FULL
 cdef uint64_t HIGH1 = 0x8080808080808080ULL
 cdef uint64_t GATHER = 0x0102040810204080ULL   # byte bits 0, 8, .. 56 -> bits 56..63
 
 
-# -- lanes: a hand as 16 card counts, one byte each ----------------------------------------------
-# Every rule but the straight flush's is blind to suits, so the fewest plays depend only on
-# how many cards of each rank the hand holds: lanes 0..12 count the non-wild cards of ranks
-# 2..A, 13 and 14 the jokers SB and HR, 15 the wildcards. Lanes 0..7 are the bytes of ``lo``,
-# 8..15 those of ``hi``; a count is at most 8, so bytewise arithmetic never carries.
-
-cdef inline uint64_t _nibble_counts(uint64_t x) noexcept nogil:
-    """Each 4-bit nibble of x replaced by its number of set bits."""
-    x = x - ((x >> 1) & 0x5555555555555555ULL)
-    return (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL)
-
-
-cdef inline uint64_t _spread(uint64_t v) noexcept nogil:
-    """The 8 nibbles of a 32-bit value, one per byte."""
-    v = (v | (v << 16)) & 0x0000FFFF0000FFFFULL
-    v = (v | (v << 8)) & 0x00FF00FF00FF00FFULL
-    return (v | (v << 4)) & 0x0F0F0F0F0F0F0F0FULL
-
-
-cdef inline void _lanes(uint64_t once, uint64_t twice, uint64_t wild, uint64_t* lo, uint64_t* hi) noexcept nogil:
-    # per rank: at most 4 + 4 copies, so a nibble (<= 8) never carries into the next
-    cdef uint64_t ranks = _nibble_counts(once & ~wild & SUITED) + _nibble_counts(twice & ~wild & SUITED)
-    lo[0] = _spread(ranks & 0xFFFFFFFFULL)
-    hi[0] = (_spread(ranks >> 32)
-             | <uint64_t>((once >> 52 & 1) + (twice >> 52 & 1)) << 40
-             | <uint64_t>((once >> 53 & 1) + (twice >> 53 & 1)) << 48
-             | <uint64_t>(((once & wild) != 0) + ((twice & wild) != 0)) << 56)
-
+# -- lanes: a hand as 16 card counts, one byte each (hand_lanes, in the .pxd) -----------------------
 
 cdef inline uint32_t _nonzero_lanes(uint64_t lo, uint64_t hi) noexcept nogil:
     """Bit c set when lane c is not empty."""
@@ -258,7 +230,7 @@ cdef int _prepare(Search* s, MoveBuffer* buf, Py_ssize_t n, int level, int prefe
         return -1
     cdef Play* unique = s.plays + n    # patterns in generator order, then sorted into s.plays
     for i in range(n):
-        _lanes(buf.cards[2 * i], buf.cards[2 * i + 1], wild, &lo, &hi)
+        hand_lanes(buf.cards[2 * i], buf.cards[2 * i + 1], wild, &lo, &hi)
         c = _play_cost(buf.kinds[i], prefer)
         h = hash_slot(lo, hi, d.mask)
         found = NULL
@@ -442,7 +414,7 @@ cdef int solver_count_within(Solver* solver, uint64_t once, uint64_t twice, int 
     cdef uint64_t lo, hi
     if solver.search.plays == NULL:
         return -1
-    _lanes(once, twice, solver.wild, &lo, &hi)
+    hand_lanes(once, twice, solver.wild, &lo, &hi)
     return _search(&solver.search, lo, hi, bound)
 
 
@@ -462,7 +434,7 @@ cdef Py_ssize_t solver_decompose(Solver* solver, uint64_t once, uint64_t twice, 
     if n >= 0 and _prepare(&s, &solver.buf, n, level, prefer, &solver.dedupe) != 0:
         n = -1
     if n >= 0:
-        _lanes(once, twice, wild, &lo, &hi)
+        hand_lanes(once, twice, wild, &lo, &hi)
         _search(&s, lo, hi, INFINITE)
         # Walk one optimal decomposition (a slot overwritten on the way is solved again)
         # and give each pattern cards of the hand.
