@@ -82,6 +82,12 @@ def search_encoders_and_agents() -> None:
     legal = actions.mask(d)
     d.step(actions.concretize(d, int(legal.nonzero()[0][0])))
 
+    endgame = gf.Deal.start(["HR HR S3 S3", "D4 D5", "C9 C9", "DK"], level=2, leader=0)
+    solution = assert_type(gf.solve(endgame), gf.Solution)
+    assert_type(solution.value, int | None)
+    assert_type(solution.best, int)
+    assert_type(gf.solve(endgame, "first", max_nodes=100_000).exact, bool)
+
     agent: Agent = make_agent("minplays")
     index = assert_type(agent.act(d, d.current_seat), int)
     d.step(index)
