@@ -10,9 +10,9 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+import workload as bench
 
 from guandan_fast.engine import api
-import workload as bench
 
 REFERENCE_ROUNDS = 3
 

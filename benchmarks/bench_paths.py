@@ -11,9 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import PATH_RESULTS
-
 import workload as bench
+from conftest import PATH_RESULTS
 
 ROUNDS = 30
 

@@ -18,7 +18,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-import pytest
 from conftest import GAME_SPEED
 
 from guandan_fast.agents import make_agent

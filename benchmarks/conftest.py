@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 import workload as bench
 
 HANDS = int(os.environ.get("GUANDAN_BENCH_HANDS", "500"))

@@ -28,7 +28,6 @@ import gc
 import platform
 import random
 import statistics
-import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field

@@ -40,7 +40,7 @@ PLAIN_C_HELPERS = frozenset({"__Pyx_pretend_to_initialize"})
 #: C-API names that look like ``Py...`` but touch no Python object.
 PLAIN_C_PY = frozenset({"Py_ssize_t", "Py_UNUSED"})
 
-INCLUDE_RE = re.compile(r'^include\s+"([^"]+)"', re.M)
+INCLUDE_RE = re.compile(r'^include\s+"([^"]+)"', re.MULTILINE)
 LINE_RE = re.compile(r'<pre class="cython line score-(\d+)"[^>]*>[^<]*<span class="">(\d+)</span>:')
 CODE_RE = re.compile(r"<pre class='cython code score-(\d+)[^']*'>(.*?)</pre>", re.DOTALL)
 PYX_HELPER_RE = re.compile(r"\b(__Pyx_\w+)")

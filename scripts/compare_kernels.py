@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import itertools
 import statistics
 import subprocess
 import sys
@@ -34,7 +35,7 @@ def _source(revision: str, name: str) -> str:
     if revision == "worktree":
         return (PACKAGE / "engine" / name).read_text(encoding="utf-8")
     for path in (f"src/guandan_fast/engine/{name}", f"src/guandan_fast/{name}"):
-        shown = subprocess.run(["git", "show", f"{revision}:{path}"], cwd=ROOT, capture_output=True, text=True)
+        shown = subprocess.run(["git", "show", f"{revision}:{path}"], cwd=ROOT, capture_output=True, text=True, check=False)
         if shown.returncode == 0:
             return shown.stdout.replace("from guandan_fast._bitops cimport", "from guandan_fast.engine._bitops cimport")
     raise SystemExit(f"{revision} has no {name}")
@@ -46,7 +47,7 @@ def _parts(revision: str) -> list[str]:
         return sorted(p.name for p in (PACKAGE / "engine" / "movegen").glob("*.pxi"))
     listed = subprocess.run(
         ["git", "ls-tree", "--name-only", revision, "src/guandan_fast/engine/movegen/"],
-        cwd=ROOT, capture_output=True, text=True,
+        cwd=ROOT, capture_output=True, text=True, check=False,
     )
     return [Path(line).name for line in listed.stdout.split() if line.endswith(".pxi")]
 
@@ -127,7 +128,7 @@ def compare_batch(names: list[str], labels: list[str], hands: int, rounds: int, 
     levels = np.array(workload.levels, dtype=np.uint8)
     rows = [(hand.once, hand.twice, level) for hand, level in zip(workload.hands, workload.levels)]
     bounds = [hands * i // threads for i in range(threads + 1)]
-    chunks = [(planes[a:b], levels[a:b]) for a, b in zip(bounds, bounds[1:])]
+    chunks = [(planes[a:b], levels[a:b]) for a, b in itertools.pairwise(bounds)]
     pool = ThreadPoolExecutor(threads)
     modules = [importlib.import_module(name) for name in names]
     kinds = ("loop", "batch, 1 thread", f"batch, {threads} threads")

@@ -16,9 +16,9 @@ import numpy as np
 import pytest
 
 from guandan_fast import PASS, Deal, Hand, Match, Move, MoveType
-from guandan_fast.engine.cards import CARD_NAMES, card_power, parse_card, wildcard
 from guandan_fast.encode import _actions as native
 from guandan_fast.encode import actions
+from guandan_fast.engine.cards import CARD_NAMES, card_power, parse_card, wildcard
 
 # (kind, first id, lowest key, keys in the block), as the documentation's table lists them
 DOC_BLOCKS = {

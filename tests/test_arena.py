@@ -270,7 +270,7 @@ def test_a_folder_holds_one_data_set(tmp_path: Path) -> None:
     def run(seed: int, **options: object) -> list[Path]:
         return generate_selfplay("random", 3, tmp_path, seed=seed, shard_size=2, workers=1, encoding="counts", **options)
 
-    first = run(1)
+    assert [p.name for p in run(1)] == ["shard-00000.npz", "shard-00001.npz"]
     with pytest.raises(ValueError, match="not empty.*--overwrite.*--append"):
         run(2)
     with pytest.raises(ValueError, match="seed 1, which would repeat its deals"):

@@ -7,18 +7,20 @@ import io
 import json
 import random
 import sys
-from pathlib import Path
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
 from guandan_fast.engine import api
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
-import workload as bench  # noqa: E402 - the benchmark workload lives beside the benchmarks
-from guandan_fast.engine.api import legal_moves
+import workload as bench  # the benchmark workload lives beside the benchmarks
+
 from guandan_fast.cli import main
+from guandan_fast.engine.api import legal_moves
 from guandan_fast.engine.hand import Hand
 from guandan_fast.engine.moves import PASS, MoveType
 

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from guandan_fast import Deal, Hand, Match, MoveType
-from guandan_fast.engine.cards import parse_card
 from guandan_fast.encode import FIELDS, HISTORY_LENGTH, LAYOUTS, action_features, state, states
+from guandan_fast.engine.cards import parse_card
 
 LAYOUT = "full-v1"
 

@@ -27,7 +27,6 @@ from guandan_fast.encode import LAYOUTS, state
 from guandan_fast.encode.actions import NUM_ACTIONS, ids, mask
 from guandan_fast.envs import GYMNASIUM_IDS, GuandanGymEnv, guandan_v0, gymnasium_env, pettingzoo_env
 
-
 #: PettingZoo's api_test advises a Box observation for every environment not on its own
 #: list of classic games; the {"observation", "action_mask"} dict is the AEC convention
 #: for masked actions (its classic games use it), so these two advisories alone are let
@@ -126,7 +125,7 @@ def test_masked_random_play_through_the_aec_env() -> None:
 
 def test_a_match_ends_with_one_point_each() -> None:
     env = pettingzoo_env("match")
-    steps, totals = play_masked_random(env, 3, np.random.default_rng(3))
+    _, totals = play_masked_random(env, 3, np.random.default_rng(3))
     match = env.table.match
     assert match.over and match.deals_played >= 2
     assert totals == {f"player_{s}": 1.0 if s % 2 == match.winner else -1.0 for s in range(4)}
@@ -235,14 +234,14 @@ def test_gym_opponents_play_the_other_seats() -> None:
         return 0
 
     env = GuandanGymEnv(seat=1, opponents=[agent, first_legal, None])
-    observation, _ = env.reset(seed=8)
+    env.reset(seed=8)
     done, total = False, 0.0
     while not done:
         assert env.table.deal.to_act == 1
         action_masks = env.action_masks()
         assert action_masks.dtype == np.bool_ and action_masks.shape == (NUM_ACTIONS,)
         action = int(np.flatnonzero(action_masks)[0])
-        observation, reward, done, truncated, info = env.step(action)
+        _, reward, done, _, _ = env.step(action)
         total += reward
     deal = env.table.deal
     team, up = deal.outcome

@@ -43,7 +43,7 @@ def refused_or_done(what: str) -> Iterator[None]:
         yield
     except (ValueError, TypeError):
         pass
-    except Exception as error:  # noqa: BLE001 - the fault this fuzzing looks for
+    except Exception as error:  # the fault this fuzzing looks for
         raise AssertionError(f"{what}: {type(error).__name__}: {error}") from error
 
 
@@ -89,7 +89,7 @@ def fuzz_pettingzoo(seed: int, steps: int = 1500) -> None:
                 env.step(action)
             except (ValueError, TypeError):
                 assert snapshot(env) == before, f"step {step}: a refused step({action!r}) changed the game"
-            except Exception as error:  # noqa: BLE001
+            except Exception as error:
                 raise AssertionError(f"step({action!r}): {type(error).__name__}: {error}") from error
             if not env.agents and rng.random() < 0.3:
                 env.reset()
@@ -120,7 +120,7 @@ def fuzz_gymnasium(seed: int, steps: int = 1500) -> None:
         except (ValueError, TypeError):
             assert snapshot(env) == before, f"step {step}: a refused step({action!r}) changed the game"
             continue
-        except Exception as error:  # noqa: BLE001
+        except Exception as error:
             raise AssertionError(f"step({action!r}): {type(error).__name__}: {error}") from error
         assert env.observation_space.contains(observation) and np.isfinite(reward)
         assert np.array_equal(info["action_mask"], env.action_masks())
@@ -219,7 +219,7 @@ def fuzz_command_line(seed: int, runs: int = 80) -> None:
             except SystemExit as stop:  # argparse: --help, --version, a usage error
                 code = stop.code
                 assert code in (0, 2), f"{argv}: exit {code}"
-            except Exception as error:  # noqa: BLE001 - the fault looked for
+            except Exception as error:  # the fault looked for
                 raise AssertionError(f"guandan-fast {' '.join(argv)}: {type(error).__name__}: {error}") from error
             finally:
                 sys.stdin = sys.__stdin__

@@ -259,10 +259,10 @@ def test_current_seat_is_to_act_as_an_int_and_raises_once_done() -> None:
     finished.step(["Single", "5", ["S5"]])
     assert finished.done and finished.to_act is None
     with pytest.raises(ValueError, match="the deal is done"):
-        finished.current_seat
+        _ = finished.current_seat
     match = Match(seed=1, rules=Rules(deal_cap=1))
     while not match.over:
         assert match.current_seat == match.to_act == match.deal.current_seat
         match.step(0)
     with pytest.raises(ValueError, match="the match is over"):
-        match.current_seat
+        _ = match.current_seat

@@ -8,8 +8,8 @@ import pytest
 
 from guandan_fast import PASS
 from guandan_fast.engine.deal import Deal
-from guandan_fast.engine.rules import Rules
 from guandan_fast.engine.observation import ACT_FIELDS, FIELDS, OWN_FIELDS, Observation
+from guandan_fast.engine.rules import Rules
 from guandan_fast.platform import act_message, play_log
 
 

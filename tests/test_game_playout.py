@@ -418,7 +418,7 @@ def test_greedy_playouts_are_legal_and_draw_nothing() -> None:
 
 
 def test_greedy_policy_choices() -> None:
-    first = lambda deal: deal.playout(0, record=True, policy="greedy")[1][0][1]  # noqa: E731
+    first = lambda deal: deal.playout(0, record=True, policy="greedy")[1][0][1]
     # Leading: the lowest cards in the largest combination, the bomb of fours kept whole.
     lead = Deal.start(["S3 H3 D3 S9 H9 S4 H4 C4 D4 SK", "S5", "S6", "S7"], 2, leader=0)
     assert first(lead) == ["ThreeWithTwo", "3", ["S3", "H3", "D3", "S9", "H9"]]
@@ -479,7 +479,7 @@ def test_minplays_playouts_are_legal_deterministic_and_play_the_rules() -> None:
 
 
 def test_minplays_policy_choices() -> None:
-    first = lambda deal: deal.playout(0, record=True, policy="minplays")[1][0][1]  # noqa: E731
+    first = lambda deal: deal.playout(0, record=True, policy="minplays")[1][0][1]
     # Following an opponent (seat 0 keeps 7 cards, no threat): a plain play of the decomposition,
     # none breaking it: the pair of 6s and the straight stay whole, so seat 1 passes.
     calm = ["S5 D5 S7 C7 H8 D3 CJ CQ", "S6 H6 S9 HT SJ SQ SK", "S7 S8 H7 H8", "C9 DT C9 CT"]

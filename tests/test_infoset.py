@@ -17,8 +17,8 @@ import numpy as np
 import pytest
 
 from guandan_fast import Deal, Hand
-from guandan_fast.search import infoset
 from guandan_fast.engine.cards import CARD_NAMES, parse_card
+from guandan_fast.search import infoset
 
 WORLDS = 30_000
 

@@ -30,7 +30,7 @@ CALL_TIME_UPCALLS = {
     ("engine.deal", "search.infoset"),
 }
 
-_CIMPORT = re.compile(r"^\s*(?:from\s+(\.*[\w.]*)\s+cimport\s|cimport\s+([\w.]+))", re.M)
+_CIMPORT = re.compile(r"^\s*(?:from\s+(\.*[\w.]*)\s+cimport\s|cimport\s+([\w.]+))", re.MULTILINE)
 
 
 def _module_name(path: Path) -> str:
@@ -90,9 +90,9 @@ def _graph() -> tuple[dict[str, set[str]], dict[str, set[str]]]:
                 for target in targets:
                     found.append((target, id(node) in module_level))
         else:  # Cython: imports and cimports, all at module level in this package
-            for match in re.finditer(r"^(?:from\s+(\.*[\w.]+)\s+(?:c?import)\s|c?import\s+(guandan_fast[\w.]*))", text, re.M):
+            for match in re.finditer(r"^(?:from\s+(\.*[\w.]+)\s+(?:c?import)\s|c?import\s+(guandan_fast[\w.]*))", text, re.MULTILINE):
                 spec = match.group(1) or match.group(2)
-                if spec.startswith("guandan_fast") or spec.startswith("."):
+                if spec.startswith(("guandan_fast", ".")):
                     level = len(spec) - len(spec.lstrip("."))
                     found.append((_resolve(name, is_package, level, spec.lstrip(".") or None), True))
         for target, at_top in found:

@@ -378,11 +378,11 @@ def _mirror_until(seed: int, stop: Any) -> tuple[Mirror, Deal, list[Any]]:
     mirror.feed(_beginning(0, deal.hands[0]))
     played: list[Any] = []
     while deal.phase == "play":
-        seat, greater = deal.to_act, deal.last_seat
-        beat = deal.last_move.to_platform() if deal.following else ["PASS", "PASS", "PASS"]  # type: ignore[union-attr]
+        seat, last_seat, last = deal.to_act, deal.last_seat, deal.last_move
+        beat = last.to_platform() if last is not None else ["PASS", "PASS", "PASS"]
         action = rng.choice(deal.legal_actions())
         deal.step(action)
-        mirror.feed({"type": "notify", "stage": "play", "curPos": seat, "curAction": action, "greaterPos": greater, "greaterAction": beat})
+        mirror.feed({"type": "notify", "stage": "play", "curPos": seat, "curAction": action, "greaterPos": last_seat, "greaterAction": beat})
         played.append((seat, action))
         if stop(deal, played):
             return mirror, deal, played

@@ -20,11 +20,11 @@ from .engine.api import (
 )
 from .engine.cards import parse_card, parse_level
 from .engine.deal import Deal, perft
-from .engine.scoring import DealScore, score_deal
-from .engine.match import Match
-from .engine.rules import Rules
 from .engine.hand import Hand
+from .engine.match import Match
 from .engine.moves import PASS, Move, MoveType
+from .engine.rules import Rules
+from .engine.scoring import DealScore, score_deal
 from .search.minplays import min_plays
 from .search.solve import Solution, solve
 

@@ -64,7 +64,7 @@ class MinPlaysAgent:
         chooser = self._chooser
         if chooser is None:
             chooser = self._chooser = Chooser("minplays")
-        return chooser.choose(deal)  # type: ignore[no-any-return]
+        return chooser.choose(deal)
 
     def count(self, hand: Hand, level: int) -> int:
         """``min_plays(hand, level)[0]``, remembered."""

@@ -27,9 +27,9 @@ from typing import Any, Union
 
 from ..agents import Agent, as_agent, make_agent, parse_agent_spec
 from ..agents.base import AgentFunction, checked_choice
-from .progress import ProgressBar
 from ..engine.match import Match
 from ..engine.rules import Rules
+from .progress import ProgressBar
 from .runner import check_positive, run_tasks
 
 #: An agent as the arena takes it: a name with options (``"pimc:playouts=64"``), a
@@ -163,14 +163,18 @@ class ArenaResult:
         low, high = s["win_rate_ci95"]
         plow, phigh = s["points_per_deal_ci95"]
         lines = [
-            f"{s['agent_a']} (A) vs {s['agent_b']} (B), seed {s['seed']}: {s['matches']} matches "
-            f"({s['pairs']} seat-swapped pairs), {s['deals']} deals"
-            + (f" — interrupted, {len(self.matches)} of {self.requested} matches played" if self.interrupted else ""),
+            (
+                f"{s['agent_a']} (A) vs {s['agent_b']} (B), seed {s['seed']}: {s['matches']} matches "
+                f"({s['pairs']} seat-swapped pairs), {s['deals']} deals"
+                + (f" — interrupted, {len(self.matches)} of {self.requested} matches played" if self.interrupted else "")
+            ),
             f"  A wins {s['wins']}, draws {s['draws']}, loses {s['losses']}",
             f"  win rate of A: {s['win_rate']:.3f}  95% CI [{low:.3f}, {high:.3f}]",
             f"  level points per deal (A): {s['points_per_deal']:+.3f}  95% CI [{plow:+.3f}, {phigh:+.3f}]",
-            f"  ms per decision: A {s['ms_per_decision'][0]:.3f}, B {s['ms_per_decision'][1]:.3f}"
-            f" (slowest: A {s['max_ms_per_decision'][0]:.1f}, B {s['max_ms_per_decision'][1]:.1f})",
+            (
+                f"  ms per decision: A {s['ms_per_decision'][0]:.3f}, B {s['ms_per_decision'][1]:.3f}"
+                f" (slowest: A {s['max_ms_per_decision'][0]:.1f}, B {s['max_ms_per_decision'][1]:.1f})"
+            ),
         ]
         return "\n".join(lines)
 

@@ -133,7 +133,7 @@ def _read_up_to(connection: socket.socket, size: int) -> bytes:
             if not chunk:
                 break
             answer += chunk
-    except (TimeoutError, socket.timeout):
+    except TimeoutError:
         pass
     return answer
 

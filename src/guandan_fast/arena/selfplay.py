@@ -66,6 +66,8 @@ from .runner import check_positive, run_tasks
 FORMAT: Final = "guandan_fast selfplay 2"
 #: What :func:`generate_selfplay` does with a folder that is not empty.
 IF_EXISTS: Final = ("fail", "replace", "append")
+#: The state encoding when none is named (the encoders are part of the compiled core).
+DEFAULT_ENCODING: Final = "danzero"
 _SHARD_NAME = re.compile(r"shard-(\d{5,})\.npz")
 
 PHASE_CODES = {"play": 0, "tribute": 1, "return": 2}
@@ -103,15 +105,6 @@ def encode_state(deal: Deal, seat: int, encoding: str) -> np.ndarray:
     from .. import encode
 
     return np.asarray(encode.state(deal, seat, encoding), dtype=np.float32)
-
-
-def default_encoding() -> str:
-    """``"danzero"`` when :mod:`guandan_fast.encode` is there, else ``"counts"``."""
-    try:
-        from .. import encode
-    except ImportError:
-        return "counts"
-    return "danzero"
 
 
 def action_cards(deal: Deal) -> np.ndarray:
@@ -243,7 +236,7 @@ def generate_selfplay(
     the shards written so far and raises KeyboardInterrupt."""
     deals = check_positive(deals, "the number of deals")
     shard_size = check_positive(shard_size, "the shard size")
-    encoding = check_encoding(default_encoding() if encoding is None else encoding)
+    encoding = check_encoding(DEFAULT_ENCODING if encoding is None else encoding)
     rules = check_rules(rules)
     if if_exists not in IF_EXISTS:
         raise ValueError(f"if_exists must be one of {', '.join(IF_EXISTS)}, not {if_exists!r}")
@@ -284,7 +277,8 @@ def _prepare_folder(directory: Path, if_exists: str, meta: dict[str, Any]) -> in
     if not os.access(directory, os.W_OK | os.X_OK):
         raise ValueError(f"cannot write to the self-play folder {str(directory)!r}: permission denied")
     entries = sorted(directory.iterdir())
-    shards = [entry for entry in entries if _SHARD_NAME.fullmatch(entry.name)]
+    numbers = {entry: int(name.group(1)) for entry in entries if (name := _SHARD_NAME.fullmatch(entry.name))}
+    shards = list(numbers)
     if not entries:
         return 0
     if if_exists == "fail":
@@ -305,7 +299,7 @@ def _prepare_folder(directory: Path, if_exists: str, meta: dict[str, Any]) -> in
             )
         if old["seed"] == meta["seed"]:
             raise ValueError(f"cannot append: {shard} was played with seed {meta['seed']}, which would repeat its deals")
-    return 1 + max((int(_SHARD_NAME.fullmatch(s.name).group(1)) for s in shards), default=-1)  # type: ignore[union-attr]
+    return 1 + max(numbers.values(), default=-1)
 
 
 def _write_whole(path: Path, arrays: dict[str, np.ndarray]) -> None:
@@ -313,7 +307,8 @@ def _write_whole(path: Path, arrays: dict[str, np.ndarray]) -> None:
     partial = path.with_name(path.name + ".partial")
     try:
         with open(partial, "wb") as file:
-            np.savez_compressed(file, **arrays)  # type: ignore[arg-type]  # numpy's stub: allow_pickle
+            # numpy's stub types the keyword allow_pickle (a bool) beside **arrays, which a dict could set
+            np.savez_compressed(file, **arrays)  # type: ignore[arg-type]
         os.replace(partial, path)
     except BaseException:
         partial.unlink(missing_ok=True)

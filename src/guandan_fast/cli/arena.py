@@ -20,7 +20,7 @@ def run(args: argparse.Namespace) -> int:
     return 130 if result.interrupted else 0
 
 
-def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     arena = commands.add_parser(
         "arena", help="seat-swapped matches between two agents: win rate with a 95%% CI, level points per deal"
     )

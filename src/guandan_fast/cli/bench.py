@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     bench = commands.add_parser(
         "bench", help="time the native core against the reference on a fixed set of random hands"
     )

@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     client = commands.add_parser("client", help="play one seat on an OpenGuanDan (or legacy) platform server")
     client.add_argument("--url", default="ws://127.0.0.1:8181", help="the server (default ws://127.0.0.1:8181)")
     client.add_argument("--agent", default="random", help="random, minplays or pimc, options as NAME:key=value,...")

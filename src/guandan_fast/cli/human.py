@@ -100,8 +100,10 @@ def table_lines(deal: Deal, seat: int) -> list[str]:
     team = seat & 1
     levels = deal.team_levels
     lines = [
-        f"== your turn: seat {seat}, deal at level {level_char(deal.level)} "
-        f"(your team at {level_char(levels[team])}, the other team at {level_char(levels[1 - team])}) =="
+        (
+            f"== your turn: seat {seat}, deal at level {level_char(deal.level)} "
+            f"(your team at {level_char(levels[team])}, the other team at {level_char(levels[1 - team])}) =="
+        )
     ]
     left = deal.cards_left()
     finish = deal.finish_order

@@ -8,7 +8,6 @@ add a new one to ``SUBCOMMANDS``.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from collections.abc import Sequence

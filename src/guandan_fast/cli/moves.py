@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import Any
 
 from ..engine.api import legal_moves
 from ..engine.cards import parse_level
@@ -33,7 +34,8 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _json_argument(text: str, name: str) -> object:
+def _json_argument(text: str, name: str) -> Any:
+    """The JSON value of an argument, any JSON (json.loads' Any): the call it goes to checks it."""
     try:
         return json.loads(text)
     except RecursionError:
@@ -42,7 +44,7 @@ def _json_argument(text: str, name: str) -> object:
         raise ValueError(f"{name} is not JSON ({error}): {text[:80]!r}") from None
 
 
-def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     moves = commands.add_parser("moves", help="list every legal move of a hand")
     moves.add_argument("hand", help='cards in platform notation, e.g. "S3 S4 S5 S6 H2"')
     moves.add_argument("--level", default="2", help="level rank 2..A (default 2)")

@@ -54,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     play = commands.add_parser(
         "play", help="play deals or a whole match between agents (or you: --human SEAT) and print the log"
     )

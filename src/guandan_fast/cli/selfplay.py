@@ -26,7 +26,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     selfplay = commands.add_parser(
         "selfplay", help="write self-play decisions as sharded .npz files for learners (docs/training.md)"
     )
@@ -40,7 +40,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
     )
     selfplay.add_argument("--shard-size", type=positive, default=100, help="deals per shard (default 100)")
     selfplay.add_argument(
-        "--encoding", default=None, help="state encoding: counts or an encode layout (default: danzero if available)"
+        "--encoding", default=None, help="state encoding: counts or an encode layout (default: danzero)"
     )
     add_run_options(selfplay)
     add_rules_options(selfplay)

@@ -50,7 +50,7 @@ def _seconds(text: str) -> float:
     return value
 
 
-def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     server = commands.add_parser(
         "server", help="a practice OpenGuanDan server on guandan_fast's engine: test a bot without Java"
     )

@@ -44,7 +44,7 @@ deterministic. The exact card-level list stays available beside it:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Any, Final, Literal, overload
 
 import numpy as np
 
@@ -204,12 +204,16 @@ def _check_deal(deal: object) -> Deal:
     return deal
 
 
+@overload
+def _tables(deal: Deal, with_mask: Literal[False]) -> tuple[np.ndarray, None]: ...
+@overload
+def _tables(deal: Deal, with_mask: Literal[True]) -> tuple[np.ndarray, np.ndarray]: ...
 def _tables(deal: Deal, with_mask: bool) -> tuple[np.ndarray, np.ndarray | None]:
     """The ids row-aligned with ``deal.legal_actions()``, and their mask when asked."""
     phase = deal.phase
     if phase == "play":
         moves = deal.legal_moves()
-        return _native.move_ids(  # type: ignore[no-any-return]
+        return _native.move_ids(
             moves.kinds, moves.keys, moves.cards, deal.following, NUM_ACTIONS if with_mask else 0
         )
     if phase in _CARD_BASES:
@@ -232,12 +236,12 @@ def ids(deal: Deal) -> np.ndarray:
 
 def mask(deal: Deal) -> np.ndarray:
     """``bool[NUM_ACTIONS]``: which ids the seat to act may take (all False once done)."""
-    return _tables(_check_deal(deal), True)[1]  # type: ignore[return-value]
+    return _tables(_check_deal(deal), True)[1]
 
 
 def ids_and_mask(deal: Deal) -> tuple[np.ndarray, np.ndarray]:
     """:func:`ids` and :func:`mask` of one state in one pass."""
-    return _tables(_check_deal(deal), True)  # type: ignore[return-value]
+    return _tables(_check_deal(deal), True)
 
 
 def canonical_indices(deal: Deal) -> np.ndarray:
@@ -251,13 +255,13 @@ def canonical_indices(deal: Deal) -> np.ndarray:
         rows[row_ids] = np.arange(len(row_ids), dtype=np.int16)
         return rows
     following = 1 if deal.following else 0
-    hand = deal.hands[deal.to_act]  # type: ignore[index]
+    hand = deal.hands[deal.current_seat]
     rows = _native.canonical_table(
         row_ids[following:], deal.legal_moves().cards, hand.once, hand.twice, deal.level, NUM_ACTIONS, following
     )
     if following:
         rows[PASS_ID] = 0
-    return rows  # type: ignore[no-any-return]
+    return rows
 
 
 def action_index(deal: Deal, action: int, *, row_ids: np.ndarray | None = None) -> int:
@@ -282,7 +286,7 @@ def action_index(deal: Deal, action: int, *, row_ids: np.ndarray | None = None) 
             return 0
         moves = deal.legal_moves()
         _check_rows(row_ids, len(moves.kinds) + following)
-        hand = deal.hands[deal.to_act]  # type: ignore[index]
+        hand = deal.hands[deal.current_seat]
         row = _native.canonical_row(row_ids[following:], moves.cards, target, hand.once, hand.twice, deal.level)
         if row >= 0:
             return int(row) + following

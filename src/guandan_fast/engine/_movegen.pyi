@@ -10,9 +10,11 @@ from typing import SupportsIndex
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import disjoint_base
 
 _Int = SupportsIndex
 
+@disjoint_base
 class Moves:
     """The moves of one call in one block of memory; each array is made when first read."""
 

@@ -17,6 +17,8 @@ from guandan_fast.engine._movegen cimport (
 from guandan_fast.engine.cards import CARD_NAMES
 from guandan_fast.engine.kinds import _CODE_BY_PLATFORM_NAME, _POSITION_BY_CHAR, _RANK_BY_CHAR
 
+__all__ = ["read_checked"]
+
 # The vocabulary's own tables (guandan_fast.engine.cards and .kinds), as dicts read in C: type
 # names, card names, and rank fields: a sequence's lowest position (A low is 1), else the
 # natural rank 2..14 or a joker's power (singles, pairs, ...)

@@ -22,10 +22,11 @@ from itertools import pairwise
 from typing import Any, overload
 
 import numpy as np
+import numpy.typing as npt
 
 from .backend import Backend, generator, resolve_backend, set_default_backend
 from .cards import parse_level
-from .hand import Hand, as_hand
+from .hand import CardsLike, Hand, as_hand
 from .kinds import LEADING, MoveArrays
 from .movelist import MOVE_DTYPE, MoveList, has_legal_follow, legal_moves, read_last
 from .moves import PASS, Move, sort_key
@@ -44,14 +45,14 @@ __all__ = [
 ]
 
 
-def classify(cards: Any, level: int | str, *, backend: Backend | None = None) -> list[Move]:
+def classify(cards: CardsLike | Move, level: int | str, *, backend: Backend | None = None) -> list[Move]:
     """Every legal reading of exactly ``cards`` at ``level`` (empty when they form none)."""
     hand = as_hand(cards)
     level = parse_level(level)
     return sorted(MoveList._trusted(generator(backend).classify(hand.once, hand.twice, level), level), key=sort_key)
 
 
-def _batch_planes(hands: Any) -> np.ndarray:
+def _batch_planes(hands: object) -> np.ndarray:
     """A batch of hands as an aligned, C-contiguous, native-order ``uint64[n, 2]`` array."""
     if isinstance(hands, np.ndarray):
         if hands.dtype.kind != "u" or hands.dtype.itemsize != 8:
@@ -67,7 +68,7 @@ def _batch_planes(hands: Any) -> np.ndarray:
     return np.array(rows, dtype=np.uint64).reshape(len(rows), 2)
 
 
-def _batch_levels(level: Any, n: int) -> int | np.ndarray:
+def _batch_levels(level: object, n: int) -> int | np.ndarray:
     """One level for every hand (an int), or one level per hand (``uint8[n]``)."""
     if isinstance(level, (str, int, np.integer)):
         return parse_level(level)
@@ -183,9 +184,9 @@ class MoveBatch(Sequence[MoveList]):
 
 
 def legal_moves_batch(
-    hands: Any,
-    level: Any,
-    last: Any = None,
+    hands: npt.NDArray[np.uint64] | Iterable[CardsLike | Move],
+    level: int | str | Iterable[int | str] | npt.NDArray[np.integer[Any]],
+    last: Move | Sequence[Any] | None = None,
     *,
     strongest: bool = False,
     backend: Backend | None = None,

@@ -21,8 +21,7 @@ The compiled core is part of every installation (wheels, or an sdist built with 
 compiler); the reference is the slow oracle the tests hold it to. The default is the native
 core; the environment variable ``GUANDAN_FAST_BACKEND`` (``native`` or ``reference``)
 overrides it at import, and :func:`set_default_backend` later. The choice covers move
-generation and move validation; :func:`default_backend` tells the random playouts whether
-they may run in native code (not with the reference backend).
+generation and move validation.
 """
 
 from __future__ import annotations
@@ -43,8 +42,10 @@ _default_generator: ModuleType | None = None
 def resolve_backend(backend: str | None = None) -> Backend:
     """Which backend a call uses: the argument, else the default (native unless set)."""
     choice = _default_backend if backend is None else backend
-    if choice == "reference" or choice == "native":
-        return choice  # type: ignore[return-value]
+    if choice == "native":
+        return "native"
+    if choice == "reference":
+        return "reference"
     raise ValueError(f"unknown backend {choice!r}: use 'native' or 'reference'")
 
 
@@ -75,8 +76,3 @@ def set_default_backend(backend: Backend) -> None:
     global _default_backend, _default_generator
     _default_generator = _module(resolve_backend(backend))
     _default_backend = backend
-
-
-def default_backend() -> str:
-    """The default backend's name, as set at import or by :func:`set_default_backend`."""
-    return _default_backend

@@ -14,7 +14,7 @@ So bits ``4r .. 4r+3`` of a hand's planes are the four suits of rank index ``r``
 from __future__ import annotations
 
 import operator
-from typing import Final
+from typing import Final, SupportsIndex, cast
 
 RANKS: Final = "23456789TJQKA"
 SUITS: Final = "SHCD"
@@ -101,7 +101,7 @@ def as_index(value: object, what: str) -> int:
     if isinstance(value, bool):
         raise TypeError(f"{what}, not a bool")
     try:
-        return operator.index(value)  # type: ignore[arg-type]
+        return operator.index(cast(SupportsIndex, value))  # operator.index is the check: TypeError below
     except TypeError:
         raise TypeError(f"{what}, not {type(value).__name__}") from None
 

@@ -52,13 +52,13 @@ import random
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import fields, replace
-from typing import TYPE_CHECKING, Any, Union
+from typing import TYPE_CHECKING, Any, Literal, Union, overload
 
 import numpy as np
 
 from .api import MoveList
 from .cards import CARD_NAMES, NUM_CARDS, as_index, bounded, check_seat, level_char, parse_card, parse_level
-from .hand import Hand, as_hand, card_names
+from .hand import CardsLike, Hand, as_hand, card_names
 from .moves import PASS, Move
 from .notation import PASS_ACTION, StoredAction, card_triple, fresh, reading, stored_triple, stored_triples
 from .observation import DealView, Observation, observe, play_row
@@ -140,13 +140,13 @@ class Deal:
     @classmethod
     def start(
         cls,
-        hands: Sequence[Any],
+        hands: Sequence[CardsLike],
         level: int | str,
         *,
         leader: int | None = None,
         previous_finish: Sequence[int] | None = None,
         rules: Rules | None = None,
-        seed: Any = None,
+        seed: int | str | bytes | None = None,
         team_levels: Sequence[int | str] | None = None,
         finished: Sequence[int] | None = None,
         tribute_order: Sequence[int] | None = None,
@@ -205,7 +205,7 @@ class Deal:
     @classmethod
     def random(
         cls,
-        seed: Any = None,
+        seed: int | str | bytes | None = None,
         level: int | str = 2,
         *,
         leader: int | None = None,
@@ -245,17 +245,17 @@ class Deal:
     @property
     def phase(self) -> str:
         """``"tribute"``, ``"return"``, ``"play"`` or ``"done"``."""
-        return self._state.phase_name  # type: ignore[no-any-return]
+        return self._state.phase_name
 
     @property
     def to_act(self) -> int | None:
         """The seat whose action is awaited (None once the deal is done)."""
-        return self._state.to_act  # type: ignore[no-any-return]
+        return self._state.to_act
 
     @property
     def level(self) -> int:
         """The level the deal is played at (2..14)."""
-        return self._state.level  # type: ignore[no-any-return]
+        return self._state.level
 
     @property
     def team_levels(self) -> tuple[int, int]:
@@ -275,18 +275,18 @@ class Deal:
         to_act = self._state.to_act
         if to_act is None:
             raise ValueError("the deal is done: no seat is to act")
-        return to_act  # type: ignore[no-any-return]
+        return to_act
 
     @property
     def hands(self) -> tuple[Hand, Hand, Hand, Hand]:
-        return self._state.all_hands()  # type: ignore[no-any-return]
+        return self._state.all_hands()
 
     @property
     def finish_order(self) -> list[int]:
         """Seats that are out, first to last; all four once the deal is done (a double
         down's two losers both count as last and are listed in turn order after the
         second finisher)."""
-        return self._state.finish_order  # type: ignore[no-any-return]
+        return self._state.finish_order
 
     @property
     def history(self) -> list[tuple[int, list[Any]]]:
@@ -312,7 +312,7 @@ class Deal:
         """The cards each seat has played in the play phase so far, as read-only
         ``uint64[4, 2]`` planes: row ``s`` is ``(once, twice)`` of seat ``s`` (the layout
         of :meth:`Hand.to_numpy`). Tributes and returns are not plays."""
-        return self._state.played  # type: ignore[no-any-return]
+        return self._state.played
 
     @property
     def plays(self) -> tuple[tuple[int, int, int, int, int], ...]:
@@ -325,13 +325,13 @@ class Deal:
     def last_move(self) -> Move | None:
         """The move to beat (None when the seat to act leads)."""
         move = self._state.move_to_beat()
-        return None if move is PASS else move  # type: ignore[no-any-return]
+        return None if move is PASS else move
 
     @property
     def last_seat(self) -> int:
         """The seat that made :attr:`last_move` (-1 when the seat to act leads); the
         platform calls it ``greaterPos``."""
-        return self._state.last_seat  # type: ignore[no-any-return]
+        return self._state.last_seat
 
     @property
     def tribute(self) -> dict[str, Any]:
@@ -348,7 +348,7 @@ class Deal:
 
     @property
     def done(self) -> bool:
-        return self._state.to_act is None  # type: ignore[no-any-return]
+        return self._state.to_act is None
 
     @property
     def outcome(self) -> tuple[int, int] | None:
@@ -394,7 +394,7 @@ class Deal:
     def __deepcopy__(self, memo: dict[int, Any]) -> Deal:
         return self.clone()
 
-    def with_hands(self, hands: Sequence[Any]) -> Deal:
+    def with_hands(self, hands: Sequence[CardsLike]) -> Deal:
         """A copy of this deal with the four hands replaced (e.g. a world sampled for
         what one seat cannot see); everything else — phase, seat to act, trick, finishing
         order, history, plays, tribute record, rules and levels — stays as it is.
@@ -464,12 +464,12 @@ class Deal:
 
         The deal keeps these moves until the next action (``step(index)`` reads them); the
         list returned is a new :class:`MoveList` over read-only arrays (copy them to write)."""
-        return self._state.move_list()._shared()  # type: ignore[no-any-return]
+        return self._state.move_list()._shared()
 
     @property
     def following(self) -> bool:
         """Whether the seat to act follows (may pass) rather than leads."""
-        return self._state.following  # type: ignore[no-any-return]
+        return self._state.following
 
     def legal_actions(self) -> list[list[Any]]:
         """Every legal action of :attr:`to_act` as a platform triple.
@@ -494,7 +494,7 @@ class Deal:
             else:
                 actions = []
             state.actions = actions
-        return actions  # type: ignore[no-any-return]
+        return actions
 
     def step(self, action: Action) -> None:
         """Make the seat to act take ``action``: a platform triple, a :class:`Move` (or
@@ -509,11 +509,9 @@ class Deal:
     def _step_other(self, action: Action) -> None:
         state = self._state
         phase = state.phase_name
-        if phase == "play":
-            cls = action.__class__
-            if cls is list or cls is tuple:
-                self._play_triple(action)  # type: ignore[arg-type]
-                return
+        if phase == "play" and isinstance(action, (list, tuple)):
+            self._play_triple(action)
+            return
         if phase == "done":
             raise ValueError("the deal is over: no more actions")
         if isinstance(action, bool):
@@ -570,7 +568,7 @@ class Deal:
         if isinstance(cards, str) or not isinstance(cards, Sequence) or len(cards) != 1:
             raise ValueError(f"a {kind} action names exactly one card, e.g. [{kind!r}, {kind!r}, ['S3']]")
         card = parse_card(cards[0])
-        seat: int = self.to_act  # type: ignore[assignment]
+        seat = self.current_seat
         allowed = self._card_choices()
         if card not in allowed:
             rule = (
@@ -592,7 +590,7 @@ class Deal:
 
     def _card_choices(self) -> list[int]:
         """The cards the seat to act may pay (tribute phase) or give back (return phase)."""
-        seat: int = self.to_act  # type: ignore[assignment]
+        seat = self.current_seat
         hand = self._state.hand(seat)
         if self.phase == "tribute":
             return tribute_choices(hand, self.level)
@@ -620,10 +618,23 @@ class Deal:
         if self._pending:
             self._state.before_play("return", self._pending[0])
             return
-        self._begin_play(record.leader)  # type: ignore[arg-type]
+        assert record.leader is not None  # hand_over names the leader before any return
+        self._begin_play(record.leader)
 
     # -- random playouts ----------------------------------------------------------------------
-    def playout(self, seed: int = 0, *, record: bool = False, policy: str = "random") -> Any:
+    @overload
+    def playout(self, seed: int = 0, *, record: Literal[False] = False, policy: str = "random") -> list[int]: ...
+    @overload
+    def playout(
+        self, seed: int = 0, *, record: Literal[True], policy: str = "random"
+    ) -> tuple[list[int], list[tuple[int, list[Any]]]]: ...
+    @overload
+    def playout(
+        self, seed: int = 0, *, record: bool, policy: str = "random"
+    ) -> list[int] | tuple[list[int], list[tuple[int, list[Any]]]]: ...
+    def playout(
+        self, seed: int = 0, *, record: bool = False, policy: str = "random"
+    ) -> list[int] | tuple[list[int], list[tuple[int, list[Any]]]]:
         """Play the rest of the deal with uniformly random legal actions; the finishing order.
 
         Every seat draws uniformly among its :meth:`legal_actions` (the complete move list,
@@ -644,12 +655,12 @@ class Deal:
         code = self._policy_code(policy)
         deal, actions = self._through_tribute(seed, record)
         if deal.done:
-            finish: list[int] = deal.finish_order
+            finish = deal.finish_order
+        elif record:
+            finish, played = playouts.native_playout(deal._state, seed, True, code)
+            actions.extend(played)
         else:
-            result = playouts.native_playout(deal._state, seed, record, code)
-            finish = result[0] if record else result
-            if record:
-                actions.extend(result[1])
+            finish = playouts.native_playout(deal._state, seed, False, code)
         return (finish, actions) if record else finish
 
     def playouts(self, n: int, seed: int = 0, *, policy: str = "random") -> np.ndarray:
@@ -722,7 +733,7 @@ class Deal:
             return self, []
         deal, rng, actions = self.clone(), random.Random(seed), []
         while deal.phase in ("tribute", "return"):
-            seat, options = int(deal.to_act), deal.legal_actions()  # type: ignore[arg-type]
+            seat, options = deal.current_seat, deal.legal_actions()
             action = options[rng.randrange(len(options))]
             deal.step(action)
             if record:
@@ -797,7 +808,7 @@ def perft(deal: Deal, depth: int) -> int:
     of play together, and a measure of their speed."""
     if not isinstance(deal, Deal):
         raise TypeError(f"perft counts the actions of a guandan_fast Deal, not {type(deal).__name__}")
-    return deal._state.perft(bounded(depth, "the depth", 0, LONGEST_DEAL))  # type: ignore[no-any-return]
+    return deal._state.perft(bounded(depth, "the depth", 0, LONGEST_DEAL))
 
 
 def _restore(

@@ -1,13 +1,31 @@
 """Type stubs of :mod:`guandan_fast.engine.hand` (``hand.pyx``): the :class:`Hand` value."""
 
-from collections.abc import Iterable, Iterator
-from typing import Any, TypeAlias
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, SupportsIndex, TypeAlias
 
 import numpy as np
+import numpy.typing as npt
+from typing_extensions import Self, disjoint_base
+
+from .moves import Move
+
+__all__ = [
+    "FULL_PLANE",
+    "PARSED_CACHE_SIZE",
+    "CardsLike",
+    "Hand",
+    "as_hand",
+    "card_names",
+    "check_planes",
+    "forget_parsed",
+    "new_hand",
+    "planes_of_names",
+]
 
 FULL_PLANE: int
 PARSED_CACHE_SIZE: int
 
+@disjoint_base
 class Hand:
     """An immutable multiset of cards (each of the 54 distinct cards 0, 1 or 2 times).
 
@@ -16,7 +34,7 @@ class Hand:
     :meth:`from_counts` and :meth:`from_numpy` read the other forms.
     """
 
-    def __init__(self, cards: Hand | str | Iterable[str] = ()) -> None: ...
+    def __new__(cls, cards: Hand | str | Iterable[str] = ()) -> Self: ...
     @property
     def once(self) -> int:
         """The plane of the cards held at least once (bit i: card i)."""
@@ -27,10 +45,10 @@ class Hand:
     def parse(cls, text: str) -> Hand:
         """A hand from platform notation separated by spaces or commas: ``"S2 H2 SB"``."""
     @classmethod
-    def from_indices(cls, indices: Iterable[int]) -> Hand:
+    def from_indices(cls, indices: Iterable[SupportsIndex]) -> Hand:
         """A hand from card indices (0..53, see :mod:`guandan_fast.engine.cards`)."""
     @classmethod
-    def from_bits(cls, once: int, twice: int = 0) -> Hand:
+    def from_bits(cls, once: SupportsIndex, twice: SupportsIndex = 0) -> Hand:
         """A hand from its two bit planes (validated)."""
     @classmethod
     def _trusted(cls, once: int, twice: int) -> Hand: ...
@@ -43,9 +61,9 @@ class Hand:
     @property
     def packed(self) -> int:
         """Both planes in one int: ``once | twice << 64``."""
-    def to_numpy(self) -> np.ndarray:
+    def to_numpy(self) -> npt.NDArray[np.uint64]:
         """The planes as ``uint64[2] = (once, twice)``."""
-    def counts(self) -> np.ndarray:
+    def counts(self) -> npt.NDArray[np.uint8]:
         """Per-card counts, ``uint8[54]`` in card-index order."""
     def count(self, card: str | int) -> int:
         """How many copies (0, 1 or 2) of one card the hand holds."""
@@ -64,19 +82,19 @@ class Hand:
         """Whether ``other`` is a sub-multiset of this hand."""
     def clash(self, other: Hand) -> int | None:
         """The lowest card of which this hand and ``other`` together hold three copies, if any."""
-    def add(self, cards: Any) -> Hand:
+    def add(self, cards: CardsLike | Move) -> Hand:
         """This hand with ``cards`` added; ValueError if a card would have three copies."""
-    def remove(self, cards: Any) -> Hand:
+    def remove(self, cards: CardsLike | Move) -> Hand:
         """This hand without ``cards``; ValueError if the hand does not hold them."""
-    def __add__(self, cards: Any) -> Hand: ...
-    def __sub__(self, cards: Any) -> Hand: ...
-    def __eq__(self, other: object) -> bool: ...
-    def __ne__(self, other: object) -> bool: ...
+    def __add__(self, cards: CardsLike | Move) -> Hand: ...
+    def __sub__(self, cards: CardsLike | Move) -> Hand: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __ne__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
-    def __reduce__(self) -> tuple[Any, tuple[int, int]]: ...
+    def __reduce__(self) -> tuple[Callable[[int, int], Hand], tuple[int, int]]: ...
     def __setstate__(self, state: object) -> None: ...
     def __copy__(self) -> Hand: ...
-    def __deepcopy__(self, memo: Any) -> Hand: ...
+    def __deepcopy__(self, memo: dict[int, Any]) -> Hand: ...
 
 def check_planes(once: object, twice: object) -> tuple[int, int]:
     """Validate two bit planes; ValueError for bits that are no card or a third copy."""

@@ -32,6 +32,19 @@ import numpy as np
 from guandan_fast.engine._cardtext import canonical_planes
 from guandan_fast.engine.cards import CARD_BITS, CARD_NAMES, NUM_CARDS, as_index, parse_card
 
+__all__ = [
+    "FULL_PLANE",
+    "PARSED_CACHE_SIZE",
+    "CardsLike",
+    "Hand",
+    "as_hand",
+    "card_names",
+    "check_planes",
+    "forget_parsed",
+    "new_hand",
+    "planes_of_names",
+]
+
 FULL_PLANE = (1 << NUM_CARDS) - 1
 cdef uint64_t _FULL = (<uint64_t>1 << NUM_CARDS) - 1
 

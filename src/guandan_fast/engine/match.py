@@ -40,7 +40,7 @@ class Match:
     when it ends.
     """
 
-    def __init__(self, seed: Any = None, rules: Rules | None = None) -> None:
+    def __init__(self, seed: int | str | bytes | None = None, rules: Rules | None = None) -> None:
         self.rules = check_rules(rules)
         self._rng = random.Random(seed)
         self._levels = [2, 2]

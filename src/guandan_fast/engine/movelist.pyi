@@ -1,18 +1,28 @@
 """Type stubs of :mod:`guandan_fast.engine.movelist` (``movelist.pyx``)."""
 
-from collections.abc import Iterator
-from typing import Any, overload
+from collections.abc import Callable, Iterator, Sequence
+from types import ModuleType
+from typing import Any, TypeAlias, overload
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import disjoint_base
 
 from ._movegen import Moves
 from .backend import Backend
+from .hand import CardsLike
 from .kinds import MoveArrays
 from .moves import Move
 
+__all__ = ["MOVE_DTYPE", "MoveList", "has_legal_follow", "legal_moves", "read_last"]
+
+#: The move to beat as the calls take it: None (leading), a Move (PASS: leading) or a
+#: platform triple ``[type, rank, cards]``.
+_Last: TypeAlias = Move | Sequence[Any] | None
+
 MOVE_DTYPE: np.dtype
 
+@disjoint_base
 class MoveList(Moves):
     """The moves of one call, held as parallel numpy arrays.
 
@@ -49,11 +59,11 @@ class MoveList(Moves):
     def count(self) -> int:
         """Number of moves (python-chess style)."""
     @overload
-    def __getitem__(self, index: int) -> Move: ...
+    def __getitem__(self, index: int, /) -> Move: ...
     @overload
-    def __getitem__(self, index: slice) -> list[Move]: ...
+    def __getitem__(self, index: slice, /) -> list[Move]: ...
     def __iter__(self) -> Iterator[Move]: ...
-    def __contains__(self, move: object) -> bool: ...
+    def __contains__(self, move: object, /) -> bool: ...
     def row(self, index: int) -> tuple[int, int, int, int]:
         """Move ``index`` as plain ints ``(kind, key, once, twice)``, without building a Move."""
     def rows(self) -> Iterator[tuple[int, int, int, int]]:
@@ -62,19 +72,19 @@ class MoveList(Moves):
         """Every move as a platform triple ``[type, rank, cards]``."""
     def to_numpy(self) -> np.ndarray:
         """One structured row per move: ``kind`` (uint8), ``key`` (uint8), ``cards`` (uint64[2])."""
-    def __reduce__(self) -> tuple[Any, ...]: ...
+    def __reduce__(self) -> tuple[Callable[[int, bytes], MoveList], tuple[int, bytes]]: ...
     def __setstate__(self, state: object) -> None: ...
     def _shared(self) -> MoveList: ...
     def __copy__(self) -> MoveList: ...
-    def __deepcopy__(self, memo: Any) -> MoveList: ...
+    def __deepcopy__(self, memo: dict[int, Any]) -> MoveList: ...
 
-def read_last(last: Any, level: int, gen: Any = None) -> tuple[int, int, int]:
+def read_last(last: _Last, level: int, gen: ModuleType | None = None) -> tuple[int, int, int]:
     """``(kind, key, size)`` of the move to beat: None or PASS (leading), a Move or a platform triple."""
 
 def legal_moves(
-    hand: Any, level: int | str, last: Any = None, *, strongest: bool = False, backend: Backend | None = None
+    hand: CardsLike | Move, level: int | str, last: _Last = None, *, strongest: bool = False, backend: Backend | None = None
 ) -> MoveList:
     """Every legal move of ``hand`` at ``level``: leading, or beating ``last``."""
 
-def has_legal_follow(hand: Any, level: int | str, last: Any, *, backend: Backend | None = None) -> bool:
+def has_legal_follow(hand: CardsLike | Move, level: int | str, last: _Last, *, backend: Backend | None = None) -> bool:
     """Whether ``hand`` can beat ``last`` (a pass does not count)."""

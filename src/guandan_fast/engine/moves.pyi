@@ -1,14 +1,29 @@
 """Type stubs of :mod:`guandan_fast.engine.moves` (``moves.pyx``): the :class:`Move` value."""
 
+from collections.abc import Callable
 from typing import Any, Final
 
-from .hand import Hand
+from typing_extensions import disjoint_base
+
+from .hand import CardsLike, Hand
 from .kinds import PLATFORM_NAMES as PLATFORM_NAMES
 from .kinds import SEQUENCE_TYPES as SEQUENCE_TYPES
 from .kinds import MoveType as MoveType
 from .kinds import beats as beats
 from .kinds import bomb_tier as bomb_tier
 
+__all__ = [
+    "PASS",
+    "PLATFORM_NAMES",
+    "SEQUENCE_TYPES",
+    "Move",
+    "MoveType",
+    "beats",
+    "bomb_tier",
+    "sort_key",
+]
+
+@disjoint_base
 class Move:
     """A legal play: its type, its key (strength inside the type) and its cards, at a level.
 
@@ -17,7 +32,7 @@ class Move:
     (RULES.md §4): which wildcard stood for what is not part of a move.
     """
 
-    def __init__(self, kind: MoveType | int, key: int, cards: Any, level: int | str) -> None:
+    def __init__(self, kind: MoveType | int, key: int, cards: CardsLike | Move, level: int | str) -> None:
         """A move, validated: ``cards`` must really read as ``kind`` with ``key`` at ``level``."""
     @classmethod
     def _trusted(cls, kind: MoveType | int, key: int, cards: Hand, level: int) -> Move: ...
@@ -46,14 +61,14 @@ class Move:
         """Bomb tier (see :func:`bomb_tier`), -1 for a move that is no bomb."""
     def beats(self, other: Move | None) -> bool:
         """Whether this move may be played on ``other`` (``None`` or PASS: leading)."""
-    def __eq__(self, other: object) -> bool: ...
-    def __ne__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __ne__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
-    def __reduce__(self) -> str | tuple[Any, ...]:
+    def __reduce__(self) -> str | tuple[Callable[[int, int, int, int, int], Move], tuple[int, int, int, int, int]]:
         """Pickle by value; the pass comes back as the one :data:`PASS`."""
     def __setstate__(self, state: object) -> None: ...
     def __copy__(self) -> Move: ...
-    def __deepcopy__(self, memo: Any) -> Move: ...
+    def __deepcopy__(self, memo: dict[int, Any]) -> Move: ...
 
 def sort_key(move: Move) -> tuple[int, int, int, int]:
     """A fixed order for move lists: by type, key, then cards."""

@@ -21,9 +21,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from itertools import product
-from typing import Any
+from typing import SupportsIndex
 
 import numpy as np
+import numpy.typing as npt
 
 from .cards import (
     BIG_JOKER,
@@ -44,6 +45,8 @@ from .kinds import LEADING, MoveArrays, MoveType, beats
 Demand = dict[int, int]
 #: A move as plain ints: (kind, key, once, twice).
 Row = tuple[int, int, int, int]
+#: An integer argument as the native core's takes it (an int or a numpy integer).
+_Int = SupportsIndex
 
 ALL_SUITS = (0, 1, 2, 3)
 JOKER_PAIRS = ((SMALL_JOKER, SMALL_JOKER_POWER), (BIG_JOKER, BIG_JOKER_POWER))
@@ -187,8 +190,8 @@ def _moves(rows: list[Row]) -> MoveArrays:
     return MoveArrays(*_arrays(rows))
 
 
-def _hand(once: object, twice: object, level: object) -> tuple[Hand, int]:
-    return Hand.from_bits(once, twice), parse_level(level)  # type: ignore[arg-type]
+def _hand(once: _Int, twice: _Int, level: _Int) -> tuple[Hand, int]:
+    return Hand.from_bits(once, twice), parse_level(level)
 
 
 def _last(last_kind: object, last_key: object, last_size: object) -> tuple[int, int, int]:
@@ -199,32 +202,37 @@ def _last(last_kind: object, last_key: object, last_size: object) -> tuple[int, 
 
 
 def generate(
-    once: Any, twice: Any, level: Any, last_kind: Any, last_key: Any, last_size: Any, strongest: object
+    once: _Int, twice: _Int, level: _Int, last_kind: _Int, last_key: _Int, last_size: _Int, strongest: object
 ) -> MoveArrays:
     """The legal moves as :class:`~guandan_fast.engine.kinds.MoveArrays` (see ``_movegen.generate``)."""
     hand, level = _hand(once, twice, level)
     return _moves(legal_rows(hand, level, _last(last_kind, last_key, last_size), strongest=bool(strongest)))
 
 
-def classify(once: Any, twice: Any, level: Any) -> MoveArrays:
+def classify(once: _Int, twice: _Int, level: _Int) -> MoveArrays:
     """Every reading of exactly the cards ``(once, twice)`` as :class:`~guandan_fast.engine.kinds.MoveArrays`."""
     return _moves(readings(*_hand(once, twice, level)))
 
 
-def reads_as(once: Any, twice: Any, level: Any, kind: Any, key: Any) -> bool:
+def reads_as(once: _Int, twice: _Int, level: _Int, kind: _Int, key: _Int) -> bool:
     """Whether the cards ``(once, twice)`` read as (kind, key) at ``level``."""
     hand, level = _hand(once, twice, level)
     return any(m[0] == kind and m[1] == key for m in readings(hand, level))
 
 
-def has_legal_follow(once: Any, twice: Any, level: Any, last_kind: Any, last_key: Any, last_size: Any) -> bool:
+def has_legal_follow(once: _Int, twice: _Int, level: _Int, last_kind: _Int, last_key: _Int, last_size: _Int) -> bool:
     """Whether some move beats the last one (leading: whether the hand holds a card)."""
     hand, level = _hand(once, twice, level)
     return bool(legal_rows(hand, level, _last(last_kind, last_key, last_size)))
 
 
 def generate_batch(
-    hands: Any, levels: Any, last_kind: Any, last_key: Any, last_size: Any, strongest: object
+    hands: npt.NDArray[np.uint64],
+    levels: _Int | npt.NDArray[np.uint8],
+    last_kind: _Int,
+    last_key: _Int,
+    last_size: _Int,
+    strongest: object,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """:func:`generate` over ``uint64[n, 2]`` hands and one level or ``uint8[n]`` levels;
     hand i's moves are rows ``offsets[i]:offsets[i + 1]``."""
@@ -243,6 +251,6 @@ def generate_batch(
     return (*_arrays(rows), np.array(offsets, dtype=np.int64))
 
 
-def hand_size(once: Any, twice: Any) -> int:
+def hand_size(once: _Int, twice: _Int) -> int:
     """Number of cards in a hand given as two planes (validated)."""
     return len(Hand.from_bits(once, twice))

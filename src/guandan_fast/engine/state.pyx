@@ -31,6 +31,8 @@ from guandan_fast.engine._movegen cimport (
     movebuf_init,
 )
 
+__all__ = ["CAPI_VERSION", "LONGEST_DEAL", "PHASES", "STATE_ERRORS", "State"]
+
 #: The version of the C API of ``state.pxd`` this module implements (see the .pxd).
 CAPI_VERSION = GF_CAPI_VERSION
 

@@ -19,8 +19,9 @@ from ..encode import FIELDS, LAYOUTS, actions, state
 from ..engine.cards import bounded, level_char, parse_level
 from ..engine.deal import Deal
 from ..engine.match import Match
-from ..platform.playlog import _describe
 from ..engine.rules import Rules
+from ..engine.scoring import finish_outcome, team_of
+from ..platform.playlog import _describe
 
 if TYPE_CHECKING:
     from gymnasium import spaces
@@ -143,7 +144,8 @@ class Table:
 
     def _deal_over(self, deal: Deal) -> None:
         if self.match is None:
-            self.rewards = tuple(float(deal.result(seat)) for seat in range(4))  # type: ignore[arg-type]
+            team, up = finish_outcome(deal.finish_order)
+            self.rewards = tuple(float(up if team_of(seat) == team else -up) for seat in range(4))
             self.over = True
         elif self.match.over:
             self.rewards = tuple(1.0 if seat & 1 == self.match.winner else -1.0 for seat in range(4))
@@ -193,7 +195,7 @@ class Table:
             self.log.append(f"  seat {seat}: {_describe(deal.history[-1][1])}")
 
     def _log_end(self, deal: Deal) -> None:
-        team, up = deal.outcome  # type: ignore[misc]
+        team, up = finish_outcome(deal.finish_order)
         self.log.append(f"  finishing order {deal.finish_order}: team {team} goes up {up}")
         if self.match is not None and self.match.over:
             self.log.append(f"Team {self.match.winner} wins the match after {self.match.deals_played} deals")

@@ -22,8 +22,8 @@ except ImportError as error:  # pragma: no cover - exercised only without the ex
         "guandan_fast.envs.GuandanGymEnv needs gymnasium: pip install 'guandan_fast[envs]'"
     ) from error
 
-from ..engine.cards import bounded, check_seat
 from ..encode.actions import NUM_ACTIONS
+from ..engine.cards import bounded, check_seat
 from ..engine.rules import Rules
 from ._table import DEFAULT_LAYOUT, RENDER_FPS, RENDER_MODES, TableEnv, check_policies, observation_box
 
@@ -44,7 +44,8 @@ class GuandanGymEnv(TableEnv, gymnasium.Env):
     Outside an episode (before the first ``reset``, after the last step) ``step`` raises
     ValueError."""
 
-    metadata = {"render_modes": list(RENDER_MODES), "render_fps": RENDER_FPS}
+    # gymnasium.Env declares metadata an instance attribute (so not a ClassVar here)
+    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": RENDER_FPS}  # noqa: RUF012
 
     def __init__(
         self,
@@ -67,7 +68,7 @@ class GuandanGymEnv(TableEnv, gymnasium.Env):
         self._policies = {(seat + k) % 4: policies[k - 1] for k in (1, 2, 3)}
         self._no_mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
         self._no_mask.flags.writeable = False
-        self._set_table(mode, render_mode, dict(level=level, rules=rules, observation=observation, max_deals=max_deals))
+        self._set_table(mode, render_mode, {"level": level, "rules": rules, "observation": observation, "max_deals": max_deals})
         self.observation_space = observation_box(self._table)
         #: The reward of an illegal id with ``on_illegal="end"``: the worst the game can give.
         self.illegal_reward = -3.0 if mode == "deal" else -1.0

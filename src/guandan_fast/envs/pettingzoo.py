@@ -35,6 +35,7 @@ AGENTS = tuple(f"player_{seat}" for seat in range(4))
 SEATS = {agent: seat for seat, agent in enumerate(AGENTS)}
 
 
+# pettingzoo ships no type information (no py.typed), so mypy sees AECEnv as Any
 class GuandanAECEnv(TableEnv, AECEnv):  # type: ignore[misc]
     """Guandan as a PettingZoo AEC environment: one deal (``mode="deal"``) or a whole
     match (``mode="match"``, tribute and return are actions too). ``level`` (of a deal,
@@ -47,7 +48,13 @@ class GuandanAECEnv(TableEnv, AECEnv):  # type: ignore[misc]
     raise ValueError, as do an unknown agent name and an id the seat may not take (which
     changes nothing)."""
 
-    metadata = {"render_modes": list(RENDER_MODES), "name": "guandan_v0", "is_parallelizable": False, "render_fps": RENDER_FPS}
+    # pettingzoo.AECEnv declares metadata an instance attribute (so not a ClassVar here)
+    metadata: dict[str, Any] = {  # noqa: RUF012
+        "render_modes": list(RENDER_MODES),
+        "name": "guandan_v0",
+        "is_parallelizable": False,
+        "render_fps": RENDER_FPS,
+    }
 
     def __init__(
         self,
@@ -60,7 +67,7 @@ class GuandanAECEnv(TableEnv, AECEnv):  # type: ignore[misc]
         max_deals: int | None = None,
     ) -> None:
         super().__init__()
-        self._set_table(mode, render_mode, dict(level=level, rules=rules, observation=observation, max_deals=max_deals))
+        self._set_table(mode, render_mode, {"level": level, "rules": rules, "observation": observation, "max_deals": max_deals})
         self.possible_agents = list(AGENTS)
         self.agents: list[str] = []
         box = observation_box(self._table)
@@ -103,7 +110,8 @@ class GuandanAECEnv(TableEnv, AECEnv):  # type: ignore[misc]
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         self._check_started()
-        return super().last(observe)  # type: ignore[no-any-return]
+        last: tuple[Any, float, bool, bool, dict[str, Any]] = super().last(observe)
+        return last
 
     def step(self, action: Any) -> None:
         self._check_started()

@@ -58,7 +58,7 @@ class Audit:
         """Compare the ``act`` message ``msg`` to this seat with ``deal``, the mirror's deal
         where this seat is to act: the hand shown, and the ``actionList`` with the legal
         actions (as sets), differences counted by class."""
-        seat: int = self.seat  # type: ignore[assignment]
+        seat = deal.current_seat
         stage = msg["stage"]
         own = deal.hands[seat]
         if stage == "back":  # the server shows the hand from before the tribute arrived

@@ -250,7 +250,7 @@ class _Session:
         except (KeyError, IndexError, TypeError, ValueError) as error:
             log.warning("seat %s: no answer from the agent (%s: %s): sending the first entry", mirror.seat, type(error).__name__, error)
             index, matched = 0, False
-        await self._send(self.protocol.answer(msg, index, mirror.seat, mirror.room))  # type: ignore[arg-type]
+        await self._send(self.protocol.answer(msg, index, mirror.seat, mirror.room))
         result.answered += 1
         result.unmatched += not matched
         result.unfollowed += not followed

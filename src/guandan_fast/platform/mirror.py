@@ -30,12 +30,12 @@ from typing import Any, ClassVar
 
 from ..engine.cards import CARD_NAMES, level_char, parse_card, parse_level
 from ..engine.deal import Deal
-from ..engine.scoring import DealScore, score_deal
-from ..engine.rules import Rules
 from ..engine.hand import Hand
-from ..search.infoset import Unseen
+from ..engine.rules import Rules
+from ..engine.scoring import DealScore, score_deal
 from ..engine.tribute import natural_order, who_pays
 from ..platform import placeholders, standin
+from ..search.infoset import Unseen
 from .audit import Audit
 from .messages import PASS, ROOM_REPLIES, ProtocolError, field, read_actions, read_cards, read_seat, reading, short
 
@@ -102,7 +102,7 @@ class Mirror:
 
     def unseen(self) -> Unseen:
         """What this seat cannot see: :meth:`Deal.unseen` of the mirrored deal."""
-        return self._need_deal().unseen(self.seat)  # type: ignore[arg-type]
+        return self._need_deal().unseen(self._own_seat())
 
     def observation(self) -> Mapping[str, Any]:
         """:meth:`Deal.observation` of this seat; while an ``act`` is pending, that of
@@ -110,13 +110,14 @@ class Mirror:
         indexes that list) — or the ``act`` message itself when no deal can be made."""
         msg = self._pending
         if msg is None:
-            return self._need_deal().observation(self.seat)  # type: ignore[arg-type]
+            return self._need_deal().observation(self._own_seat())
         deal = self.answer_deal(msg)
         if deal is None:
             return dict(msg)
         actions = msg["actionList"]
         answer = {"actionList": [list(a) for a in actions], "indexRange": len(actions) - 1}
-        return ChainMap(answer, deal.observation(self.seat))  # type: ignore[arg-type]
+        # typeshed's ChainMap takes MutableMappings; it writes to the first map only (answer)
+        return ChainMap(answer, deal.observation(self._own_seat()))  # type: ignore[arg-type]
 
     def in_step(self, msg: Mapping[str, Any]) -> bool:
         """Whether the ``act`` message ``msg`` asks what the mirrored deal asks: this seat
@@ -159,6 +160,13 @@ class Mirror:
         only_pass = isinstance(actions, Sequence) and len(actions) == 1 and _is_pass(actions[0])
         return only_pass and self.lost is None and deal.to_act != self.seat
 
+    def _own_seat(self) -> int:
+        """This mirror's seat; ProtocolError while no message has named it."""
+        seat = self.seat
+        if seat is None:
+            raise ProtocolError("the seat is unknown: no 'beginning' message yet")
+        return seat
+
     def _need_deal(self) -> Deal:
         deal = self.deal
         if deal is None or self.seat is None:
@@ -189,7 +197,7 @@ class Mirror:
             with reading(msg):
                 if kind == "notify":
                     self._pending = None
-                    handler = self._NOTIFY.get(stage)  # type: ignore[arg-type]
+                    handler = None if stage is None else self._NOTIFY.get(stage)
                     if handler is None:
                         raise ProtocolError(f"notify of unknown stage {short(stage)}")
                     handler(self, msg)
@@ -250,7 +258,7 @@ class Mirror:
         seats in ``anti`` when they refuse tribute, else away from the payers); ``order``:
         the order the payers' tributes arrived in, when it matters."""
         payers = () if self._previous is None else who_pays(self._previous)[0]
-        hands = placeholders.split_unseen(own, self.seat, payers, anti)  # type: ignore[arg-type]
+        hands = placeholders.split_unseen(own, self._own_seat(), payers, anti)
         rules = self.rules if rules is None else rules
         if self._previous is None:
             # The server's first deal is led by seat 0 (the leader is checked at the first play).
@@ -265,7 +273,7 @@ class Mirror:
             return
         self.tribute["kind"] = "anti"
         self.tribute["anti"] = seats
-        self._deal = self._start(deal.hands[self.seat], deal.level, anti=seats)  # type: ignore[index]
+        self._deal = self._start(deal.hands[self._own_seat()], deal.level, anti=seats)
         if self._deal.tribute["kind"] != "anti":
             self.audit.depart("unexplained", f"anti-tribute by seats {seats} which the rules do not give")
 
@@ -293,7 +301,8 @@ class Mirror:
         rules' pairing; else, for two tributes, the server's — equal cards by arrival order
         (the other payer first), other cards compared by natural rank."""
         paid = {payer: card for payer, _, card in results}
-        own = before.hands[self.seat]  # type: ignore[index]
+        seat = self._own_seat()
+        own = before.hands[seat]
         candidates: list[tuple[Sequence[int] | None, Rules | None, str | None]] = [(None, None, None)]
         if len(results) == 2 and before.phase == "tribute":
             payers = before.tribute["payers"]
@@ -308,9 +317,9 @@ class Mirror:
         for order, rules, kind in candidates:
             deal = before.clone() if kind is None else self._start(own, before.level, (), order, rules)
             try:
-                deal = placeholders.arrange_tribute(deal, self.seat, paid)  # type: ignore[arg-type]
+                deal = placeholders.arrange_tribute(deal, seat, paid)
                 while deal.phase == "tribute":
-                    deal.step(["tribute", "tribute", [CARD_NAMES[paid[deal.to_act]]]])  # type: ignore[index]
+                    deal.step(["tribute", "tribute", [CARD_NAMES[paid[deal.current_seat]]]])
             except (KeyError, ValueError) as failed:
                 error = error or ValueError(str(failed))
                 continue
@@ -330,11 +339,11 @@ class Mirror:
         back = {returner: card for returner, _, card in results}
         # the tribute a receiver was just given stays with it (the rules may forbid returning it)
         received = {receiver: Hand.from_indices([card]) for _, receiver, card in before.tribute["payments"]}
-        deal = before.clone()
+        deal, seat = before.clone(), self._own_seat()
         try:
             while deal.phase == "return":
-                returner: int = deal.to_act  # type: ignore[assignment]
-                deal = placeholders.give(deal, self.seat, returner, Hand.from_indices([back[returner]]), received)  # type: ignore[arg-type]
+                returner = deal.current_seat
+                deal = placeholders.give(deal, seat, returner, Hand.from_indices([back[returner]]), received)
                 deal.step(["back", "back", [CARD_NAMES[back[returner]]]])
         except (KeyError, ValueError) as error:
             self.audit.depart("unexplained", f"return {results} cannot be followed: {error}")
@@ -344,9 +353,9 @@ class Mirror:
     def _rebuilt(self, deal: Deal, payments: Sequence[tuple[int, int, int]], returns: Sequence[tuple[int, int, int]]) -> Deal:
         """The deal restarted in the play phase with the server's card movements applied
         (when the rules cannot reproduce them); the leader is fixed at the first play."""
-        hands = list(deal.hands)
+        hands, seat = list(deal.hands), self._own_seat()
         for giver, taker, card in [*payments, *returns]:
-            hands = placeholders.swapped_in(hands, self.seat, giver, Hand.from_indices([card]), {})  # type: ignore[arg-type]
+            hands = placeholders.swapped_in(hands, seat, giver, Hand.from_indices([card]), {})
             hands[giver] = hands[giver].remove([CARD_NAMES[card]])
             hands[taker] = hands[taker].add([CARD_NAMES[card]])
         self._leader_known = False
@@ -373,13 +382,13 @@ class Mirror:
         if deal.phase in ("tribute", "return"):
             self.audit.depart("unexplained", f"play by seat {seat} before the tribute was settled")
             deal = self._rebuilt(deal, [], [])
-        greater = msg.get("greaterPos", -1)
+        last_seat = msg.get("greaterPos", -1)
         if deal.phase == "play" and not deal.hands[seat]:
             self.audit.depart("act_to_out_seat", f"seat {seat} is out and was asked to act; it answered {short(list(action))}")
             if passing:
                 return
             raise ProtocolError(f"seat {seat} is out but played {short(list(action))}")
-        if greater == seat and deal.phase == "play":
+        if last_seat == seat and deal.phase == "play":
             # The trick was over, but the server had the unbeaten player answer its own play.
             self.audit.depart("trick_end_skip", f"seat {seat} was asked to beat its own play and answered {short(list(action))}")
             if passing:
@@ -388,8 +397,8 @@ class Mirror:
             deal = self._off_turn(deal, seat, action)
             if deal is None:
                 return
-        elif greater != deal.last_seat:
-            self.audit.depart("unexplained", f"seat {seat} answered seat {greater}'s play; the deal's is seat {deal.last_seat}'s")
+        elif last_seat != deal.last_seat:
+            self.audit.depart("unexplained", f"seat {seat} answered seat {last_seat}'s play; the deal's is seat {deal.last_seat}'s")
         if passing:
             deal.step(PASS)
         else:
@@ -406,12 +415,13 @@ class Mirror:
     def _held_by(self, deal: Deal, seat: int, cards: Hand) -> Deal:
         """``deal`` where ``seat`` holds ``cards`` (a placeholder swap keeping what this seat
         knows; when what it knows cannot be kept, a swap without it)."""
+        own = self._own_seat()
         try:
-            return placeholders.give(deal, self.seat, seat, cards, placeholders.known(deal, self.seat))  # type: ignore[arg-type]
+            return placeholders.give(deal, own, seat, cards, placeholders.known(deal, own))
         except ValueError as error:
-            log.info("seat %s: %s; swapping without the known cards", self.seat, error)
+            log.info("seat %s: %s; swapping without the known cards", own, error)
         try:
-            return placeholders.give(deal, self.seat, seat, cards)  # type: ignore[arg-type]
+            return placeholders.give(deal, own, seat, cards)
         except ValueError as error:
             raise ProtocolError(f"seat {seat} played {cards}: {error}") from None
 
@@ -518,13 +528,13 @@ class Mirror:
     def _out_of_step(self, deal: Deal, msg: Mapping[str, Any]) -> str | None:
         """How the play request ``msg`` differs from ``deal`` (turn, own hand, move to
         beat), or None when it asks what the deal asks."""
-        seat: int = self.seat  # type: ignore[assignment]
+        seat = self._own_seat()
         if deal.phase != "play" or deal.to_act != seat:
             return f"act to seat {seat}, the deal waits for seat {deal.to_act} ({deal.phase})"
         server_hand = read_cards(field(msg, "handCards"))
         if server_hand != deal.hands[seat]:
             return f"server hand {server_hand}, mirrored hand {deal.hands[seat]}"
-        beat = standin.greater(msg, seat)
+        beat = standin.last_move(msg, seat)
         last = deal.last_move if deal.following else None
         if (beat is None) != (last is None) or (
             beat is not None and last is not None and (beat[0] != deal.last_seat or read_cards(beat[1][2]) != last.cards)
@@ -538,8 +548,9 @@ class Mirror:
         rules). A diagnostic: a comparison that fails is logged, never raised."""
         try:
             with reading(msg):
-                if self.in_step(msg):
-                    self.audit.compare_act(self.deal, msg)  # type: ignore[arg-type]
+                deal = self.deal
+                if deal is not None and self.in_step(msg):
+                    self.audit.compare_act(deal, msg)
         except ProtocolError as error:
             log.warning("seat %s: the act message could not be compared with the deal: %s", self.seat, error)
 
@@ -550,7 +561,7 @@ class Mirror:
         if "selfRank" not in msg:
             return
         mine, theirs = parse_level(msg["selfRank"]), parse_level(field(msg, "oppoRank"))
-        levels = (mine, theirs) if self.seat & 1 == 0 else (theirs, mine)  # type: ignore[operator]
+        levels = (mine, theirs) if self._own_seat() & 1 == 0 else (theirs, mine)
         scored, self._scored = self._scored, None
         if scored is not None and scored.winner is None and levels != scored.levels:
             kind = "failing_at_a" if all(a <= b for a, b in zip(levels, scored.levels)) else "unexplained"

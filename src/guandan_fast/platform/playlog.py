@@ -11,6 +11,7 @@ from ..agents.base import Agent, checked_choice
 from ..engine.cards import CARD_NAMES, bounded, check_seat, level_char
 from ..engine.match import Match
 from ..engine.rules import Rules
+from ..engine.scoring import finish_outcome
 
 __all__ = ["play_log"]
 
@@ -100,7 +101,7 @@ def play_log(
             if len(finish) > out_before and seat in finish:
                 yield f"  seat {seat} is out ({_PLACES[finish.index(seat)]})"
         finish = deal.finish_order
-        team, up = deal.outcome  # type: ignore[misc]
+        team, up = finish_outcome(finish)
         if finish[1] == finish[0] ^ 2:
             places = f"seat {finish[0]} 1st, seat {finish[1]} 2nd, seats {finish[2]} and {finish[3]} both last (双下)"
         else:

@@ -31,8 +31,9 @@ class Protocol:
         """The messages sent once connected."""
         return []
 
-    def answer(self, msg: Mapping[str, Any], index: int, seat: int, room: int | None) -> dict[str, Any]:
-        """The answer to the ``act`` message ``msg`` choosing ``actionList[index]``."""
+    def answer(self, msg: Mapping[str, Any], index: int, seat: int | None, room: int | None) -> dict[str, Any]:
+        """The answer to the ``act`` message ``msg`` choosing ``actionList[index]`` (``seat``:
+        the mirror's, None until the server named it, which only the legacy protocol allows)."""
         raise NotImplementedError
 
 
@@ -41,7 +42,7 @@ class LegacyProtocol(Protocol):
 
     name = "legacy"
 
-    def answer(self, msg: Mapping[str, Any], index: int, seat: int, room: int | None) -> dict[str, Any]:
+    def answer(self, msg: Mapping[str, Any], index: int, seat: int | None, room: int | None) -> dict[str, Any]:
         return {"actIndex": index}
 
 
@@ -64,7 +65,7 @@ class OpenGuanDanProtocol(Protocol):
             return [{"type": "CREATE_ROOM", "data": data}]
         return [{"type": "JOIN_ROOM", "data": {"userId": self.user, "roomId": self.room, "seatNum": self.seat}}]
 
-    def answer(self, msg: Mapping[str, Any], index: int, seat: int, room: int | None) -> dict[str, Any]:
+    def answer(self, msg: Mapping[str, Any], index: int, seat: int | None, room: int | None) -> dict[str, Any]:
         stage = msg["stage"]
         data: dict[str, Any] = {"roomId": room, "player": seat}
         if stage == "back":

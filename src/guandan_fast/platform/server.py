@@ -31,9 +31,9 @@ from typing import Any, TypeGuard, TypeVar
 
 from ..engine.cards import CARD_NAMES, level_char
 from ..engine.deal import Deal, deal_cards
+from ..engine.hand import Hand
 from ..engine.rules import Rules
 from ..engine.scoring import score_deal
-from ..engine.hand import Hand
 from .client import _websockets
 from .observation import act_message
 
@@ -308,7 +308,7 @@ class PracticeServer:
             requests[receiver] = {**act_message(view, receiver), **echoes[receiver], "handCards": shown}
         answers = dict(await self._ask_all(room, requests, echoes))
         while deal.phase == "return":
-            deal.step(answers[deal.to_act]["act"])  # type: ignore[index]
+            deal.step(answers[deal.current_seat]["act"])
         returns = deal.tribute["returns"]
         await self._broadcast(room, {
             "result": [[r, p, CARD_NAMES[c]] for r, p, c in returns], "stage": "back", "count": 27, "type": "notify",
@@ -317,13 +317,13 @@ class PracticeServer:
 
     async def _tricks(self, room: _Room, deal: Deal) -> None:
         while deal.phase == "play":
-            seat: int = deal.to_act  # type: ignore[assignment]
-            greater = deal.last_seat if deal.following else -1
-            beat = deal.last_move.to_platform() if deal.following else _PASS  # type: ignore[union-attr]
+            seat, last = deal.current_seat, deal.last_move  # last: None when the seat leads
+            last_seat = deal.last_seat if last is not None else -1
+            beat = last.to_platform() if last is not None else _PASS
             ((_, answer),) = await self._ask_all(room, {seat: act_message(deal, seat)}, {})
             deal.step(answer["act"])
             await self._broadcast(room, {
-                "curPos": seat, "stage": "play", "greaterPos": greater, "greaterAction": beat, "type": "notify",
+                "curPos": seat, "stage": "play", "greaterPos": last_seat, "greaterAction": beat, "type": "notify",
                 "curAction": answer["act"],
             })
 

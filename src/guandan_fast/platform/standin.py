@@ -16,16 +16,17 @@ from typing import Any
 
 from ..engine.cards import CARD_NAMES, parse_card, parse_level
 from ..engine.deal import Deal
-from ..engine.rules import Rules
 from ..engine.hand import Hand
+from ..engine.rules import Rules
 from ..platform import placeholders
 from .messages import PASS, ProtocolError, field, read_cards, read_seat, reading, short
 
-__all__ = ["card_stand_in", "greater", "play_stand_in"]
+__all__ = ["card_stand_in", "last_move", "play_stand_in"]
 
 
-def greater(msg: Mapping[str, Any], seat: int) -> tuple[int, Sequence[Any]] | None:
-    """The move this seat must beat in the play request ``msg`` and who made it, or None
+def last_move(msg: Mapping[str, Any], seat: int) -> tuple[int, Sequence[Any]] | None:
+    """``(last_seat, last move)``: the move this seat must beat in the play request ``msg``
+    and the seat that made it (the platform's ``greaterPos``/``greaterAction``), or None
     when the seat leads (no ``greaterAction``, a PASS, or the seat's own play)."""
     action = msg.get("greaterAction")
     if not action or not isinstance(action, Sequence) or isinstance(action, (str, bytes)) or action[0] == "PASS":
@@ -39,9 +40,10 @@ def _rests(info: object) -> list[int]:
     if not isinstance(info, Sequence) or isinstance(info, (str, bytes)) or len(info) != 4:
         raise ProtocolError(f"publicInfo lists the four seats, not {short(info)}")
     rests = [entry.get("rest") if isinstance(entry, Mapping) else None for entry in info]
-    if any(isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= 27 for n in rests):
+    counts = [n for n in rests if type(n) is int and 0 <= n <= 27]  # type(n) is int: no bool
+    if len(counts) != 4:
         raise ProtocolError(f"publicInfo's counts are 0-27, not {rests}")
-    return rests  # type: ignore[return-value]
+    return counts
 
 
 def play_stand_in(
@@ -64,7 +66,7 @@ def _play_stand_in(
     rests = _rests(field(msg, "publicInfo"))
     if rests[seat] != len(own):
         raise ProtocolError(f"publicInfo gives seat {seat} {rests[seat]} cards, its handCards {len(own)}")
-    beat = greater(msg, seat)
+    beat = last_move(msg, seat)
     last = read_cards(beat[1][2]) if beat else Hand()
     # the unseen cards: 108 minus the own hand minus what was played (the move to beat is
     # played again in the stand-in, so it stays with its maker)

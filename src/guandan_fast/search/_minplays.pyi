@@ -1,8 +1,10 @@
-"""Type stubs of the native min-plays solver (``_solver.pyx``); see :mod:`guandan_fast.search.minplays`."""
+"""Type stubs of the native min-plays solver (``_minplays.pyx``); see :mod:`guandan_fast.search.minplays`."""
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import disjoint_base
 
+@disjoint_base
 class MinPlays:
     """A reusable solver owning its memo table (one per thread)."""
 

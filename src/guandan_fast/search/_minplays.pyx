@@ -23,6 +23,7 @@ decomposition with the fewest plays and, among those, the smallest penalty. The 
 found are then given real cards of the hand, each play read by the generator's own move.
 """
 
+cimport cython
 from libc.stdint cimport uint8_t, int32_t, uint32_t, uint64_t
 from libc.stdlib cimport malloc, calloc, free
 
@@ -460,6 +461,7 @@ cdef Py_ssize_t solver_decompose(Solver* solver, uint64_t once, uint64_t twice, 
     return count
 
 
+@cython.auto_pickle(False)  # never pickled (Cython's generated refusal would also land in the module)
 cdef class MinPlays:
     """A reusable solver: owns the memo table (one solver per thread; not thread-safe)."""
 

@@ -6,16 +6,29 @@ Every function checks its arguments itself: TypeError for an argument that is no
 """
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Literal, TypeAlias, overload
 
 import numpy as np
+import numpy.typing as npt
 
 from ..engine.state import State
 
 PLAYOUT_LIMIT: int
 
-def playout(state: State, seed: int, record: bool = False, policy: int = 0) -> Any: ...
-def playouts(state: State, seed: int, n: int, policy: int = 0) -> np.ndarray: ...
+#: The finishing order: the four seats, first to last.
+_Finish: TypeAlias = tuple[int, int, int, int]
+#: ``(finish, seats, kinds, keys, cards)``: one row per action in the order played.
+_Record: TypeAlias = tuple[
+    _Finish, npt.NDArray[np.int8], npt.NDArray[np.uint8], npt.NDArray[np.uint8], npt.NDArray[np.uint64]
+]
+
+@overload
+def playout(state: State, seed: int, record: Literal[False] = False, policy: int = 0) -> _Finish: ...
+@overload
+def playout(state: State, seed: int, record: Literal[True], policy: int = 0) -> _Record: ...
+@overload
+def playout(state: State, seed: int, record: bool, policy: int = 0) -> _Finish | _Record: ...
+def playouts(state: State, seed: int, n: int, policy: int = 0) -> npt.NDArray[np.int8]: ...
 def world_playouts(
     state: State,
     worlds: np.ndarray,
@@ -25,5 +38,5 @@ def world_playouts(
     seed: int,
     n: int,
     policy: int = 0,
-) -> np.ndarray: ...
-def random_deals(n: int, seed: int, level: int = 2) -> np.ndarray: ...
+) -> npt.NDArray[np.int8]: ...
+def random_deals(n: int, seed: int, level: int = 2) -> npt.NDArray[np.int8]: ...

@@ -67,6 +67,7 @@ finished tightened the bounds of its action; the unfinished test is dropped, so 
 bounds returned are proven, never guessed.
 """
 
+cimport cython
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memset
@@ -1124,6 +1125,7 @@ cdef int _raise_pending() except -1:
     return -1
 
 
+@cython.auto_pickle(False)  # never pickled (Cython's generated refusal would also land in the module)
 cdef class Solver:
     """A reusable solver (one per thread; not thread-safe): it owns the table and buffers,
     which stay allocated between solves. No result depends on what an earlier solve did."""

@@ -28,7 +28,7 @@ usual entry points; this module holds the work (and takes any object with the pu
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -36,6 +36,9 @@ from ..engine.cards import BIG_JOKER, bounded, check_seat
 from ..engine.hand import Hand
 from . import _infoset as _native
 from .playout import SEED_MASK
+
+if TYPE_CHECKING:
+    from ..engine.deal import Deal
 
 __all__ = ["Unseen", "sample_hands", "sample_worlds", "unseen"]
 
@@ -62,7 +65,7 @@ class Unseen:
     pooled_seats: tuple[int, ...]
 
 
-def unseen(deal: Any, seat: int) -> Unseen:
+def unseen(deal: Deal, seat: int) -> Unseen:
     """What ``seat`` cannot see of ``deal`` (see :class:`Unseen` and the module notes)."""
     seat = check_seat(seat)
     hands = deal.hands
@@ -101,8 +104,9 @@ def unseen(deal: Any, seat: int) -> Unseen:
     for s in range(4):
         if s != seat:
             hidden = hidden.add(hands[s]).remove(known[s])
-    counts = tuple(0 if s == seat else left[s] - len(known[s]) for s in range(4))
-    return Unseen(seat, hidden.remove(pooled), counts, tuple(known), pooled, pooled_seats)  # type: ignore[arg-type]
+    c0, c1, c2, c3 = (0 if s == seat else left[s] - len(known[s]) for s in range(4))
+    k0, k1, k2, k3 = known
+    return Unseen(seat, hidden.remove(pooled), (c0, c1, c2, c3), (k0, k1, k2, k3), pooled, pooled_seats)
 
 
 #: More worlds than this in one call is a mistake (``uint64[n, 4, 2]`` would pass 128 GiB),
@@ -114,7 +118,7 @@ def _check_count_and_seed(n: object, seed: object) -> tuple[int, int]:
     return bounded(n, "the number of worlds", 0, MAX_WORLDS), bounded(seed, "a seed", 0, SEED_MASK)
 
 
-def sample_hands(deal: Any, seat: int, n: int, seed: int = 0) -> np.ndarray:
+def sample_hands(deal: Deal, seat: int, n: int, seed: int = 0) -> np.ndarray:
     """``n`` worlds for ``seat`` as hand planes ``uint64[n, 4, 2]`` (row ``[i, s]`` is
     ``(once, twice)`` of seat ``s`` in world ``i``): the fast form of :func:`sample_worlds`.
     World ``i`` is drawn from the random stream ``seed + i`` (native, without the GIL)."""
@@ -133,7 +137,7 @@ def sample_hands(deal: Any, seat: int, n: int, seed: int = 0) -> np.ndarray:
     )
 
 
-def sample_worlds(deal: Any, seat: int, n: int, seed: int = 0) -> list[Any]:
+def sample_worlds(deal: Deal, seat: int, n: int, seed: int = 0) -> list[Deal]:
     """``n`` copies of ``deal`` whose hidden hands are drawn for ``seat`` (see
     :func:`sample_hands`); each continues from the same state (:meth:`Deal.with_hands`)."""
     planes = sample_hands(deal, seat, n, seed).tolist()

@@ -10,10 +10,10 @@ wildcards), with a memo on them; the decomposition found is then given real card
 from __future__ import annotations
 
 import threading
-from typing import Any, Final, Literal
+from typing import Final, Literal
 
 from ..engine.cards import parse_level
-from ..engine.hand import Hand, as_hand
+from ..engine.hand import CardsLike, Hand, as_hand
 from ..engine.moves import Move, MoveType
 from ._minplays import MinPlays as _NativeSolver
 
@@ -41,15 +41,15 @@ MAX_CARDS: Final = 33
 _local = threading.local()
 
 
-def _solver() -> Any:
+def _solver() -> _NativeSolver:
     """This thread's native solver (it owns a memo table and is not shared)."""
-    solver = getattr(_local, "solver", None)
+    solver: _NativeSolver | None = getattr(_local, "solver", None)
     if solver is None:
         solver = _local.solver = _NativeSolver()
     return solver
 
 
-def min_plays(hand: Any, level: int | str, *, prefer: Prefer = "none") -> tuple[int, list[Move]]:
+def min_plays(hand: CardsLike | Move, level: int | str, *, prefer: Prefer = "none") -> tuple[int, list[Move]]:
     """The fewest leading moves that play out ``hand`` at ``level``, and one such list.
 
     ``hand`` is a :class:`~guandan_fast.Hand`, a card string or an iterable of card

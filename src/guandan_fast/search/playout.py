@@ -9,7 +9,7 @@ call time for its playout conveniences) and takes a deal's ``State``, never the 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, overload
 
 import numpy as np
 
@@ -40,13 +40,20 @@ def check_seed(seed: object) -> int:
     return bounded(seed, "a playout seed", 0, SEED_MASK)
 
 
-def native_playout(state: State, seed: int, record: bool, policy: int = 0) -> Any:
+@overload
+def native_playout(state: State, seed: int, record: Literal[False], policy: int = 0) -> list[int]: ...
+@overload
+def native_playout(
+    state: State, seed: int, record: Literal[True], policy: int = 0
+) -> tuple[list[int], list[tuple[int, list[Any]]]]: ...
+def native_playout(
+    state: State, seed: int, record: bool, policy: int = 0
+) -> list[int] | tuple[list[int], list[tuple[int, list[Any]]]]:
     """The finishing order of one native playout by the policy of code ``policy``; with
     ``record`` also every action taken as ``(seat, platform triple)``."""
-    result = _native.playout(state, seed, record, policy)
     if not record:
-        return list(result)
-    finish, seats, kinds, keys, cards = result
+        return list(_native.playout(state, seed, False, policy))
+    finish, seats, kinds, keys, cards = _native.playout(state, seed, True, policy)
     level = state.level
     actions = [
         (seat, fresh(stored_triple(kind, key, once, twice, level)))
@@ -69,12 +76,12 @@ def native_playouts(state: State, seed: int, n: int, policy: int = 0) -> np.ndar
     return np.asarray(_native.playouts(state, seed, n, policy), dtype=np.int8)
 
 
-def native_world_playouts(state: State, worlds: np.ndarray, moves: tuple[Any, Any, Any], seed: int, n: int,
+def native_world_playouts(state: State, worlds: np.ndarray, moves: tuple[list[int], list[int], np.ndarray], seed: int, n: int,
                           policy: int = 0) -> np.ndarray:
     """``n`` native playouts from ``state`` with its hands replaced by each world
     (``uint64[w, 4, 2]``) after each move (``(kinds, keys, cards)`` rows, kind 0 the
     pass): the finishing orders, ``int8[w, m, n, 4]`` (see ``_playout.world_playouts``)."""
-    return _native.world_playouts(state, worlds, *moves, seed, n, policy)  # type: ignore[no-any-return]
+    return _native.world_playouts(state, worlds, *moves, seed, n, policy)
 
 
 def random_deals(n: int, seed: int = 0, level: int | str = 2) -> np.ndarray:

@@ -184,10 +184,10 @@ def _milliseconds(value: object) -> float:
     return float(value)
 
 
-def _solver() -> Any:
+def _solver() -> _native.Solver:
     """This thread's native solver (it owns a table and is not shared); a fresh one when
     it is busy (a solve called from a signal handler during a solve)."""
-    solver = getattr(_local, "solver", None)
+    solver: _native.Solver | None = getattr(_local, "solver", None)
     if solver is None:
         solver = _local.solver = _native.Solver()
     if solver.busy:

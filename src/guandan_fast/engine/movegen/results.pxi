@@ -13,6 +13,7 @@ cdef cnp.dtype _UINT64 = cnp.PyArray_DescrFromType(cnp.NPY_UINT64)
 
 
 @cython.freelist(16)
+@cython.auto_pickle(False)  # never pickled (Cython's generated refusal would also land in the module)
 cdef class _Memory:
     """The memory of a :class:`Moves`' moves once a numpy view of it exists: the base of
     every view, so a view keeps the memory alive without holding the Moves (a Moves
