@@ -9,6 +9,7 @@ as one JSON line; :func:`run_isolated` starts that and returns them.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
@@ -77,11 +78,19 @@ class Problems:
         return None
 
 
+def installed_root() -> str:
+    """The folder holding the guandan_fast this test process imports: a child process given it
+    on PYTHONPATH runs the same build (src/ holds no compiled modules after a non-editable
+    install, as in CI)."""
+    spec = importlib.util.find_spec("guandan_fast")
+    assert spec is not None and spec.origin is not None
+    return str(Path(spec.origin).resolve().parents[1])
+
+
 def run_isolated(module: str, campaign: str, seed: int, timeout: float = 120.0) -> list[str]:
     """Run ``campaign`` of test module ``module`` (a file name in tests/) with ``seed`` in a
     child process; its problems. A crash or a hang fails with what the child printed."""
-    source = str(TESTS.parent / "src")
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(TESTS), source, os.environ.get("PYTHONPATH", "")]),
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(TESTS), installed_root(), os.environ.get("PYTHONPATH", "")]),
            "PYTHONFAULTHANDLER": "1"}
     done = subprocess.run(
         [sys.executable, str(TESTS / module), campaign, str(seed)], capture_output=True, text=True, timeout=timeout,

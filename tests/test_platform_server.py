@@ -17,6 +17,7 @@ import pytest
 
 websockets = pytest.importorskip("websockets")
 
+from fuzzing import installed_root
 from platform_server import PlatformServer
 
 from guandan_fast.agents import make_agent
@@ -29,8 +30,7 @@ COMMAND = [sys.executable, "-m", "guandan_fast"]
 
 
 def _environment() -> dict[str, str]:
-    source = str(Path(__file__).resolve().parents[1] / "src")
-    return {**os.environ, "PYTHONPATH": source + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    return {**os.environ, "PYTHONPATH": installed_root() + os.pathsep + os.environ.get("PYTHONPATH", "")}
 
 
 def test_cli_server_plays_whole_games_with_four_client_processes(tmp_path: Path) -> None:

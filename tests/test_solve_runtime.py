@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+from fuzzing import installed_root
 from solve_oracle import cut, hard_position, small_position
 from test_leak import leak_check
 
@@ -97,7 +98,7 @@ print("finished?", flush=True)
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process is POSIX")
 def test_ctrl_c_interrupts_a_long_solve_promptly() -> None:
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    env = {**os.environ, "PYTHONPATH": installed_root()}
     process = subprocess.Popen(
         [sys.executable, "-c", _INTERRUPTED, str(ROOT / "tests")],
         stdout=subprocess.PIPE,
