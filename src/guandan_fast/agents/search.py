@@ -12,7 +12,8 @@ Candidates
     candidate is not searched.
 How a world is judged
     * **exactly**, once the world is small — every seat still in play holds at most
-      ``solve_cards`` cards: the native perfect-information solver (``solve_state`` of
+      ``solve_cards`` cards and the first world drawn was solved within ``max_nodes``
+      positions (else every world is judged by rollouts): the native perfect-information solver (``solve_state`` of
       ``search/_solve.pxd``, through :class:`~guandan_fast.search._worldsolve.WorldSolver`:
       one call per decision, no Python object per world) gives each candidate's value with
       both teams playing perfectly in that world, each world stopped at ``max_nodes``
@@ -157,7 +158,13 @@ class SearchAgent:
         objective = self.objective if not deal.finish_order else "points"  # "first" is decided once a seat is out
         worlds = sample_hands(deal, seat, self.worlds, seed)
         if max(deal.cards_left()) <= self.solve_cards:
-            return self._solved(deal, seat, candidates, worlds, objective, deadline)
+            probe, share = self._solved(deal, seat, candidates, worlds[:1], objective, deadline)
+            if share == 0.0:  # the first world solved: solve them all
+                values, share = self._solved(deal, seat, candidates, worlds[1:], objective, deadline)
+                return np.concatenate([probe, values]), share * len(values) / (len(values) + 1)
+            worlds = worlds[1:]  # too big to solve in time: rollouts (the probe's world counts)
+            values = self._rollouts(deal, seat, candidates, worlds, objective, deadline)
+            return np.concatenate([probe, values]), 1.0
         values = self._rollouts(deal, seat, candidates, worlds, objective, deadline)
         return values, 1.0
 

@@ -41,6 +41,19 @@ cdef int _raise_pending() except -1:
     return -1
 
 
+cdef inline void _add(uint64_t* lo, uint64_t* hi, uint64_t* over, uint64_t once, uint64_t twice) noexcept nogil:
+    """Add a hand to a multiset of cards held as a two-bit count per card (``lo``, ``hi``);
+    ``over`` marks the cards counted more than twice."""
+    cdef uint64_t c0 = once & ~twice, c1 = twice, carry0, carry1, s0, s1
+    s0 = lo[0] ^ c0
+    carry0 = lo[0] & c0
+    s1 = hi[0] ^ c1 ^ carry0
+    carry1 = (hi[0] & c1) | (hi[0] & carry0) | (c1 & carry0)
+    over[0] |= carry1 | (s0 & s1)
+    lo[0] = s0
+    hi[0] = s1
+
+
 @cython.auto_pickle(False)  # never pickled: it owns native memory
 cdef class WorldSolver:
     """One solver context reused for every world of every decision (one thread at a time)."""
@@ -85,8 +98,12 @@ cdef class WorldSolver:
         state_from_deal(deal, &base)
         if base.done:
             raise ValueError("the deal is over: there is nothing to solve")
-        for w in range(nworlds):
+        cdef uint64_t lo = 0, hi = 0, over = 0, wlo, whi, wover
+        for seat in range(4):
+            _add(&lo, &hi, &over, base.once[seat], base.twice[seat])
+        for w in range(nworlds):  # each world: the same cards in all, as many per seat
             s = base
+            wlo = whi = wover = 0
             for seat in range(4):
                 s.once[seat] = planes[w, seat, 0]
                 s.twice[seat] = planes[w, seat, 1]
@@ -94,8 +111,9 @@ cdef class WorldSolver:
                     base.once[seat], base.twice[seat]
                 ):
                     raise ValueError(f"world {w}: seat {seat}'s hand does not fit the deal (its number of cards)")
-            if state_check(&s) != 0:
-                raise ValueError(f"world {w} does not fit the deal")
+                _add(&wlo, &whi, &wover, s.once[seat], s.twice[seat])
+            if wover or wlo != lo or whi != hi or state_check(&s) != 0:
+                raise ValueError(f"world {w} does not fit the deal: the four hands must hold the deal's cards")
         if self.busy:
             raise RuntimeError("this world solver is already solving (use one per thread)")
         values = np.zeros((nworlds, ncand), dtype=np.float64)
