@@ -2,7 +2,7 @@
 
 For a play decision of ``seat``: draw worlds — the other three hands redrawn uniformly among
 those consistent with what the seat knows (:func:`~guandan_fast.search.infoset.sample_hands`)
-— and judge each candidate action in each world, then play the candidate with the best mean.
+— judge each candidate action in each world, and play the candidate with the best mean.
 
 Candidates
     the MinPlays rules' choice and the actions they consider sensible
@@ -11,45 +11,48 @@ Candidates
     the two best bombs when following), at most ``max_candidates``. A decision with one
     candidate is not searched.
 How a world is judged
-    * **exactly**, once the world is small — every seat still in play holds at most
-      ``solve_cards`` cards and the first world drawn was solved within ``max_nodes``
-      positions (else every world is judged by rollouts): the native perfect-information solver (``solve_state`` of
-      ``search/_solve.pxd``, through :class:`~guandan_fast.search._worldsolve.WorldSolver`:
-      one call per decision, no Python object per world) gives each candidate's value with
-      both teams playing perfectly in that world, each world stopped at ``max_nodes``
-      positions and at the decision's deadline. A world whose candidates' values were not
-      all proven is judged by a rollout instead;
+    * **exactly**, once the world is small — the seats still in play hold at most
+      ``solve_cards`` cards together, and the first world drawn was solved within
+      ``max_nodes`` positions (else every world is judged by rollouts): the native
+      perfect-information solver (``solve_state`` of ``search/_solve.pxd``, through
+      :class:`~guandan_fast.search._worldsolve.WorldSolver`: one call per decision, no
+      Python object per world) gives each candidate's value with both teams playing
+      perfectly in that world, each world stopped at ``max_nodes`` positions and at the
+      decision's deadline. A world whose candidates' values were not all proven is judged
+      by a rollout instead;
     * **by a rollout** otherwise: each candidate played, then the deal finished by the
       MinPlays rules for all four seats, natively (:meth:`Deal.world_playouts
       <guandan_fast.engine.deal.Deal.world_playouts>` with ``policy="minplays"``).
 Objective (per team)
     values are for the seat's team, so a seat counts its partner going out as its own:
-    ``"points"`` (default): the deal's level points for the team, +3/+2/+1 when one of its
-    players goes out first and the partner 2nd/3rd/last, minus as much when the other team
-    does (what a full match adds up); ``"first"``: +1 when one of the team's players goes
-    out first, else -1. Once a seat is out "first" is decided, so the agent then uses
-    "points" whatever the option says.
+    ``"first"`` (default): +1 when one of the team's players goes out first, else -1 (what
+    decides which team goes up; less noisy); ``"points"``: the deal's level points for the
+    team, +3/+2/+1 when one of its players goes out first and the partner 2nd/3rd/last,
+    minus as much when the other team does. Once a seat is out "first" is decided, so the
+    agent then uses "points" whatever the option says (the partner's place is what is left).
 Leaving the rules
-    the rules' choice is kept unless another candidate's mean is better by more than
-    ``margin`` × (the share of the worlds judged by rollouts): a rollout is a noisy judge
-    of a position (the MinPlays rules for all four seats, not the best play), an exact
-    value is not, so the exact worlds need no margin.
+    the rules' choice is kept unless another candidate's mean is better by more than a
+    margin times the share of the worlds judged by rollouts (an exact value needs no
+    margin; a rollout — the MinPlays rules for all four seats — is a noisy, biased judge):
+    ``margin`` once some seat in play holds at most ``endgame`` cards, ``early_margin``
+    before (early rollouts are long and judge a position poorly).
 Time
     ``budget_ms`` (default 20) is a deadline for the whole decision, measured from the
     call: rollouts run a world at a time, then in chunks sized from the measured speed so
-    that they end by the deadline, and stop at it; the solver gets the time left as its
-    limit (it checks the clock every 1,024 positions) and stops at it. At least one world
-    is judged when the candidates' rollouts start before the deadline, and a chunk starts
-    only when, at the speed measured so far, it ends by the deadline. A decision
-    therefore overruns the budget only by the first world's rollouts when they start late
-    or by a misjudged chunk, plus the fixed cost of the rules' choice and the sampling,
-    and the rollouts for the worlds the solver left unproven (small hands: cheap). ``worlds`` caps the worlds per decision. ``budget_ms=None``: no time
-    limit, ``worlds`` worlds every time, and the choices depend only on ``seed``.
+    that they end by the deadline; the solver gets the time left as its limit (it checks
+    the clock every 1,024 positions) and stops at it. At least one world is judged when the
+    candidates' rollouts start before the deadline, and a chunk starts only when, at the
+    speed measured so far, it ends by the deadline. A decision therefore overruns the
+    budget only by the first world's rollouts when they start late or by a misjudged
+    chunk, plus the fixed cost of the rules' choice and the sampling, and the rollouts for
+    the worlds the solver left unproven (small hands: cheap). ``worlds`` caps the worlds
+    per decision. ``budget_ms=None``: no time limit, ``worlds`` worlds every time, and the
+    choices depend only on ``seed``.
 
 Tribute, return and anti-tribute are played by the MinPlays rule (the allowed card whose
 loss leaves the hand's fewest plays, :class:`~guandan_fast.agents.MinPlaysAgent`): those
-choices are a card or two before any play, the worlds a search would sample there are the
-whole deal's, and no search of ours measured better; the rule is pinned by a test.
+choices come before any play, a search there would sample the whole deal with rollouts of
+27 cards (the poorest judge we have), and no other rule was measured better; a test pins it.
 """
 
 from __future__ import annotations
@@ -79,21 +82,24 @@ def _count(value: object, name: str) -> int:
 class SearchAgent:
     """See :mod:`guandan_fast.agents.search`. ``budget_ms``: the deadline of a play
     decision in milliseconds (None: none); ``worlds``: the most worlds per decision;
-    ``solve_cards``: solve a world exactly once every seat in play holds at most that many
-    cards (0: never); ``max_nodes``: the solver's limit per world; ``margin``: how much
-    better (scaled by the share of rollout-judged worlds) a candidate must be than the
-    rules' choice; ``objective``: ``"points"`` or ``"first"``; ``max_candidates``: the
-    most candidates."""
+    ``solve_cards``: solve worlds exactly once the seats in play hold at most that many
+    cards together (0: never); ``max_nodes``: the solver's limit per world; ``margin`` /
+    ``early_margin``: how much better (times the share of rollout-judged worlds) a candidate
+    must be than the rules' choice, once a seat in play holds at most ``endgame`` cards /
+    before; ``objective``: ``"first"`` or ``"points"``; ``max_candidates``: the most
+    candidates."""
 
     def __init__(
         self,
         budget_ms: float | str | None = 20.0,
         seed: int | str | None = 0,
         worlds: int = 64,
-        solve_cards: int = 10,
-        max_nodes: int = 20_000,
+        solve_cards: int = 24,
+        max_nodes: int = 5_000,
         margin: float = 0.15,
-        objective: str = "points",
+        early_margin: float = 1.0,
+        endgame: int = 12,
+        objective: str = "first",
         max_candidates: int = 16,
     ) -> None:
         if isinstance(budget_ms, str) and budget_ms.strip().lower() == "none":
@@ -105,9 +111,12 @@ class SearchAgent:
         self.worlds = _count(worlds, "worlds")
         self.max_nodes = _count(max_nodes, "max_nodes")
         self.max_candidates = _count(max_candidates, "max_candidates")
-        self.solve_cards = bounded(solve_cards, "SearchAgent solve_cards", 0, 27)
-        if isinstance(margin, bool) or not isinstance(margin, (int, float)) or not margin >= 0:
-            raise ValueError(f"SearchAgent margin must be a number >= 0, not {margin!r}")
+        self.solve_cards = bounded(solve_cards, "SearchAgent solve_cards", 0, 108)
+        self.endgame = bounded(endgame, "SearchAgent endgame", 0, 27)
+        for name, value in (("margin", margin), ("early_margin", early_margin)):
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
+                raise ValueError(f"SearchAgent {name} must be a number >= 0, not {value!r}")
+        self.early_margin = float(early_margin)
         if objective not in OBJECTIVES:
             raise ValueError(f"SearchAgent objective must be one of {', '.join(OBJECTIVES)}, not {objective!r}")
         self.budget_ms: float | None = None if budget_ms is None else float(budget_ms)
@@ -122,6 +131,7 @@ class SearchAgent:
         return (
             f"SearchAgent(budget_ms={self.budget_ms}, seed={self.seed!r}, worlds={self.worlds}, "
             f"solve_cards={self.solve_cards}, max_nodes={self.max_nodes}, margin={self.margin}, "
+            f"early_margin={self.early_margin}, endgame={self.endgame}, "
             f"objective={self.objective!r}, max_candidates={self.max_candidates})"
         )
 
@@ -148,7 +158,9 @@ class SearchAgent:
         self.stats["searched"] += 1
         means = values.mean(axis=0).tolist()
         best = max(range(len(candidates)), key=lambda k: (means[k], k == 0))  # ties: the rules' choice
-        return candidates[best] if means[best] - means[0] > self.margin * rollout_share else pick
+        late = min(n for n in deal.cards_left() if n) <= self.endgame
+        margin = self.margin if late else self.early_margin
+        return candidates[best] if means[best] - means[0] > margin * rollout_share else pick
 
     def world_values(
         self, deal: Deal, seat: int, candidates: list[int], seed: int, deadline: float | None = None
@@ -157,7 +169,7 @@ class SearchAgent:
         (``float[worlds, candidates]``), and the share of those worlds judged by rollouts."""
         objective = self.objective if not deal.finish_order else "points"  # "first" is decided once a seat is out
         worlds = sample_hands(deal, seat, self.worlds, seed)
-        if max(deal.cards_left()) <= self.solve_cards:
+        if sum(deal.cards_left()) <= self.solve_cards:
             probe, share = self._solved(deal, seat, candidates, worlds[:1], objective, deadline)
             if share == 0.0:  # the first world solved: solve them all
                 values, share = self._solved(deal, seat, candidates, worlds[1:], objective, deadline)
