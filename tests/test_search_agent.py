@@ -116,6 +116,13 @@ def test_world_solver_equals_solve_on_each_world() -> None:
         WorldSolver().solve_worlds(deal, worlds, [9], 0, 0, 0.0)
 
 
+def test_widened_candidates_where_worlds_are_solved() -> None:
+    deal = gf.Deal.start(["S9 C2", "DT CT", "H6 HQ", "CT S2"], level=2, leader=0)
+    agent = quick(0, widen=1)
+    assert agent.widen and deal.legal_actions()[agent.act(deal, 0)] == ["Single", "2", ["C2"]]
+    assert quick(0, widen=1, solve_cards=0).act(deal, 0) in range(len(deal.legal_actions()))
+
+
 def test_unfinished_worlds_fall_back_to_rollouts() -> None:
     deal = gf.Deal.random(4)  # many cards a seat: few worlds are solved within 50 nodes
     deal = _advance(deal, 20)
@@ -158,6 +165,9 @@ def test_a_small_budget_is_respected(cut: int) -> None:
         ({"margin": -0.1}, "margin must be a number"),
         ({"objective": "levels"}, "objective must be one of points, first"),
         ({"max_candidates": 0}, "max_candidates must be an integer >= 1"),
+        ({"early_margin": -1}, "early_margin must be a number"),
+        ({"endgame": -1}, "endgame must be an integer"),
+        ({"widen": "yes"}, "widen must be true or false"),
     ],
 )
 def test_bad_options_are_named(options: dict, words: str) -> None:

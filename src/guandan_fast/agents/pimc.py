@@ -72,8 +72,8 @@ def team_results(finishes: np.ndarray, seat: int, objective: str = "points") -> 
     return results
 
 
-#: Named option sets: ``PIMCAgent(preset="v0.1")`` (``pimc:preset=v0.1``) is the agent of
-#: release 0.1 — its defaults, kept as they were whatever the defaults become.
+#: Named option sets: ``PIMCAgent(preset="v0.1")`` (``pimc:preset=v0.1``) is PIMC with the
+#: defaults it had when the search agent was added (its baseline), whatever they become.
 PRESETS: dict[str, dict[str, object]] = {
     "v0.1": {
         "playouts": 64,

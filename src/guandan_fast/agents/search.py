@@ -8,8 +8,9 @@ Candidates
     the MinPlays rules' choice and the actions they consider sensible
     (:meth:`MinPlaysAgent.choices <guandan_fast.agents.MinPlaysAgent.choices>`: the plays
     of the decomposition when leading; the pass, the moves that keep the decomposition and
-    the two best bombs when following), at most ``max_candidates``. A decision with one
-    candidate is not searched.
+    the two best bombs when following), at most ``max_candidates``; with ``widen``, where
+    the worlds are solved (below), every legal action. A decision with one candidate is
+    not searched.
 How a world is judged
     * **exactly**, once the world is small — the seats still in play hold at most
       ``solve_cards`` cards together, and the first world drawn was solved within
@@ -87,7 +88,7 @@ class SearchAgent:
     ``early_margin``: how much better (times the share of rollout-judged worlds) a candidate
     must be than the rules' choice, once a seat in play holds at most ``endgame`` cards /
     before; ``objective``: ``"first"`` or ``"points"``; ``max_candidates``: the most
-    candidates."""
+    candidates; ``widen``: where worlds are solved, every legal action is a candidate."""
 
     def __init__(
         self,
@@ -101,6 +102,7 @@ class SearchAgent:
         endgame: int = 12,
         objective: str = "first",
         max_candidates: int = 16,
+        widen: bool | int = False,
     ) -> None:
         if isinstance(budget_ms, str) and budget_ms.strip().lower() == "none":
             budget_ms = None  # from a command-line spec, budget_ms=none
@@ -117,6 +119,9 @@ class SearchAgent:
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
                 raise ValueError(f"SearchAgent {name} must be a number >= 0, not {value!r}")
         self.early_margin = float(early_margin)
+        if widen not in (True, False):  # 0 and 1 from a command-line spec
+            raise ValueError(f"SearchAgent widen must be true or false (1 or 0), not {widen!r}")
+        self.widen = bool(widen)
         if objective not in OBJECTIVES:
             raise ValueError(f"SearchAgent objective must be one of {', '.join(OBJECTIVES)}, not {objective!r}")
         self.budget_ms: float | None = None if budget_ms is None else float(budget_ms)
@@ -132,7 +137,7 @@ class SearchAgent:
             f"SearchAgent(budget_ms={self.budget_ms}, seed={self.seed!r}, worlds={self.worlds}, "
             f"solve_cards={self.solve_cards}, max_nodes={self.max_nodes}, margin={self.margin}, "
             f"early_margin={self.early_margin}, endgame={self.endgame}, "
-            f"objective={self.objective!r}, max_candidates={self.max_candidates})"
+            f"objective={self.objective!r}, max_candidates={self.max_candidates}, widen={self.widen})"
         )
 
     def __getstate__(self) -> dict[str, object]:
@@ -148,6 +153,8 @@ class SearchAgent:
             return pick  # tribute, return, anti-tribute: the MinPlays rule
         self.stats["decisions"] += 1
         seed = self._rng.getrandbits(63)
+        if self.widen and sum(deal.cards_left()) <= self.solve_cards:  # small worlds: every legal action
+            sensible = list(range(len(deal.legal_moves()) + deal.following))
         candidates = [pick, *(i for i in sensible if i != pick)][: self.max_candidates]
         if len(candidates) == 1:
             return pick
