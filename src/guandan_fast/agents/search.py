@@ -41,13 +41,13 @@ Time
     ``budget_ms`` (default 20) is a deadline for the whole decision, measured from the
     call: rollouts run a world at a time, then in chunks sized from the measured speed so
     that they end by the deadline; the solver gets the time left as its limit (it checks
-    the clock every 1,024 positions) and stops at it. At least one world is judged when the
-    candidates' rollouts start before the deadline, and a chunk starts only when, at the
-    speed measured so far, it ends by the deadline. A decision therefore overruns the
-    budget only by the first world's rollouts when they start late or by a misjudged
-    chunk, plus the fixed cost of the rules' choice and the sampling, and the rollouts for
-    the worlds the solver left unproven (small hands: cheap). ``worlds`` caps the worlds
-    per decision. ``budget_ms=None``: no time limit, ``worlds`` worlds every time, and the
+    the clock every 1,024 positions) and stops at it; the worlds it left unproven are
+    rolled out in the time left. At least one world is judged when the search starts
+    before the deadline, and a chunk of rollouts starts only when, at the speed measured
+    so far, it ends by the deadline. A decision therefore overruns the budget only by one
+    world's rollouts (the first, when they start late) or a misjudged chunk, plus the
+    fixed cost of the rules' choice and the sampling. ``worlds`` caps the worlds per
+    decision. ``budget_ms=None``: no time limit, ``worlds`` worlds every time, and the
     choices depend only on ``seed``.
 
 Tribute, return and anti-tribute are played by the MinPlays rule (the allowed card whose
@@ -101,8 +101,8 @@ class SearchAgent:
         early_margin: float = 1.0,
         endgame: int = 12,
         objective: str = "first",
-        max_candidates: int = 16,
-        widen: bool | int = False,
+        max_candidates: int = 64,
+        widen: bool | int = True,
     ) -> None:
         if isinstance(budget_ms, str) and budget_ms.strip().lower() == "none":
             budget_ms = None  # from a command-line spec, budget_ms=none
@@ -196,22 +196,29 @@ class SearchAgent:
         values, exact, reached, _ = solver.solve_worlds(
             deal, worlds, candidates, OBJECTIVE_CODES[objective], self.max_nodes, 0.0 if deadline is None else deadline
         )
-        values, exact = values[:reached], exact[:reached]
-        unproven = np.flatnonzero(~exact)
-        if len(unproven):  # the rollout value for a world the solver did not finish
-            finishes = deal.world_playouts(worlds[unproven], candidates, 1, 0, policy="minplays")
-            values[unproven] = team_results(finishes, seat, objective).mean(axis=2)
-        self.stats["solved_worlds"] += reached - len(unproven)
-        self.stats["rollout_worlds"] += len(unproven)
-        return values, len(unproven) / reached if reached else 1.0
+        proven = values[:reached][exact[:reached]]
+        unproven = worlds[:reached][~exact[:reached]]
+        self.stats["solved_worlds"] += len(proven)
+        if len(unproven):  # the rollout value for the worlds the solver did not finish, in the time left
+            rolled = self._rollouts(deal, seat, candidates, unproven, objective, deadline, at_least_one=len(proven) == 0)
+            proven = np.concatenate([proven, rolled])
+            return proven, len(rolled) / len(proven) if len(proven) else 1.0
+        return proven, 0.0 if len(proven) else 1.0
 
     def _rollouts(
-        self, deal: Deal, seat: int, candidates: list[int], worlds: np.ndarray, objective: str, deadline: float | None
+        self,
+        deal: Deal,
+        seat: int,
+        candidates: list[int],
+        worlds: np.ndarray,
+        objective: str,
+        deadline: float | None,
+        at_least_one: bool = False,
     ) -> np.ndarray:
         rows, start, total = [], 0, len(worlds)
         chunk = total if deadline is None else 1  # with a deadline: as many as the time left allows
         while start < total:
-            if deadline is not None and time.perf_counter() >= deadline:
+            if deadline is not None and time.perf_counter() >= deadline and not (at_least_one and start == 0):
                 break
             count = min(chunk, total - start)
             began = time.perf_counter()
