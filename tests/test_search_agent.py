@@ -65,7 +65,9 @@ def test_tribute_and_return_are_the_minplays_rule() -> None:
     assert deal.phase == "return" and deal.to_act == 0
     assert deal.legal_actions()[quick().act(deal, 0)] == ["back", "back", ["S9"]]
     for seed in range(6):  # and every tribute and return choice is the rule's
-        deal = gf.Deal.random(seed, level=2 + seed, previous_finish=[seed % 4, (seed + 1) % 4, (seed + 2) % 4, (seed + 3) % 4])
+        deal = gf.Deal.random(
+            seed, level=2 + seed, previous_finish=[seed % 4, (seed + 1) % 4, (seed + 2) % 4, (seed + 3) % 4]
+        )
         while deal.phase in ("tribute", "return"):
             seat = deal.current_seat
             choice = quick().act(deal, seat)
@@ -182,7 +184,9 @@ def test_pimc_preset_v01_is_the_defaults_of_release_01() -> None:
         "margin": 0.15, "max_candidates": 16, "objective": "first", "confidence": 0.0,
     }  # fmt: skip
     defaults = {
-        name: p.default for name, p in inspect.signature(PIMCAgent.__init__).parameters.items() if name in PRESETS["v0.1"]
+        name: p.default
+        for name, p in inspect.signature(PIMCAgent.__init__).parameters.items()
+        if name in PRESETS["v0.1"]
     }
     assert defaults == PRESETS["v0.1"]  # today the defaults are v0.1's
     name, options = parse_agent_spec("pimc:preset=v0.1")

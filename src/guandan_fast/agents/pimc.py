@@ -125,7 +125,12 @@ class PIMCAgent:
                 "objective": objective, "confidence": confidence,
             }  # fmt: skip
             chosen: dict[str, Any] = {k: (PRESETS[preset][k] if v == _DEFAULTS[k] else v) for k, v in given.items()}
-            playouts, budget_ms, rollout, worlds = chosen["playouts"], chosen["budget_ms"], chosen["rollout"], chosen["worlds"]
+            playouts, budget_ms, rollout, worlds = (
+                chosen["playouts"],
+                chosen["budget_ms"],
+                chosen["rollout"],
+                chosen["worlds"],
+            )
             endgame, margin, max_candidates = chosen["endgame"], chosen["margin"], chosen["max_candidates"]
             objective, confidence = chosen["objective"], chosen["confidence"]
         self.preset = preset

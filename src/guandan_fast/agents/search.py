@@ -109,7 +109,9 @@ class SearchAgent:
         if budget_ms is not None and (
             isinstance(budget_ms, (bool, str)) or not isinstance(budget_ms, (int, float)) or not budget_ms > 0
         ):
-            raise ValueError(f"SearchAgent budget_ms must be a positive number of milliseconds or None, not {budget_ms!r}")
+            raise ValueError(
+                f"SearchAgent budget_ms must be a positive number of milliseconds or None, not {budget_ms!r}"
+            )
         self.worlds = _count(worlds, "worlds")
         self.max_nodes = _count(max_nodes, "max_nodes")
         self.max_candidates = _count(max_candidates, "max_candidates")
@@ -200,7 +202,9 @@ class SearchAgent:
         unproven = worlds[:reached][~exact[:reached]]
         self.stats["solved_worlds"] += len(proven)
         if len(unproven):  # the rollout value for the worlds the solver did not finish, in the time left
-            rolled = self._rollouts(deal, seat, candidates, unproven, objective, deadline, at_least_one=len(proven) == 0)
+            rolled = self._rollouts(
+                deal, seat, candidates, unproven, objective, deadline, at_least_one=len(proven) == 0
+            )
             proven = np.concatenate([proven, rolled])
             return proven, len(rolled) / len(proven) if len(proven) else 1.0
         return proven, 0.0 if len(proven) else 1.0
