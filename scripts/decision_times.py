@@ -27,13 +27,17 @@ def main() -> None:
     name, options = parse_agent_spec(args.agent)
     agent = make_agent(name, **options)
     times: list[float] = []
+    slowest = (0.0, "")
     for k in range(args.deals):
         deal = gf.Deal.random(seed=args.seed + k)
         while not deal.done:
             seat = deal.current_seat
+            where = f"deal seed {args.seed + k}, {deal.phase}, cards left {deal.cards_left()}, {len(deal.legal_actions())} actions"
             began = time.perf_counter()
             action = agent.act(deal, seat)
-            times.append(1000 * (time.perf_counter() - began))
+            took = 1000 * (time.perf_counter() - began)
+            times.append(took)
+            slowest = max(slowest, (took, where))
             deal.step(action)
     times.sort()
     p99 = times[min(len(times) - 1, int(0.99 * len(times)))]
@@ -42,6 +46,7 @@ def main() -> None:
         f"ms per decision: mean {statistics.fmean(times):.2f}, median {statistics.median(times):.2f}, "
         f"p99 {p99:.1f}, max {times[-1]:.1f}"
     )
+    print(f"  slowest: {slowest[0]:.1f} ms at {slowest[1]}")
     stats = getattr(agent, "stats", None)
     if stats:
         print("  " + ", ".join(f"{key} {value}" for key, value in stats.items()))
