@@ -1,4 +1,4 @@
-# cython: boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+# cython: boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, freethreading_compatible=True
 """Exact solving of sampled worlds for a search agent, in one call per decision.
 
 A PIMC step with the exact solver: the seat to act's position with its hidden hands
