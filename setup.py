@@ -38,6 +38,7 @@ setup(
                 "search._minplays",
                 "search._infoset",
                 "search._solve",
+                "search._worldsolve",
                 "encode._encode",
                 "encode._actions",
             )

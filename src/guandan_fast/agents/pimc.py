@@ -41,8 +41,10 @@ Tribute and return choices are the rules'. Deterministic per ``seed`` unless
 
 from __future__ import annotations
 
+import inspect
 import random
 import time
+from typing import Any
 
 import numpy as np
 
@@ -70,6 +72,23 @@ def team_results(finishes: np.ndarray, seat: int, objective: str = "points") -> 
     return results
 
 
+#: Named option sets: ``PIMCAgent(preset="v0.1")`` (``pimc:preset=v0.1``) is PIMC with the
+#: defaults it had when the search agent was added (its baseline), whatever they become.
+PRESETS: dict[str, dict[str, object]] = {
+    "v0.1": {
+        "playouts": 64,
+        "budget_ms": None,
+        "rollout": "minplays",
+        "worlds": 48,
+        "endgame": 12,
+        "margin": 0.15,
+        "max_candidates": 16,
+        "objective": "first",
+        "confidence": 0.0,
+    },
+}
+
+
 def _count(value: object, name: str) -> int:
     return bounded(value, f"PIMCAgent {name}", 1)
 
@@ -79,7 +98,9 @@ class PIMCAgent:
     decision, spread over ``worlds`` sampled worlds; ``budget_ms``: an optional time cap
     per decision (with the greedy or minplays rollout, one per world: ``playouts`` only caps
     ``worlds``); ``endgame`` and ``margin``: when to search and when to leave the rules;
-    ``objective``: ``"first"`` or ``"points"``."""
+    ``objective``: ``"first"`` or ``"points"``; ``preset``: a name in :data:`PRESETS`
+    whose options replace the defaults (an option given with a value other than its
+    default still wins)."""
 
     def __init__(
         self,
@@ -93,7 +114,26 @@ class PIMCAgent:
         max_candidates: int = 16,
         objective: str = "first",
         confidence: float = 0.0,
+        preset: str | None = None,
     ) -> None:
+        if preset is not None:
+            if not isinstance(preset, str) or preset not in PRESETS:
+                raise ValueError(f"PIMCAgent preset must be one of {', '.join(PRESETS)}, not {preset!r}")
+            given: dict[str, Any] = {
+                "playouts": playouts, "budget_ms": budget_ms, "rollout": rollout, "worlds": worlds,
+                "endgame": endgame, "margin": margin, "max_candidates": max_candidates,
+                "objective": objective, "confidence": confidence,
+            }  # fmt: skip
+            chosen: dict[str, Any] = {k: (PRESETS[preset][k] if v == _DEFAULTS[k] else v) for k, v in given.items()}
+            playouts, budget_ms, rollout, worlds = (
+                chosen["playouts"],
+                chosen["budget_ms"],
+                chosen["rollout"],
+                chosen["worlds"],
+            )
+            endgame, margin, max_candidates = chosen["endgame"], chosen["margin"], chosen["max_candidates"]
+            objective, confidence = chosen["objective"], chosen["confidence"]
+        self.preset = preset
         self.playouts, self.max_candidates = _count(playouts, "playouts"), _count(max_candidates, "max_candidates")
         self.worlds = min(_count(worlds, "worlds"), playouts)
         if budget_ms is not None and not budget_ms > 0:
@@ -167,3 +207,11 @@ class PIMCAgent:
                     break
                 chunk = max(1, min(_WORLDS_AT_ONCE, int((deadline - now) * count / max(now - began, 1e-9))))
         return np.concatenate(rows).astype(np.float64)
+
+
+#: The defaults of :class:`PIMCAgent`'s options, read from its signature.
+_DEFAULTS: dict[str, object] = {
+    name: parameter.default
+    for name, parameter in inspect.signature(PIMCAgent.__init__).parameters.items()
+    if name not in ("self", "seed", "preset")
+}

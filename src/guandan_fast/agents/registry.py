@@ -9,17 +9,19 @@ from .base import Agent
 from .minplays import MinPlaysAgent
 from .pimc import PIMCAgent
 from .random_agent import RandomAgent
+from .search import SearchAgent
 
 #: Every agent :func:`make_agent` knows, by name.
 AGENTS: dict[str, Callable[..., Agent]] = {
     "minplays": MinPlaysAgent,
     "pimc": PIMCAgent,
     "random": RandomAgent,
+    "search": SearchAgent,
 }
 
 
 def make_agent(name: str, **options: Any) -> Agent:
-    """A new agent by name (``"random"``, ``"minplays"``, ``"pimc"``), its options passed on
+    """A new agent by name (``"random"``, ``"minplays"``, ``"pimc"``, ``"search"``), its options passed on
     (e.g. ``make_agent("pimc", playouts=64, seed=1)``)."""
     return AGENTS[_known_name(name)](**options)
 

@@ -24,7 +24,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     arena = commands.add_parser(
         "arena", help="seat-swapped matches between two agents: win rate with a 95%% CI, level points per deal"
     )
-    arena.add_argument("agent_a", metavar="AGENT_A", help="random, minplays or pimc, options as NAME:key=value,...")
+    arena.add_argument("agent_a", metavar="AGENT_A", help="random, minplays, pimc or search, options as NAME:key=value,...")
     arena.add_argument("agent_b", metavar="AGENT_B", help="the opponent, written the same way")
     arena.add_argument("--matches", type=positive, default=100, help="matches, an even number (default 100)")
     add_run_options(arena)

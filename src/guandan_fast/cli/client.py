@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     client = commands.add_parser("client", help="play one seat on an OpenGuanDan (or legacy) platform server")
     client.add_argument("--url", default="ws://127.0.0.1:8181", help="the server (default ws://127.0.0.1:8181)")
-    client.add_argument("--agent", default="random", help="random, minplays or pimc, options as NAME:key=value,...")
+    client.add_argument("--agent", default="random", help="random, minplays, pimc or search, options as NAME:key=value,...")
     room = client.add_mutually_exclusive_group()
     room.add_argument("--create-room", type=positive, metavar="ROUNDS", help="create a room for ROUNDS games")
     room.add_argument("--join", type=non_negative, metavar="ROOM", help="join room ROOM")

@@ -65,7 +65,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     play.add_argument(
         "--agents", default="random", metavar="A,B,C,D",
         help="the agents of seats 0-3 (one for all four, or two: seats 0 and 2, seats 1 and 3), "
-        "each random, minplays or pimc with options as NAME:key=value (default random)",
+        "each random, minplays, pimc or search with options as NAME:key=value (default random)",
     )
     play.add_argument(
         "--human", type=int, choices=range(4), default=None, metavar="SEAT",

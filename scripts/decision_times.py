@@ -1,0 +1,56 @@
+"""Per-decision wall time of an agent: it plays every seat of seeded deals, one process.
+
+    python scripts/decision_times.py search --deals 10 --seed 1
+    python scripts/decision_times.py "search:budget_ms=100" --deals 5
+
+Prints the number of decisions, the mean, median, 99th percentile and slowest time per
+decision (every phase: tribute and return too), and, for the search agent, how many
+worlds it judged exactly and by rollouts. Times include the machine's load: run it alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+import guandan_fast as gf
+from guandan_fast.agents import make_agent, parse_agent_spec
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("agent", help="an agent spec, e.g. search or search:budget_ms=100")
+    parser.add_argument("--deals", type=int, default=10)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    name, options = parse_agent_spec(args.agent)
+    agent = make_agent(name, **options)
+    times: list[float] = []
+    slowest = (0.0, "")
+    for k in range(args.deals):
+        deal = gf.Deal.random(seed=args.seed + k)
+        while not deal.done:
+            seat = deal.current_seat
+            where = f"deal seed {args.seed + k}, {deal.phase}, cards left {deal.cards_left()}, {len(deal.legal_actions())} actions"
+            began = time.perf_counter()
+            action = agent.act(deal, seat)
+            took = 1000 * (time.perf_counter() - began)
+            times.append(took)
+            slowest = max(slowest, (took, where))
+            deal.step(action)
+    times.sort()
+    p99 = times[min(len(times) - 1, int(0.99 * len(times)))]
+    print(
+        f"{args.agent}: {len(times)} decisions in {args.deals} deals (seeds {args.seed}..{args.seed + args.deals - 1}); "
+        f"ms per decision: mean {statistics.fmean(times):.2f}, median {statistics.median(times):.2f}, "
+        f"p99 {p99:.1f}, max {times[-1]:.1f}"
+    )
+    print(f"  slowest: {slowest[0]:.1f} ms at {slowest[1]}")
+    stats = getattr(agent, "stats", None)
+    if stats:
+        print("  " + ", ".join(f"{key} {value}" for key, value in stats.items()))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,240 @@
+"""A search agent that searches every play decision, from the first card, in a time budget.
+
+For a play decision of ``seat``: draw worlds — the other three hands redrawn uniformly among
+those consistent with what the seat knows (:func:`~guandan_fast.search.infoset.sample_hands`)
+— judge each candidate action in each world, and play the candidate with the best mean.
+
+Candidates
+    the MinPlays rules' choice and the actions they consider sensible
+    (:meth:`MinPlaysAgent.choices <guandan_fast.agents.MinPlaysAgent.choices>`: the plays
+    of the decomposition when leading; the pass, the moves that keep the decomposition and
+    the two best bombs when following), at most ``max_candidates``; with ``widen``, where
+    the worlds are solved (below), every legal action. A decision with one candidate is
+    not searched.
+How a world is judged
+    * **exactly**, once the world is small — the seats still in play hold at most
+      ``solve_cards`` cards together, and the first world drawn was solved within
+      ``max_nodes`` positions (else every world is judged by rollouts): the native
+      perfect-information solver (``solve_state`` of ``search/_solve.pxd``, through
+      :class:`~guandan_fast.search._worldsolve.WorldSolver`: one call per decision, no
+      Python object per world) gives each candidate's value with both teams playing
+      perfectly in that world, each world stopped at ``max_nodes`` positions and at the
+      decision's deadline. A world whose candidates' values were not all proven is judged
+      by a rollout instead;
+    * **by a rollout** otherwise: each candidate played, then the deal finished by the
+      MinPlays rules for all four seats, natively (:meth:`Deal.world_playouts
+      <guandan_fast.engine.deal.Deal.world_playouts>` with ``policy="minplays"``).
+Objective (per team)
+    values are for the seat's team, so a seat counts its partner going out as its own:
+    ``"first"`` (default): +1 when one of the team's players goes out first, else -1 (what
+    decides which team goes up; less noisy); ``"points"``: the deal's level points for the
+    team, +3/+2/+1 when one of its players goes out first and the partner 2nd/3rd/last,
+    minus as much when the other team does. Once a seat is out "first" is decided, so the
+    agent then uses "points" whatever the option says (the partner's place is what is left).
+Leaving the rules
+    the rules' choice is kept unless another candidate's mean is better by more than a
+    margin times the share of the worlds judged by rollouts (an exact value needs no
+    margin; a rollout — the MinPlays rules for all four seats — is a noisy, biased judge):
+    ``margin`` once some seat in play holds at most ``endgame`` cards, ``early_margin``
+    before (early rollouts are long and judge a position poorly).
+Time
+    ``budget_ms`` (default 20) is a deadline for the whole decision, measured from the
+    call: rollouts run a world at a time, then in chunks sized from the measured speed so
+    that they end by the deadline; the solver gets the time left as its limit (it checks
+    the clock every 1,024 positions) and stops at it; the worlds it left unproven are
+    rolled out in the time left. At least one world is judged when the search starts
+    before the deadline, and a chunk of rollouts starts only when, at the speed measured
+    so far, it ends by the deadline. A decision therefore overruns the budget only by one
+    world's rollouts (the first, when they start late) or a misjudged chunk, plus the
+    fixed cost of the rules' choice and the sampling. ``worlds`` caps the worlds per
+    decision. ``budget_ms=None``: no time limit, ``worlds`` worlds every time, and the
+    choices depend only on ``seed``.
+
+Tribute, return and anti-tribute are played by the MinPlays rule (the allowed card whose
+loss leaves the hand's fewest plays, :class:`~guandan_fast.agents.MinPlaysAgent`): those
+choices come before any play, a search there would sample the whole deal with rollouts of
+27 cards (the poorest judge we have), and no other rule was measured better; a test pins it.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+import numpy as np
+
+from ..engine.cards import bounded
+from ..engine.deal import Deal
+from ..search._solve import OBJECTIVES as OBJECTIVE_CODES
+from ..search._worldsolve import WorldSolver
+from ..search.infoset import sample_hands
+from .base import check_turn
+from .minplays import MinPlaysAgent
+from .pimc import team_results
+
+OBJECTIVES = ("points", "first")
+_WORLDS_AT_ONCE = 8
+
+
+def _count(value: object, name: str) -> int:
+    return bounded(value, f"SearchAgent {name}", 1)
+
+
+class SearchAgent:
+    """See :mod:`guandan_fast.agents.search`. ``budget_ms``: the deadline of a play
+    decision in milliseconds (None: none); ``worlds``: the most worlds per decision;
+    ``solve_cards``: solve worlds exactly once the seats in play hold at most that many
+    cards together (0: never); ``max_nodes``: the solver's limit per world; ``margin`` /
+    ``early_margin``: how much better (times the share of rollout-judged worlds) a candidate
+    must be than the rules' choice, once a seat in play holds at most ``endgame`` cards /
+    before; ``objective``: ``"first"`` or ``"points"``; ``max_candidates``: the most
+    candidates; ``widen``: where worlds are solved, every legal action is a candidate."""
+
+    def __init__(
+        self,
+        budget_ms: float | str | None = 20.0,
+        seed: int | str | None = 0,
+        worlds: int = 64,
+        solve_cards: int = 24,
+        max_nodes: int = 5_000,
+        margin: float = 0.15,
+        early_margin: float = 1.0,
+        endgame: int = 12,
+        objective: str = "first",
+        max_candidates: int = 64,
+        widen: bool | int = True,
+    ) -> None:
+        if isinstance(budget_ms, str) and budget_ms.strip().lower() == "none":
+            budget_ms = None  # from a command-line spec, budget_ms=none
+        if budget_ms is not None and (
+            isinstance(budget_ms, (bool, str)) or not isinstance(budget_ms, (int, float)) or not budget_ms > 0
+        ):
+            raise ValueError(
+                f"SearchAgent budget_ms must be a positive number of milliseconds or None, not {budget_ms!r}"
+            )
+        self.worlds = _count(worlds, "worlds")
+        self.max_nodes = _count(max_nodes, "max_nodes")
+        self.max_candidates = _count(max_candidates, "max_candidates")
+        self.solve_cards = bounded(solve_cards, "SearchAgent solve_cards", 0, 108)
+        self.endgame = bounded(endgame, "SearchAgent endgame", 0, 27)
+        for name, value in (("margin", margin), ("early_margin", early_margin)):
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
+                raise ValueError(f"SearchAgent {name} must be a number >= 0, not {value!r}")
+        self.early_margin = float(early_margin)
+        if widen not in (True, False):  # 0 and 1 from a command-line spec
+            raise ValueError(f"SearchAgent widen must be true or false (1 or 0), not {widen!r}")
+        self.widen = bool(widen)
+        if objective not in OBJECTIVES:
+            raise ValueError(f"SearchAgent objective must be one of {', '.join(OBJECTIVES)}, not {objective!r}")
+        self.budget_ms: float | None = None if budget_ms is None else float(budget_ms)
+        self.seed, self.margin, self.objective = seed, float(margin), objective
+        self._rng = random.Random(seed)
+        self._rules = MinPlaysAgent()
+        self._solver: WorldSolver | None = None  # made on first use (it owns native memory)
+        #: per decision searched: worlds judged exactly, and by rollouts (for the curious)
+        self.stats = {"decisions": 0, "searched": 0, "solved_worlds": 0, "rollout_worlds": 0}
+
+    def __repr__(self) -> str:
+        return (
+            f"SearchAgent(budget_ms={self.budget_ms}, seed={self.seed!r}, worlds={self.worlds}, "
+            f"solve_cards={self.solve_cards}, max_nodes={self.max_nodes}, margin={self.margin}, "
+            f"early_margin={self.early_margin}, endgame={self.endgame}, "
+            f"objective={self.objective!r}, max_candidates={self.max_candidates}, widen={self.widen})"
+        )
+
+    def __getstate__(self) -> dict[str, object]:
+        state = dict(self.__dict__)
+        state["_solver"] = None  # native memory: a copy makes its own
+        return state
+
+    def act(self, deal: Deal, seat: int) -> int:
+        began = time.perf_counter()
+        seat = check_turn(deal, seat)
+        pick, sensible = self._rules.choices(deal, seat)  # one solve of the hand for both
+        if deal.phase != "play":
+            return pick  # tribute, return, anti-tribute: the MinPlays rule
+        self.stats["decisions"] += 1
+        seed = self._rng.getrandbits(63)
+        if self.widen and sum(deal.cards_left()) <= self.solve_cards:  # small worlds: every legal action
+            sensible = list(range(len(deal.legal_moves()) + deal.following))
+        candidates = [pick, *(i for i in sensible if i != pick)][: self.max_candidates]
+        if len(candidates) == 1:
+            return pick
+        deadline = None if self.budget_ms is None else began + self.budget_ms / 1000
+        values, rollout_share = self.world_values(deal, seat, candidates, seed, deadline)
+        if len(values) == 0:
+            return pick
+        self.stats["searched"] += 1
+        means = values.mean(axis=0).tolist()
+        best = max(range(len(candidates)), key=lambda k: (means[k], k == 0))  # ties: the rules' choice
+        late = min(n for n in deal.cards_left() if n) <= self.endgame
+        margin = self.margin if late else self.early_margin
+        return candidates[best] if means[best] - means[0] > margin * rollout_share else pick
+
+    def world_values(
+        self, deal: Deal, seat: int, candidates: list[int], seed: int, deadline: float | None = None
+    ) -> tuple[np.ndarray, float]:
+        """Each candidate's value for ``seat``'s team in each world judged
+        (``float[worlds, candidates]``), and the share of those worlds judged by rollouts."""
+        objective = self.objective if not deal.finish_order else "points"  # "first" is decided once a seat is out
+        worlds = sample_hands(deal, seat, self.worlds, seed)
+        if sum(deal.cards_left()) <= self.solve_cards:
+            probe, share = self._solved(deal, seat, candidates, worlds[:1], objective, deadline)
+            if share == 0.0:  # the first world solved: solve them all
+                values, share = self._solved(deal, seat, candidates, worlds[1:], objective, deadline)
+                return np.concatenate([probe, values]), share * len(values) / (len(values) + 1)
+            worlds = worlds[1:]  # too big to solve in time: rollouts (the probe's world counts)
+            values = self._rollouts(deal, seat, candidates, worlds, objective, deadline)
+            return np.concatenate([probe, values]), 1.0
+        values = self._rollouts(deal, seat, candidates, worlds, objective, deadline)
+        return values, 1.0
+
+    def _solved(
+        self, deal: Deal, seat: int, candidates: list[int], worlds: np.ndarray, objective: str, deadline: float | None
+    ) -> tuple[np.ndarray, float]:
+        solver = self._solver
+        if solver is None:
+            solver = self._solver = WorldSolver()
+        values, exact, reached, _ = solver.solve_worlds(
+            deal, worlds, candidates, OBJECTIVE_CODES[objective], self.max_nodes, 0.0 if deadline is None else deadline
+        )
+        proven = values[:reached][exact[:reached]]
+        unproven = worlds[:reached][~exact[:reached]]
+        self.stats["solved_worlds"] += len(proven)
+        if len(unproven):  # the rollout value for the worlds the solver did not finish, in the time left
+            rolled = self._rollouts(
+                deal, seat, candidates, unproven, objective, deadline, at_least_one=len(proven) == 0
+            )
+            proven = np.concatenate([proven, rolled])
+            return proven, len(rolled) / len(proven) if len(proven) else 1.0
+        return proven, 0.0 if len(proven) else 1.0
+
+    def _rollouts(
+        self,
+        deal: Deal,
+        seat: int,
+        candidates: list[int],
+        worlds: np.ndarray,
+        objective: str,
+        deadline: float | None,
+        at_least_one: bool = False,
+    ) -> np.ndarray:
+        rows, start, total = [], 0, len(worlds)
+        chunk = total if deadline is None else 1  # with a deadline: as many as the time left allows
+        while start < total:
+            if deadline is not None and time.perf_counter() >= deadline and not (at_least_one and start == 0):
+                break
+            count = min(chunk, total - start)
+            began = time.perf_counter()
+            finishes = deal.world_playouts(worlds[start : start + count], candidates, 1, 0, policy="minplays")
+            rows.append(team_results(finishes, seat, objective).mean(axis=2))
+            start += count
+            if deadline is not None:  # the next chunk: the worlds that fit in the time left at this speed
+                now = time.perf_counter()
+                chunk = min(_WORLDS_AT_ONCE, int((deadline - now) * count / max(now - began, 1e-9)))
+                if chunk < 1:
+                    break
+        self.stats["rollout_worlds"] += start
+        if not rows:
+            return np.zeros((0, len(candidates)))
+        return np.concatenate(rows).astype(np.float64)

@@ -1,0 +1,221 @@
+"""The search agent (agents/search.py), its native world solver, and PIMC's presets."""
+
+from __future__ import annotations
+
+import inspect
+import time
+
+import numpy as np
+import pytest
+
+import guandan_fast as gf
+from guandan_fast.agents import Agent, MinPlaysAgent, PIMCAgent, SearchAgent, make_agent, parse_agent_spec
+from guandan_fast.agents.base import checked_choice
+from guandan_fast.agents.pimc import PRESETS, team_results
+from guandan_fast.search._solve import OBJECTIVES as OBJECTIVE_CODES
+from guandan_fast.search._worldsolve import WorldSolver
+from guandan_fast.search.infoset import sample_hands
+
+
+def play_out(deal: gf.Deal, agents: list[Agent]) -> list[tuple[int, int]]:
+    choices = []
+    while not deal.done:
+        seat = deal.current_seat
+        index = checked_choice(agents[seat], deal, seat)  # a legal index, or it raises
+        choices.append((seat, index))
+        deal.step(index)
+    return choices
+
+
+def quick(seed: int = 0, **options: object) -> SearchAgent:
+    """A small deterministic search (no time budget): fast enough for tests."""
+    settings: dict[str, object] = {"budget_ms": None, "worlds": 4, "seed": seed}
+    settings.update(options)
+    return SearchAgent(**settings)  # type: ignore[arg-type]
+
+
+def test_search_plays_legal_actions_in_every_phase_and_is_deterministic_per_seed() -> None:
+    def run(seed: int) -> list[tuple[int, int]]:
+        deal = gf.Deal.random(5, level=7, previous_finish=[0, 1, 2, 3])  # tribute and return first
+        return play_out(deal, [quick(seed + s) for s in range(4)])
+
+    first = run(1)
+    assert first == run(1)
+    assert {seat for seat, _ in first[:2]} == {3, 0}  # the tribute and return choices were its own
+
+
+def test_search_with_a_budget_plays_legal_actions() -> None:
+    play_out(gf.Deal.random(11), [make_agent("search", budget_ms=2, seed=s) for s in range(4)])
+
+
+def test_registered_and_parsed_from_a_spec() -> None:
+    name, options = parse_agent_spec("search:budget_ms=50,worlds=8,objective=first")
+    agent = make_agent(name, **options)
+    assert isinstance(agent, SearchAgent)
+    assert (agent.budget_ms, agent.worlds, agent.objective) == (50.0, 8, "first")
+    assert make_agent("search", budget_ms="none").budget_ms is None
+    assert SearchAgent().budget_ms == 20.0
+
+
+def test_tribute_and_return_are_the_minplays_rule() -> None:
+    # The search agent pays and returns by the MinPlays rule (see its module docstring):
+    # the card whose loss leaves the fewest plays (a return: the lowest such card).
+    deal = gf.Deal.start(["S4 H4 C4 S9 SK", "D9 D8", "D6 C6", "SA S3"], 2, previous_finish=[0, 1, 2, 3])
+    deal.step(["tribute", "tribute", ["SA"]])
+    assert deal.phase == "return" and deal.to_act == 0
+    assert deal.legal_actions()[quick().act(deal, 0)] == ["back", "back", ["S9"]]
+    for seed in range(6):  # and every tribute and return choice is the rule's
+        deal = gf.Deal.random(
+            seed, level=2 + seed, previous_finish=[seed % 4, (seed + 1) % 4, (seed + 2) % 4, (seed + 3) % 4]
+        )
+        while deal.phase in ("tribute", "return"):
+            seat = deal.current_seat
+            choice = quick().act(deal, seat)
+            assert choice == MinPlaysAgent().act(deal, seat)
+            deal.step(choice)
+
+
+def test_search_sees_only_what_its_seat_may_know() -> None:
+    for seed in range(3):
+        deal = gf.Deal.random(seed, level=2 + seed)
+        seat = deal.current_seat
+        hands = list(deal.hands)
+        a, b = (seat + 1) % 4, (seat + 3) % 4
+        hands[a], hands[b] = hands[b], hands[a]
+        other = deal.with_hands(hands)
+        assert quick(3).act(deal, seat) == quick(3).act(other, seat)
+
+
+def test_small_worlds_are_solved_exactly() -> None:
+    # Two cards a seat: judged by MinPlays rollouts ("points") the agent leads its 9 and its team loses
+    # (value -1 with every hand known); solving the sampled worlds it leads the level card
+    # 2 (a high single) and its team goes out first (+1).
+    deal = gf.Deal.start(["S9 C2", "DT CT", "H6 HQ", "CT S2"], level=2, leader=0)
+    truth = gf.solve(deal)
+    solving = quick(0, worlds=16, objective="points")
+    by_rollouts = quick(0, worlds=16, solve_cards=0, objective="points")
+    win, loss = solving.act(deal, 0), by_rollouts.act(deal, 0)
+    assert deal.legal_actions()[win] == ["Single", "2", ["C2"]] and truth.values[win] == 1
+    assert deal.legal_actions()[loss] == ["Single", "9", ["S9"]] and truth.values[loss] == -1
+    assert solving.stats["solved_worlds"] == 16 and solving.stats["rollout_worlds"] == 0
+    assert by_rollouts.stats["solved_worlds"] == 0
+
+
+def test_world_solver_equals_solve_on_each_world() -> None:
+    deal = gf.Deal.start(["HR HR S3 S3", "D4 D5", "C9 C9", "DK"], level=2, leader=0)
+    worlds = sample_hands(deal, 0, 6, seed=2)
+    rows = list(range(len(deal.legal_actions())))
+    values, exact, reached, nodes = WorldSolver().solve_worlds(deal, worlds, rows, 0, 0, 0.0)
+    assert reached == 6 and exact.all() and nodes > 0
+    for world, row in zip(worlds.tolist(), values.tolist()):
+        hands = [gf.Hand._trusted(once, twice) for once, twice in world]
+        assert list(gf.solve(deal.with_hands(hands)).values) == row
+    bad = worlds.copy()
+    bad[0, 1] = bad[0, 2]  # seat 1 gets seat 2's cards: not the deal's cards
+    with pytest.raises(ValueError, match="world 0"):
+        WorldSolver().solve_worlds(deal, bad, rows, 0, 0, 0.0)
+    with pytest.raises(ValueError, match="row 9"):
+        WorldSolver().solve_worlds(deal, worlds, [9], 0, 0, 0.0)
+
+
+def test_widened_candidates_where_worlds_are_solved() -> None:
+    deal = gf.Deal.start(["S9 C2", "DT CT", "H6 HQ", "CT S2"], level=2, leader=0)
+    agent = quick(0, widen=1)
+    assert agent.widen and deal.legal_actions()[agent.act(deal, 0)] == ["Single", "2", ["C2"]]
+    assert quick(0, widen=1, solve_cards=0).act(deal, 0) in range(len(deal.legal_actions()))
+
+
+def test_unfinished_worlds_fall_back_to_rollouts() -> None:
+    deal = gf.Deal.random(4)  # many cards a seat: few worlds are solved within 50 nodes
+    deal = _advance(deal, 20)
+    agent = quick(0, solve_cards=27, max_nodes=50)
+    assert 0 <= agent.act(deal, deal.current_seat) < len(deal.legal_actions())
+    assert agent.stats["rollout_worlds"] > 0 and agent.stats["solved_worlds"] + agent.stats["rollout_worlds"] == 4
+
+
+def _advance(deal: gf.Deal, actions: int) -> gf.Deal:
+    """``deal`` after the MinPlays rules have taken ``actions`` actions, and then on to the
+    next play decision with more than one candidate (a decision the agent searches)."""
+    rules = MinPlaysAgent()
+    for _ in range(actions):
+        deal.step(rules.act(deal, deal.current_seat))
+    while deal.phase != "play" or len(rules.choices(deal, deal.current_seat)[1]) < 2:
+        deal.step(rules.act(deal, deal.current_seat))
+        assert not deal.done, "no decision to search left: cut earlier"
+    return deal
+
+
+@pytest.mark.parametrize("cut", [0, 40])
+def test_a_small_budget_is_respected(cut: int) -> None:
+    # A loose sanity limit, not a speed claim: a 5 ms budget answers well within a second,
+    # with 1,000 worlds and a solver without a node limit on every world: only the
+    # deadline stops the solver and the rollouts.
+    deal = _advance(gf.Deal.random(8), cut)
+    agent = make_agent("search", budget_ms=5, worlds=1_000, solve_cards=108, max_nodes=10**9, seed=1)
+    began = time.perf_counter()
+    choice = agent.act(deal, deal.current_seat)
+    assert time.perf_counter() - began < 1.0
+    assert 0 <= choice < len(deal.legal_actions())
+
+
+@pytest.mark.parametrize(
+    "options, words",
+    [
+        ({"budget_ms": 0}, "budget_ms must be a positive"),
+        ({"budget_ms": "fast"}, "budget_ms must be a positive"),
+        ({"worlds": 0}, "worlds must be an integer >= 1"),
+        ({"max_nodes": 1.5}, "max_nodes must be an integer"),
+        ({"solve_cards": -1}, "solve_cards must be an integer"),
+        ({"margin": -0.1}, "margin must be a number"),
+        ({"objective": "levels"}, "objective must be one of points, first"),
+        ({"max_candidates": 0}, "max_candidates must be an integer >= 1"),
+        ({"early_margin": -1}, "early_margin must be a number"),
+        ({"endgame": -1}, "endgame must be an integer"),
+        ({"widen": "yes"}, "widen must be true or false"),
+    ],
+)
+def test_bad_options_are_named(options: dict, words: str) -> None:
+    with pytest.raises((ValueError, TypeError), match=words):
+        make_agent("search", **options)
+
+
+# -- PIMC's presets --------------------------------------------------------------------------------
+def test_pimc_preset_v01_is_the_defaults_of_release_01() -> None:
+    assert PRESETS["v0.1"] == {
+        "playouts": 64, "budget_ms": None, "rollout": "minplays", "worlds": 48, "endgame": 12,
+        "margin": 0.15, "max_candidates": 16, "objective": "first", "confidence": 0.0,
+    }  # fmt: skip
+    defaults = {
+        name: p.default
+        for name, p in inspect.signature(PIMCAgent.__init__).parameters.items()
+        if name in PRESETS["v0.1"]
+    }
+    assert defaults == PRESETS["v0.1"]  # today the defaults are v0.1's
+    name, options = parse_agent_spec("pimc:preset=v0.1")
+    preset, default = make_agent(name, **options), PIMCAgent()
+    assert repr(preset) == repr(default)
+    for key in PRESETS["v0.1"]:
+        if key != "playouts":
+            assert getattr(preset, key) == PRESETS["v0.1"][key]
+    assert make_agent("pimc", preset="v0.1", worlds=8).worlds == 8  # an option given still wins
+    deal = _advance(gf.Deal.random(6), 40)
+    assert preset.act(deal, deal.current_seat) == default.act(deal, deal.current_seat)
+
+
+def test_pimc_unknown_preset_names_the_presets() -> None:
+    with pytest.raises(ValueError, match="preset must be one of v0.1, not 'v9'"):
+        make_agent("pimc", preset="v9")
+
+
+def test_values_are_per_team() -> None:
+    # Seat 0 cannot win the race itself, but its partner's red joker takes the first trick
+    # whatever happens and goes out: with every hand known, every action wins for seat 0's
+    # team, judged exactly or by rollouts, with either objective.
+    deal = gf.Deal.start(["S3 S7", "D4 D9", "HR", "C5 C8"], level=2, leader=0)
+    world = np.array([[[hand.once, hand.twice] for hand in deal.hands]], dtype=np.uint64)
+    rows = list(range(len(deal.legal_actions())))
+    for objective in ("first", "points"):
+        values, exact, _, _ = WorldSolver().solve_worlds(deal, world, rows, OBJECTIVE_CODES[objective], 0, 0.0)
+        assert exact.all() and np.all(values >= 1)
+        rollouts = team_results(deal.world_playouts(world, rows, 1, policy="minplays"), 0, objective)
+        assert np.all(rollouts >= 1)
