@@ -87,3 +87,20 @@ def checked_choice(agent: Agent, deal: Deal, seat: int) -> int:
     if not 0 <= index < count:
         raise ValueError(f"{agent!r} returned action index {index}; seat {seat} has {count} legal actions")
     return index
+
+
+def non_negative(value: object, what: str) -> float:
+    """A real number >= 0 (not a bool) as a float; a ValueError naming ``what`` otherwise."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
+        raise ValueError(f"{what} must be a number >= 0, not {value!r}")
+    return float(value)
+
+
+def time_budget(value: object, what: str) -> float | None:
+    """A time limit in milliseconds: a positive number, or None (also ``"none"``, as a
+    command-line spec writes it) for no limit; a ValueError naming ``what`` otherwise."""
+    if value is None or (isinstance(value, str) and value.strip().lower() == "none"):
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
+        raise ValueError(f"{what} must be a positive number of milliseconds or None, not {value!r}")
+    return float(value)

@@ -118,8 +118,12 @@ class MinPlaysAgent:
 
     def _sensible_follow(self, deal: Deal, seat: int, rows: list[Row], rest: list[int]) -> list[int]:
         n = self.count(deal.hands[seat], deal.level)
-        keeping = [i + 1 for i, row in enumerate(rows) if row[0] not in BOMB_KINDS and (rest[i] <= n - 1 or rest[i] == 0)]
-        bombs = sorted((i for i, row in enumerate(rows) if row[0] in BOMB_KINDS), key=lambda i: (rest[i], row_tier(rows[i])))
+        keeping = [
+            i + 1 for i, row in enumerate(rows) if row[0] not in BOMB_KINDS and (rest[i] <= n - 1 or rest[i] == 0)
+        ]
+        bombs = sorted(
+            (i for i, row in enumerate(rows) if row[0] in BOMB_KINDS), key=lambda i: (rest[i], row_tier(rows[i]))
+        )
         return [0, *keeping, *sorted(i + 1 for i in bombs[:2])]
 
     # -- tribute and return -------------------------------------------------------------------

@@ -51,7 +51,7 @@ import numpy as np
 from ..engine.cards import bounded
 from ..engine.deal import Deal
 from ..search.infoset import sample_hands
-from .base import check_turn
+from .base import check_turn, non_negative, time_budget
 from .minplays import MinPlaysAgent
 
 ROLLOUTS = ("random", "greedy", "minplays")
@@ -136,17 +136,14 @@ class PIMCAgent:
         self.preset = preset
         self.playouts, self.max_candidates = _count(playouts, "playouts"), _count(max_candidates, "max_candidates")
         self.worlds = min(_count(worlds, "worlds"), playouts)
-        if budget_ms is not None and not budget_ms > 0:
-            raise ValueError(f"PIMCAgent budget_ms must be a positive number of milliseconds, not {budget_ms!r}")
+        budget_ms = time_budget(budget_ms, "PIMCAgent budget_ms")
         if rollout not in ROLLOUTS:
             raise ValueError(f"unknown rollout {rollout!r}: use one of {', '.join(ROLLOUTS)}")
         if objective not in OBJECTIVES:
             raise ValueError(f"unknown objective {objective!r}: use one of {', '.join(OBJECTIVES)}")
         if endgame is not None:
             _count(endgame, "endgame")
-        for name, value in (("margin", margin), ("confidence", confidence)):
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
-                raise ValueError(f"PIMCAgent {name} must be a number >= 0, not {value!r}")
+        margin, confidence = non_negative(margin, "PIMCAgent margin"), non_negative(confidence, "PIMCAgent confidence")
         self.confidence = confidence
         self.budget_ms, self.seed, self.rollout, self.endgame, self.margin = budget_ms, seed, rollout, endgame, margin
         self.objective = objective
@@ -188,25 +185,60 @@ class PIMCAgent:
     def world_results(self, deal: Deal, seat: int, candidates: list[int], seed: int) -> np.ndarray:
         """The mean rollout result for ``seat``'s team of each candidate in each world
         played: ``float[worlds, candidates]``."""
-        rows, start = [], 0
         per_world = 1 if self.rollout != "random" else max(1, self.playouts // self.worlds)
         deadline = None if self.budget_ms is None else time.perf_counter() + self.budget_ms / 1000
-        chunk = self.worlds if deadline is None else 1  # with a budget: as many as the time left allows
         worlds = sample_hands(deal, seat, self.worlds, seed)  # world i from the stream seed + i
-        while start < self.worlds:
-            count = min(chunk, self.worlds - start)
-            began = time.perf_counter()
-            finishes = deal.world_playouts(
-                worlds[start : start + count], candidates, per_world, seed + start * per_world, policy=self.rollout
-            )
-            rows.append(team_results(finishes, seat, self.objective).mean(axis=2))
-            start += count
-            if deadline is not None:
-                now = time.perf_counter()
-                if now >= deadline:
-                    break
-                chunk = max(1, min(_WORLDS_AT_ONCE, int((deadline - now) * count / max(now - began, 1e-9))))
-        return np.concatenate(rows).astype(np.float64)
+        return rollout_results(
+            deal,
+            seat,
+            candidates,
+            worlds,
+            self.objective,
+            deadline,
+            per_world=per_world,
+            seed=seed,
+            policy=self.rollout,
+        )
+
+
+def rollout_results(
+    deal: Deal,
+    seat: int,
+    candidates: list[int],
+    worlds: np.ndarray,
+    objective: str,
+    deadline: float | None,
+    *,
+    per_world: int = 1,
+    seed: int = 0,
+    policy: str = "minplays",
+    at_least_one: bool = True,
+) -> np.ndarray:
+    """Each candidate's mean rollout result for ``seat``'s team in each world judged
+    (``float[judged, candidates]``, the first worlds of ``worlds``): ``per_world`` native
+    rollouts of ``policy`` a world and candidate (world ``i`` from the stream ``seed + i *
+    per_world``). With a ``deadline`` (a ``time.perf_counter()`` time) a world is played
+    alone first (even past the deadline when ``at_least_one``), then chunks sized from the
+    speed measured so far so that they end by the deadline; none starts that would not."""
+    rows, start, total = [], 0, len(worlds)
+    chunk = total if deadline is None else 1
+    while start < total:
+        if deadline is not None and time.perf_counter() >= deadline and not (at_least_one and start == 0):
+            break
+        count = min(chunk, total - start)
+        began = time.perf_counter()
+        finishes = deal.world_playouts(worlds[start : start + count], candidates, per_world, seed + start * per_world,
+                                       policy=policy)  # fmt: skip
+        rows.append(team_results(finishes, seat, objective).mean(axis=2))
+        start += count
+        if deadline is not None:
+            now = time.perf_counter()
+            chunk = min(_WORLDS_AT_ONCE, int((deadline - now) * count / max(now - began, 1e-9)))
+            if chunk < 1:
+                break
+    if not rows:
+        return np.zeros((0, len(candidates)))
+    return np.concatenate(rows).astype(np.float64)
 
 
 #: The defaults of :class:`PIMCAgent`'s options, read from its signature.

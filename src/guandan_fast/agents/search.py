@@ -68,12 +68,9 @@ from ..engine.deal import Deal
 from ..search._solve import OBJECTIVES as OBJECTIVE_CODES
 from ..search._worldsolve import WorldSolver
 from ..search.infoset import sample_hands
-from .base import check_turn
+from .base import check_turn, non_negative, time_budget
 from .minplays import MinPlaysAgent
-from .pimc import team_results
-
-OBJECTIVES = ("points", "first")
-_WORLDS_AT_ONCE = 8
+from .pimc import OBJECTIVES, rollout_results
 
 
 def _count(value: object, name: str) -> int:
@@ -104,30 +101,20 @@ class SearchAgent:
         max_candidates: int = 64,
         widen: bool | int = True,
     ) -> None:
-        if isinstance(budget_ms, str) and budget_ms.strip().lower() == "none":
-            budget_ms = None  # from a command-line spec, budget_ms=none
-        if budget_ms is not None and (
-            isinstance(budget_ms, (bool, str)) or not isinstance(budget_ms, (int, float)) or not budget_ms > 0
-        ):
-            raise ValueError(
-                f"SearchAgent budget_ms must be a positive number of milliseconds or None, not {budget_ms!r}"
-            )
         self.worlds = _count(worlds, "worlds")
         self.max_nodes = _count(max_nodes, "max_nodes")
         self.max_candidates = _count(max_candidates, "max_candidates")
         self.solve_cards = bounded(solve_cards, "SearchAgent solve_cards", 0, 108)
         self.endgame = bounded(endgame, "SearchAgent endgame", 0, 27)
-        for name, value in (("margin", margin), ("early_margin", early_margin)):
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
-                raise ValueError(f"SearchAgent {name} must be a number >= 0, not {value!r}")
-        self.early_margin = float(early_margin)
+        self.margin = non_negative(margin, "SearchAgent margin")
+        self.early_margin = non_negative(early_margin, "SearchAgent early_margin")
         if widen not in (True, False):  # 0 and 1 from a command-line spec
             raise ValueError(f"SearchAgent widen must be true or false (1 or 0), not {widen!r}")
         self.widen = bool(widen)
         if objective not in OBJECTIVES:
             raise ValueError(f"SearchAgent objective must be one of {', '.join(OBJECTIVES)}, not {objective!r}")
-        self.budget_ms: float | None = None if budget_ms is None else float(budget_ms)
-        self.seed, self.margin, self.objective = seed, float(margin), objective
+        self.budget_ms = time_budget(budget_ms, "SearchAgent budget_ms")
+        self.seed, self.objective = seed, objective
         self._rng = random.Random(seed)
         self._rules = MinPlaysAgent()
         self._solver: WorldSolver | None = None  # made on first use (it owns native memory)
@@ -219,22 +206,6 @@ class SearchAgent:
         deadline: float | None,
         at_least_one: bool = False,
     ) -> np.ndarray:
-        rows, start, total = [], 0, len(worlds)
-        chunk = total if deadline is None else 1  # with a deadline: as many as the time left allows
-        while start < total:
-            if deadline is not None and time.perf_counter() >= deadline and not (at_least_one and start == 0):
-                break
-            count = min(chunk, total - start)
-            began = time.perf_counter()
-            finishes = deal.world_playouts(worlds[start : start + count], candidates, 1, 0, policy="minplays")
-            rows.append(team_results(finishes, seat, objective).mean(axis=2))
-            start += count
-            if deadline is not None:  # the next chunk: the worlds that fit in the time left at this speed
-                now = time.perf_counter()
-                chunk = min(_WORLDS_AT_ONCE, int((deadline - now) * count / max(now - began, 1e-9)))
-                if chunk < 1:
-                    break
-        self.stats["rollout_worlds"] += start
-        if not rows:
-            return np.zeros((0, len(candidates)))
-        return np.concatenate(rows).astype(np.float64)
+        values = rollout_results(deal, seat, candidates, worlds, objective, deadline, at_least_one=at_least_one)
+        self.stats["rollout_worlds"] += len(values)
+        return values
