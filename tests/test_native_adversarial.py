@@ -346,3 +346,37 @@ def test_batch_of_adversarial_hands_equals_single_calls() -> None:
         a, b = int(offsets[i]), int(offsets[i + 1])
         rows = set(zip(kinds[a:b].tolist(), keys[a:b].tolist(), cards[a:b, 0].tolist(), cards[a:b, 1].tolist()))
         assert rows == native_rows(hand, int(levels[i]))
+
+
+def test_the_play_state_refuses_forged_and_missing_moves() -> None:
+    """``Move._trusted`` (a move made without its reading checked) still refuses a kind or
+    key that indexes past the tables; the play state refuses None."""
+    import guandan_fast as gf
+    from guandan_fast.engine.moves import Move
+
+    deal = gf.Deal.random(seed=1)
+    before = (deal.current_seat, [str(hand) for hand in deal.hands], deal.legal_actions())
+    cards = gf.Hand.parse(str(deal.hands[deal.current_seat]).split()[0])
+    for kind, key in ((200, 3), (11, 3), (-1, 3), (1, 18), (1, -1)):
+        with pytest.raises(ValueError, match="no move has kind"):
+            Move._trusted(kind, key, cards, deal.level)
+    with pytest.raises(TypeError):
+        deal._state.step_move(None)
+    assert (deal.current_seat, [str(hand) for hand in deal.hands], deal.legal_actions()) == before
+
+
+def test_a_trusted_move_list_checks_its_array_lengths() -> None:
+    """``MoveList._trusted`` copies n rows of each array: lengths that disagree are refused
+    (the copy would read past the shorter arrays)."""
+    from guandan_fast.engine.movelist import MoveList
+
+    class Rows:
+        kinds = np.ones(3, np.uint8)
+        keys = np.ones(1, np.uint8)
+        cards = np.zeros((3, 2), np.uint64)
+
+    with pytest.raises(ValueError, match="kinds\\[n\\], keys\\[n\\]"):
+        MoveList._trusted(Rows(), 2)
+    Rows.keys, Rows.cards = np.ones(3, np.uint8), np.zeros(3, np.uint64)
+    with pytest.raises(ValueError, match="cards\\[n, 2\\]"):
+        MoveList._trusted(Rows(), 2)

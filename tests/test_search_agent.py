@@ -116,6 +116,10 @@ def test_world_solver_equals_solve_on_each_world() -> None:
         WorldSolver().solve_worlds(deal, bad, rows, 0, 0, 0.0)
     with pytest.raises(ValueError, match="row 9"):
         WorldSolver().solve_worlds(deal, worlds, [9], 0, 0, 0.0)
+    swapped = [gf.Hand.parse(text) for text in ("HR HR S3 D4", "S3 D5", "C9 C9", "DK")]  # the deal's cards and counts
+    moved = np.array([[(hand.once, hand.twice) for hand in swapped]], dtype=np.uint64)
+    with pytest.raises(ValueError, match="hand of the seat to act"):  # its rows would name other moves
+        WorldSolver().solve_worlds(deal, moved, rows, 0, 0, 0.0)
 
 
 def test_widened_candidates_where_worlds_are_solved() -> None:

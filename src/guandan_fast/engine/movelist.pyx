@@ -96,7 +96,12 @@ cdef class MoveList(Moves):
         return self._copy(kinds, keys, cards)
 
     cdef int _copy(self, cnp.ndarray kinds, cnp.ndarray keys, cnp.ndarray cards) except -1:
-        """Replace the moves by copies of three arrays of the list's own layout."""
+        """Replace the moves by copies of three arrays of the list's own layout (their
+        lengths checked: the copy reads ``n`` rows of each)."""
+        if kinds.ndim != 1 or keys.ndim != 1 or cards.ndim != 2 or keys.shape[0] != kinds.shape[0] \
+                or cards.shape[0] != kinds.shape[0] or cards.shape[1] != 2:
+            raise ValueError(f"a move list's arrays are kinds[n], keys[n] and cards[n, 2], not shapes "
+                             f"{np.shape(kinds)}, {np.shape(keys)} and {np.shape(cards)}")
         return _copy_rows(self, <const uint8_t*>cnp.PyArray_DATA(kinds), <const uint8_t*>cnp.PyArray_DATA(keys),
                           <const uint64_t*>cnp.PyArray_DATA(cards), kinds.shape[0])
 

@@ -81,7 +81,10 @@ cdef class Move:
     @classmethod
     def _trusted(cls, kind, key, cards, level):
         """A move already known to be a legal reading (internal use; native code calls
-        :func:`make_move`)."""
+        :func:`make_move`). Its kind and key must still be in range: the tables (and the
+        play state) are indexed by them."""
+        if not (0 <= kind < NUM_KINDS and 0 <= key < NUM_KEYS):
+            raise ValueError(f"no move has kind {kind!r} and key {key!r}")
         cdef Move move = cls.__new__(cls)
         _fill(move, kind, key, cards, level)
         return move

@@ -117,6 +117,7 @@ cdef int state_next_active(const PlayState* s, int seat) noexcept nogil
 cdef bint state_may_play(const PlayState* s, int kind, int key, uint64_t once, uint64_t twice) noexcept nogil
     # Whether the seat to act may play the move (kind, key, once, twice), a valid reading of
     # its cards (kind 0: may it pass): it holds the cards and they beat the move to beat.
+    # A kind or key out of range (no reading) is never playable.
 
 cdef void state_play(PlayState* s, int kind, int key, uint64_t once, uint64_t twice) noexcept nogil
     # The seat to act takes a legal action (kind 0: a pass): the hands, the trick, who acts

@@ -22,7 +22,9 @@ from libc.string cimport memcpy, memset
 
 from guandan_fast.engine._movegen cimport (
     FULL_PLANE,
+    K_FOUR_JOKERS,
     K_PASS,
+    NUM_KEYS,
     MoveBuffer,
     check_args,
     generate_append,
@@ -68,6 +70,8 @@ cdef bint state_may_play(const PlayState* s, int kind, int key, uint64_t once, u
     seat &= 3
     if kind == K_PASS:
         return s.last_kind != K_PASS
+    if kind < 0 or kind > K_FOUR_JOKERS or key < 0 or key >= NUM_KEYS:  # no reading: the tables index by both
+        return False
     if once & ~s.once[seat] or twice & ~s.twice[seat]:
         return False
     return move_beats(kind, key, hand_size(once, twice), s.last_kind, s.last_key, s.last_size)

@@ -531,7 +531,7 @@ cdef class State:
         self.step_move(action)
         return True
 
-    def step_move(self, move):
+    def step_move(self, Move move not None):
         """Play ``move`` (a :class:`Move`, PASS included), checked against the hand and the
         move to beat: ValueError, the state unchanged, when it is illegal."""
         cdef Move m = move
@@ -562,7 +562,7 @@ cdef class State:
                 raise ValueError(f"seat {self.s.to_act} leads and may not pass")
             self.apply(K_PASS, 0, 0, 0)
             return
-        if not (0 < kind <= K_FOUR_JOKERS and state_may_play(&self.s, kind, key, once, twice)):  # kind -1: no reading
+        if not state_may_play(&self.s, kind, key, once, twice):  # kind -1: no reading
             raise ValueError(
                 f"illegal action for seat {self.s.to_act}: {action!r} is not among its {self.legal().moves} legal moves"
                 + (" (or a pass)" if self.s.last_kind != K_PASS else " (it leads and may not pass)")

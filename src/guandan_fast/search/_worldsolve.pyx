@@ -90,7 +90,7 @@ cdef class WorldSolver:
         cdef int64_t nodes = 0
         cdef double left
         cdef bint tight
-        if planes.ndim != 3 or planes.shape[1] != 4 or planes.shape[2] != 2:
+        if planes.shape[1] != 4 or planes.shape[2] != 2:
             raise ValueError(f"worlds must be hand planes of shape (w, 4, 2), not {tuple(np.shape(worlds))}")
         if objective != OBJECTIVE_POINTS and objective != OBJECTIVE_FIRST:
             raise ValueError(f"unknown objective code {objective}")
@@ -114,6 +114,8 @@ cdef class WorldSolver:
                 _add(&wlo, &whi, &wover, s.once[seat], s.twice[seat])
             if wover or wlo != lo or whi != hi or state_check(&s) != 0:
                 raise ValueError(f"world {w} does not fit the deal: the four hands must hold the deal's cards")
+            if s.once[base.to_act & 3] != base.once[base.to_act & 3] or s.twice[base.to_act & 3] != base.twice[base.to_act & 3]:
+                raise ValueError(f"world {w} changes the hand of the seat to act (the rows name its actions)")
         if self.busy:
             raise RuntimeError("this world solver is already solving (use one per thread)")
         values = np.zeros((nworlds, ncand), dtype=np.float64)
