@@ -224,7 +224,12 @@ def test_pimc_keeps_control_where_the_rules_would_lose_it() -> None:
 
 @pytest.mark.parametrize(
     "name, options",
-    [("random", {"seed": 3}), ("minplays", {}), ("pimc", {"playouts": 8, "worlds": 4, "seed": 3, "endgame": None})],
+    [
+        ("random", {"seed": 3}),
+        ("minplays", {}),
+        ("pimc", {"playouts": 8, "worlds": 4, "seed": 3, "endgame": None}),
+        ("search", {"budget_ms": None, "worlds": 4, "seed": 3}),
+    ],
 )
 def test_agents_see_only_what_their_seat_may_know(name: str, options: dict) -> None:
     # Exchanging two other seats' hands (same sizes) changes nothing the seat can know.

@@ -7,24 +7,14 @@ import time
 
 import numpy as np
 import pytest
+from test_agents import play_out
 
 import guandan_fast as gf
-from guandan_fast.agents import Agent, MinPlaysAgent, PIMCAgent, SearchAgent, make_agent, parse_agent_spec
-from guandan_fast.agents.base import checked_choice
+from guandan_fast.agents import MinPlaysAgent, PIMCAgent, SearchAgent, make_agent, parse_agent_spec
 from guandan_fast.agents.pimc import PRESETS, team_results
 from guandan_fast.search._solve import OBJECTIVES as OBJECTIVE_CODES
 from guandan_fast.search._worldsolve import WorldSolver
 from guandan_fast.search.infoset import sample_hands
-
-
-def play_out(deal: gf.Deal, agents: list[Agent]) -> list[tuple[int, int]]:
-    choices = []
-    while not deal.done:
-        seat = deal.current_seat
-        index = checked_choice(agents[seat], deal, seat)  # a legal index, or it raises
-        choices.append((seat, index))
-        deal.step(index)
-    return choices
 
 
 def quick(seed: int = 0, **options: object) -> SearchAgent:
@@ -73,17 +63,6 @@ def test_tribute_and_return_are_the_minplays_rule() -> None:
             choice = quick().act(deal, seat)
             assert choice == MinPlaysAgent().act(deal, seat)
             deal.step(choice)
-
-
-def test_search_sees_only_what_its_seat_may_know() -> None:
-    for seed in range(3):
-        deal = gf.Deal.random(seed, level=2 + seed)
-        seat = deal.current_seat
-        hands = list(deal.hands)
-        a, b = (seat + 1) % 4, (seat + 3) % 4
-        hands[a], hands[b] = hands[b], hands[a]
-        other = deal.with_hands(hands)
-        assert quick(3).act(deal, seat) == quick(3).act(other, seat)
 
 
 def test_small_worlds_are_solved_exactly() -> None:
