@@ -125,6 +125,19 @@ cdef void state_play(PlayState* s, int kind, int key, uint64_t once, uint64_t tw
     # and the end of the deal (a 1-2 finish, the two losers listed in turn order after the
     # second finisher; or three seats out).
 
+cdef void state_lead(PlayState* s, int seat) noexcept nogil
+    # End the trick: no move to beat, and ``seat`` (which holds cards) leads the next. What
+    # state_play does once everyone else passed (the last player, or its partner: 接风); a
+    # search also asks it of a position it imagines (the solver: "and then my partner leads").
+
+cdef inline int state_points(const PlayState* s, int team) noexcept nogil:
+    """The level points a deal that is done gives ``team`` (0: seats 0 and 2, 1: seats 1
+    and 3; RULES.md §8): +3, +2 or +1 when one of its players went out first and the
+    partner second, third or last; minus as much when the other team's did."""
+    cdef int first = s.finish[0] & 3, partner = first ^ 2
+    cdef int up = 3 if s.finish[1] == partner else (2 if s.finish[2] == partner else 1)
+    return up if (first & 1) == team else -up
+
 cdef void state_make(PlayState* s, int kind, int key, uint64_t once, uint64_t twice, PlayUndo* undo) noexcept nogil
     # state_play, recording in ``undo`` what state_unmake needs.
 

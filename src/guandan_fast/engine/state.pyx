@@ -77,6 +77,11 @@ cdef bint state_may_play(const PlayState* s, int kind, int key, uint64_t once, u
     return move_beats(kind, key, hand_size(once, twice), s.last_kind, s.last_key, s.last_size)
 
 
+cdef void state_lead(PlayState* s, int seat) noexcept nogil:
+    _end_trick(s)
+    s.to_act = seat
+
+
 cdef inline void _end_trick(PlayState* s) noexcept nogil:
     cdef int k
     s.last_kind = K_PASS
@@ -121,13 +126,12 @@ cdef inline void _pass(PlayState* s, int seat) noexcept nogil:
         s.to_act = state_next_active(s, seat)
         return
     # Everyone still holding cards passed: the trick ends.
-    _end_trick(s)
     if s.once[last_seat]:
-        s.to_act = last_seat
+        state_lead(s, last_seat)
     else:  # 接风: the partner of the player who went out leads. It always holds cards: had it
         # been out already, ``last_seat`` going out would have ended the deal (1-2, or three
         # out), and state_check refuses states of a deal that is over, so there is no other branch.
-        s.to_act = last_seat ^ 2
+        state_lead(s, last_seat ^ 2)
 
 
 cdef void state_play(PlayState* s, int kind, int key, uint64_t once, uint64_t twice) noexcept nogil:

@@ -95,7 +95,9 @@ from guandan_fast.engine.state cimport (
     hand_size,
     state_actions,
     state_from_deal,
+    state_lead,
     state_make,
+    state_points,
     state_unmake,
 )
 from guandan_fast.search._minplays cimport hand_lanes
@@ -473,10 +475,9 @@ cdef inline bint _over(SolveContext* c, const PlayState* s) noexcept nogil:
 
 cdef inline int _outcome(SolveContext* c, const PlayState* s, int team) noexcept nogil:
     """The value of an ended game for ``team``."""
-    cdef int first = s.finish[0] & 3, partner = first ^ 2, up = 1
     if c.objective == OBJECTIVE_POINTS:
-        up = 3 if s.finish[1] == partner else (2 if s.finish[2] == partner else 1)
-    return up if (first & 1) == team else -up
+        return state_points(s, team)
+    return 1 if (s.finish[0] & 1) == team else -1
 
 
 cdef inline void _range(SolveContext* c, const PlayState* s, int team, int* lo, int* hi) noexcept nogil:
@@ -721,11 +722,7 @@ cdef bint _pair_out(SolveContext* c, const PlayState* s, MoveBuffer* m, Py_ssize
     if np <= 0:
         return False
     view = s[0]   # the partner leading, against the same opponents and their hands
-    view.to_act = partner
-    view.last_kind = K_PASS
-    view.last_key = 0
-    view.last_size = 0
-    view.last_seat = -1
+    state_lead(&view, partner)
     return _plays_out(&view, &c.leads, np, &c.leads, True)
 
 
