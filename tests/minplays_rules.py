@@ -1,6 +1,8 @@
 """MinPlaysAgent's play rules written in Python over the public API: the test oracle of
-the native policy (``search/_policies.pyx``, which MinPlaysAgent and
-``Deal.playouts(policy="minplays")`` play). See guandan_fast.agents.minplays for the rules."""
+the native policies (``search/_policies.pyx``, which MinPlaysAgent and
+``Deal.playouts(policy="minplays" | "tactics")`` play). See guandan_fast.agents.minplays for
+the rules; ``tactics`` changes the lead when an opponent is close to going out, and holds
+a trick the next seat could go out on."""
 
 from __future__ import annotations
 
@@ -10,32 +12,47 @@ from guandan_fast.agents.minplays import BOMB_KINDS, row_tier
 THREAT_LAST = 6
 THREAT_ANY = 3
 BOMB_TO_FINISH = 2
+DANGER_CARDS = 6
 
 
 def count(hand: Hand, level: int) -> int:
     return min_plays(hand, level)[0]
 
 
-def lead(deal: Deal, seat: int) -> int:
+def lead(deal: Deal, seat: int, tactics: bool = False) -> int:
     _, plays = min_plays(deal.hands[seat], deal.level, prefer="bombs")
     rows = list(deal.legal_moves().rows())
-    options = [p for p in plays if p.kind not in BOMB_KINDS] or plays
-    best = min(options, key=lambda p: (p.key, -len(p.cards)))
+    plain = [p for p in plays if p.kind not in BOMB_KINDS]
+    left = deal.cards_left()
+    danger = {left[o] for o in ((seat + 1) % 4, (seat + 3) % 4) if 0 < left[o] <= DANGER_CARDS}
+    if tactics and danger and plain:
+        safe = [p for p in plain if len(p.cards) not in danger]
+        best = min(safe, key=lambda p: (p.key, -len(p.cards))) if safe else max(plain, key=lambda p: p.key)
+    else:
+        best = min(plain or plays, key=lambda p: (p.key, -len(p.cards)))
     return rows.index((int(best.kind), best.key, best.cards.once, best.cards.twice))
 
 
-def follow(deal: Deal, seat: int) -> int:
+def follow(deal: Deal, seat: int, tactics: bool = False) -> int:
     hand, level = deal.hands[seat], deal.level
     rows = list(deal.legal_moves().rows())
     rest = [count(hand.remove(Hand.from_bits(once, twice)), level) for _, _, once, twice in rows]
     if 0 in rest:
         return rest.index(0) + 1
-    if deal.last_seat == seat ^ 2:
-        return 0
     n = count(hand, level)
     plain = [i for i, (kind, *_) in enumerate(rows) if kind not in BOMB_KINDS]
     bombs = [i for i, (kind, *_) in enumerate(rows) if kind in BOMB_KINDS]
     keeping = [i for i in plain if rest[i] <= n - 1]
+    last = deal.last_move
+    assert last is not None
+    after = deal.cards_left()[(seat + 1) % 4]
+    if tactics and 0 < after == len(last.cards) <= DANGER_CARDS:  # the next seat could go out
+        if keeping:
+            return max(keeping, key=lambda i: rows[i][1]) + 1
+        if deal.last_seat == seat ^ 2:
+            return 0
+    if deal.last_seat == seat ^ 2:
+        return 0
     if keeping:
         return min(keeping, key=lambda i: (rest[i], rows[i][1])) + 1
     left = deal.cards_left()
@@ -48,8 +65,8 @@ def follow(deal: Deal, seat: int) -> int:
     return 0
 
 
-def play(deal: Deal) -> int:
+def play(deal: Deal, tactics: bool = False) -> int:
     """The rules' action (an index into ``deal.legal_actions()``) for the seat to act."""
     seat = deal.to_act
     assert seat is not None and deal.phase == "play"
-    return follow(deal, seat) if deal.following else lead(deal, seat)
+    return follow(deal, seat, tactics) if deal.following else lead(deal, seat, tactics)

@@ -109,6 +109,51 @@ def test_minplays_leads_the_whole_hand_or_the_weakest_play_of_its_decomposition(
     assert chosen(three_plays, agent) == ["Pair", "3", ["S3", "H3"]]
 
 
+@pytest.mark.parametrize(
+    "hand, opponent, minplays, tactics",
+    [
+        # an opponent with one card: the pair, not a single it could go out on
+        ("S3 H9 D9 SK", "D5", ["Single", "3", ["S3"]], ["Pair", "9", ["H9", "D9"]]),
+        # with two cards: the single, not the pair
+        ("S3 H9 D9 SK", "D5 C5", ["Single", "3", ["S3"]], ["Single", "3", ["S3"]]),
+        ("H9 D9 SK", "D5 C5", ["Pair", "9", ["H9", "D9"]], ["Single", "K", ["SK"]]),
+        # singles only: the strongest, the hardest to beat
+        ("S3 H7 SK", "D5", ["Single", "3", ["S3"]], ["Single", "K", ["SK"]]),
+        # nobody close to going out: the same lead
+        ("S3 H9 D9 SK", "D5 C6 C7 H8 HT HJ HQ", ["Single", "3", ["S3"]], ["Single", "3", ["S3"]]),
+    ],
+)
+def test_tactics_lead_what_an_opponent_close_to_going_out_cannot_go_out_on(
+    hand: str, opponent: str, minplays: list, tactics: list
+) -> None:
+    deal = gf.Deal.start([hand, opponent, "D8 D6 S2 C2 H2 D2 C3", "DT DJ DQ S4 H4 C4 D4"], 2, leader=0)
+    assert chosen(deal, make_agent("minplays")) == minplays
+    name, options = parse_agent_spec("minplays:tactics=1")
+    assert chosen(deal, make_agent(name, **options)) == tactics
+
+
+@pytest.mark.parametrize("over_partner", [False, True])
+def test_tactics_hold_a_trick_the_next_seat_could_go_out_on(over_partner: bool) -> None:
+    """Seat 0 follows a single (its partner's, or an opponent's) and seat 1 holds one card:
+    the plain rules pass a partner and follow an opponent with the weakest card; tactics
+    play the strongest card that keeps the decomposition."""
+    hands = ["S5 S9 SK", "DQ", "S4 H6 H7 C8", "D3 C7 C9 CT"]
+    if over_partner:
+        deal = gf.Deal.start(hands, 2, leader=2)
+        deal.step(["Single", "4", ["S4"]])
+        deal.step(["PASS", "PASS", "PASS"])
+    else:
+        deal = gf.Deal.start(hands, 2, leader=3)
+        deal.step(["Single", "3", ["D3"]])
+    assert chosen(deal, MinPlaysAgent()) == (["PASS", "PASS", "PASS"] if over_partner else ["Single", "5", ["S5"]])
+    assert chosen(deal, MinPlaysAgent(tactics=True)) == ["Single", "K", ["SK"]]
+
+
+def test_minplays_tactics_option_is_checked() -> None:
+    with pytest.raises(ValueError, match="MinPlaysAgent tactics must be true or false"):
+        MinPlaysAgent(tactics="yes")  # type: ignore[arg-type]
+
+
 def test_minplays_leaves_its_partner_alone_unless_it_can_go_out() -> None:
     agent = make_agent("minplays")
     for hand, expected in (("SA SK S5 H9", ["PASS", "PASS", "PASS"]), ("SA", ["Single", "A", ["SA"]])):

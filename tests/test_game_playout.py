@@ -450,32 +450,37 @@ def test_greedy_policy_choices() -> None:
 # ---------------------------------------------------------------------------------------------
 # The minplays rollout policy (MinPlaysAgent's rules in native code)
 # ---------------------------------------------------------------------------------------------
-def test_minplays_playouts_are_legal_deterministic_and_play_the_rules() -> None:
+@pytest.mark.parametrize("policy", ["minplays", "tactics"])
+def test_minplays_playouts_are_legal_deterministic_and_play_the_rules(policy: str) -> None:
     """Every action replays through Deal.step, the seed changes nothing, and every action
     is the one the rules take in that position: the Python oracle (tests/minplays_rules.py,
-    on min_plays) and MinPlaysAgent (which plays the native policy)."""
+    on min_plays) and MinPlaysAgent (which plays the native policy); "tactics" leads
+    differently in some positions (counted)."""
     import minplays_rules
 
     from guandan_fast.agents import MinPlaysAgent
 
-    agent, checked, followed = MinPlaysAgent(), 0, 0
+    tactics = policy == "tactics"
+    agent, checked, followed, changed = MinPlaysAgent(tactics=tactics), 0, 0, 0
     for number in range(30):
         deal = mid_deal(number, [0, 3, 25, 60][number % 4], level=2 + number % 13)
         if deal.phase != "play":
             continue
-        finish, actions = deal.playout(number, record=True, policy="minplays")
+        finish, actions = deal.playout(number, record=True, policy=policy)
         assert replay(deal, actions).finish_order == finish
-        assert deal.playout(number + 1, record=True, policy="minplays") == (finish, actions)
-        assert deal.playouts(2, seed=number, policy="minplays").tolist() == [finish] * 2
+        assert deal.playout(number + 1, record=True, policy=policy) == (finish, actions)
+        assert deal.playouts(2, seed=number, policy=policy).tolist() == [finish] * 2
         game = deal.clone()
         for seat, action in actions:
-            choice = minplays_rules.play(game)
+            choice = minplays_rules.play(game, tactics)
             assert game.legal_actions()[choice] == action
             assert agent.act(game, seat) == choice
+            changed += choice != minplays_rules.play(game)
             followed += game.following and action[0] != "PASS"
             game.step(action)
             checked += 1
     assert checked > 1000 and followed > 100
+    assert (changed > 20) if tactics else changed == 0
 
 
 def test_minplays_policy_choices() -> None:
@@ -608,7 +613,7 @@ def test_bad_playout_policy() -> None:
     args = native_args(mid_deal(2, 30))
     from guandan_fast.search import _playout
 
-    for policy, error in ((3, ValueError), (-1, ValueError), (True, TypeError), (1.0, TypeError)):
+    for policy, error in ((4, ValueError), (-1, ValueError), (True, TypeError), (1.0, TypeError)):
         with pytest.raises(error, match="policy"):
             _playout.playouts(State.position(**args), seed=0, n=1, policy=policy)
         with pytest.raises(error, match="policy"):

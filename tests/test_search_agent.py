@@ -66,13 +66,13 @@ def test_tribute_and_return_are_the_minplays_rule() -> None:
 
 
 def test_small_worlds_are_solved_exactly() -> None:
-    # Two cards a seat: judged by MinPlays rollouts ("points") the agent leads its 9 and its team loses
-    # (value -1 with every hand known); solving the sampled worlds it leads the level card
-    # 2 (a high single) and its team goes out first (+1).
+    # Two cards a seat: judged by rollouts of the plain MinPlays rules ("points") the agent
+    # leads its 9 and its team loses (value -1 with every hand known); solving the sampled
+    # worlds it leads the level card 2 (a high single) and its team goes out first (+1).
     deal = gf.Deal.start(["S9 C2", "DT CT", "H6 HQ", "CT S2"], level=2, leader=0)
     truth = gf.solve(deal)
     solving = quick(0, worlds=16, objective="points")
-    by_rollouts = quick(0, worlds=16, solve_cards=0, objective="points")
+    by_rollouts = quick(0, worlds=16, solve_cards=0, objective="points", rollout="minplays")
     win, loss = solving.act(deal, 0), by_rollouts.act(deal, 0)
     assert deal.legal_actions()[win] == ["Single", "2", ["C2"]] and truth.values[win] == 1
     assert deal.legal_actions()[loss] == ["Single", "9", ["S9"]] and truth.values[loss] == -1
@@ -155,6 +155,8 @@ def test_a_small_budget_is_respected(cut: int) -> None:
         ({"early_margin": -1}, "early_margin must be a number"),
         ({"endgame": -1}, "endgame must be an integer"),
         ({"widen": "yes"}, "widen must be true or false"),
+        ({"tactics": 2}, "SearchAgent tactics must be true or false"),
+        ({"rollout": "smart"}, "rollout must be one of random, greedy, minplays, tactics"),
     ],
 )
 def test_bad_options_are_named(options: dict, words: str) -> None:

@@ -89,6 +89,14 @@ def checked_choice(agent: Agent, deal: Deal, seat: int) -> int:
     return index
 
 
+def switch(value: object, what: str) -> bool:
+    """An on/off option: True or False (1 or 0, as a command-line spec writes them); a
+    ValueError naming ``what`` otherwise."""
+    if value not in (True, False):
+        raise ValueError(f"{what} must be true or false (1 or 0), not {value!r}")
+    return bool(value)
+
+
 def non_negative(value: object, what: str) -> float:
     """A real number >= 0 (not a bool) as a float; a ValueError naming ``what`` otherwise."""
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:

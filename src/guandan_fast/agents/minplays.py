@@ -8,6 +8,13 @@ Leading
     (``prefer="bombs"``: bombs kept whole), the weakest play that is no bomb (lowest key,
     then most cards), every such play leaving the rest optimal (``count(rest) = n - 1``);
     a bomb only when nothing else is left.
+Tactics, with ``tactics=True`` (``"minplays:tactics=1"``)
+    an opponent holding k <= 6 cards can go out on a play of exactly k cards. Leading, when
+    an opponent in play holds at most 6 cards: the weakest plain play of the decomposition
+    whose number of cards no such opponent holds; when every plain play has such a number,
+    the strongest (the hardest to beat). Following, when the next seat (an opponent) holds
+    exactly as many cards as the move to beat (at most 6): the strongest plain move that
+    keeps the decomposition, over a partner's play too. The search agent plays these rules.
 Following a partner
     pass, unless a move empties the hand.
 Following an opponent
@@ -22,7 +29,8 @@ Tribute and return
 
 It uses only its own hand, the move to beat and who made it, and the cards-left counts.
 The play decisions are made natively, by the same code as ``Deal.playouts(policy=
-"minplays")`` (``search/_policies.pyx``: the rules are written there once); tribute and
+"minplays")`` (``"tactics"`` with ``tactics=True``; ``search/_policies.pyx``: the rules
+are written there once); tribute and
 return choices, and the :meth:`MinPlaysAgent.sensible` moves a search considers, in Python.
 """
 
@@ -36,7 +44,7 @@ from ..engine.hand import Hand
 from ..engine.moves import Move, MoveType, bomb_tier
 from ..search._policies import Chooser
 from ..search.minplays import min_plays
-from .base import check_turn
+from .base import check_turn, switch
 
 BOMB_KINDS = frozenset({MoveType.BOMB, MoveType.STRAIGHT_FLUSH, MoveType.FOUR_JOKERS})
 _CACHE_LIMIT = 1 << 16
@@ -45,25 +53,27 @@ Row = tuple[int, int, int, int]  # (kind, key, once, twice), as MoveList.rows() 
 
 
 class MinPlaysAgent:
-    """The rules of :mod:`guandan_fast.agents.minplays`; deterministic (``seed`` is
-    accepted so that every agent is built the same way, and not used)."""
+    """The rules of :mod:`guandan_fast.agents.minplays` (``tactics``: the lead that minds
+    an opponent close to going out); deterministic (``seed`` is accepted so that every
+    agent is built the same way, and not used)."""
 
-    def __init__(self, seed: int | str | None = None) -> None:
+    def __init__(self, seed: int | str | None = None, tactics: bool | int = False) -> None:
         self.seed = seed
+        self.tactics = switch(tactics, "MinPlaysAgent tactics")
         self._counts: dict[tuple[int, int, int], int] = {}
         self._chooser: Chooser | None = None  # the native rules, made on first use
 
     def __repr__(self) -> str:
-        return "MinPlaysAgent()"
+        return "MinPlaysAgent(tactics=True)" if self.tactics else "MinPlaysAgent()"
 
     def __getstate__(self) -> dict[str, Any]:
-        return {"seed": self.seed, "_counts": {}, "_chooser": None}
+        return {"seed": self.seed, "tactics": self.tactics, "_counts": {}, "_chooser": None}
 
     def _play(self, deal: Deal) -> int:
         """The rules' play in the play phase, natively."""
         chooser = self._chooser
         if chooser is None:
-            chooser = self._chooser = Chooser("minplays")
+            chooser = self._chooser = Chooser("tactics" if self.tactics else "minplays")
         return chooser.choose(deal)
 
     def count(self, hand: Hand, level: int) -> int:

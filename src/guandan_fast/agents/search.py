@@ -5,7 +5,8 @@ those consistent with what the seat knows (:func:`~guandan_fast.search.infoset.s
 — judge each candidate action in each world, and play the candidate with the best mean.
 
 Candidates
-    the MinPlays rules' choice and the actions they consider sensible
+    the MinPlays rules' choice (with their tactics, ``MinPlaysAgent(tactics=True)``, unless
+    ``tactics=False``) and the actions they consider sensible
     (:meth:`MinPlaysAgent.choices <guandan_fast.agents.MinPlaysAgent.choices>`: the plays
     of the decomposition when leading; the pass, the moves that keep the decomposition and
     the two best bombs when following), at most ``max_candidates``; with ``widen``, where
@@ -22,8 +23,9 @@ How a world is judged
       decision's deadline. A world whose candidates' values were not all proven is judged
       by a rollout instead;
     * **by a rollout** otherwise: each candidate played, then the deal finished by the
-      MinPlays rules for all four seats, natively (:meth:`Deal.world_playouts
-      <guandan_fast.engine.deal.Deal.world_playouts>` with ``policy="minplays"``).
+      MinPlays rules with their tactics for all four seats, natively
+      (:meth:`Deal.world_playouts <guandan_fast.engine.deal.Deal.world_playouts>` with
+      ``policy=rollout``, default ``"tactics"``).
 Objective (per team)
     values are for the seat's team, so a seat counts its partner going out as its own:
     ``"first"`` (default): +1 when one of the team's players goes out first, else -1 (what
@@ -68,9 +70,9 @@ from ..engine.deal import Deal
 from ..search._solve import OBJECTIVES as OBJECTIVE_CODES
 from ..search._worldsolve import WorldSolver
 from ..search.infoset import sample_hands
-from .base import check_turn, non_negative, time_budget
+from .base import check_turn, non_negative, switch, time_budget
 from .minplays import MinPlaysAgent
-from .pimc import OBJECTIVES, rollout_results
+from .pimc import OBJECTIVES, ROLLOUTS, rollout_results
 
 
 def _count(value: object, name: str) -> int:
@@ -85,7 +87,9 @@ class SearchAgent:
     ``early_margin``: how much better (times the share of rollout-judged worlds) a candidate
     must be than the rules' choice, once a seat in play holds at most ``endgame`` cards /
     before; ``objective``: ``"first"`` or ``"points"``; ``max_candidates``: the most
-    candidates; ``widen``: where worlds are solved, every legal action is a candidate."""
+    candidates; ``widen``: where worlds are solved, every legal action is a candidate;
+    ``tactics``: the MinPlays rules with their tactics (else the plain ones) choose and
+    list the candidates; ``rollout``: the rollout policy (as PIMC's)."""
 
     def __init__(
         self,
@@ -100,6 +104,8 @@ class SearchAgent:
         objective: str = "first",
         max_candidates: int = 64,
         widen: bool | int = True,
+        tactics: bool | int = True,
+        rollout: str = "tactics",
     ) -> None:
         self.worlds = _count(worlds, "worlds")
         self.max_nodes = _count(max_nodes, "max_nodes")
@@ -108,15 +114,17 @@ class SearchAgent:
         self.endgame = bounded(endgame, "SearchAgent endgame", 0, 27)
         self.margin = non_negative(margin, "SearchAgent margin")
         self.early_margin = non_negative(early_margin, "SearchAgent early_margin")
-        if widen not in (True, False):  # 0 and 1 from a command-line spec
-            raise ValueError(f"SearchAgent widen must be true or false (1 or 0), not {widen!r}")
-        self.widen = bool(widen)
+        self.widen = switch(widen, "SearchAgent widen")
+        self.tactics = switch(tactics, "SearchAgent tactics")
         if objective not in OBJECTIVES:
             raise ValueError(f"SearchAgent objective must be one of {', '.join(OBJECTIVES)}, not {objective!r}")
         self.budget_ms = time_budget(budget_ms, "SearchAgent budget_ms")
         self.seed, self.objective = seed, objective
         self._rng = random.Random(seed)
-        self._rules = MinPlaysAgent()
+        if rollout not in ROLLOUTS:
+            raise ValueError(f"SearchAgent rollout must be one of {', '.join(ROLLOUTS)}, not {rollout!r}")
+        self.rollout = rollout
+        self._rules = MinPlaysAgent(tactics=self.tactics)
         self._solver: WorldSolver | None = None  # made on first use (it owns native memory)
         #: per decision searched: worlds judged exactly, and by rollouts (for the curious)
         self.stats = {"decisions": 0, "searched": 0, "solved_worlds": 0, "rollout_worlds": 0}
@@ -126,7 +134,8 @@ class SearchAgent:
             f"SearchAgent(budget_ms={self.budget_ms}, seed={self.seed!r}, worlds={self.worlds}, "
             f"solve_cards={self.solve_cards}, max_nodes={self.max_nodes}, margin={self.margin}, "
             f"early_margin={self.early_margin}, endgame={self.endgame}, "
-            f"objective={self.objective!r}, max_candidates={self.max_candidates}, widen={self.widen})"
+            f"objective={self.objective!r}, max_candidates={self.max_candidates}, widen={self.widen}, "
+            f"tactics={self.tactics}, rollout={self.rollout!r})"
         )
 
     def __getstate__(self) -> dict[str, object]:
@@ -206,6 +215,8 @@ class SearchAgent:
         deadline: float | None,
         at_least_one: bool = False,
     ) -> np.ndarray:
-        values = rollout_results(deal, seat, candidates, worlds, objective, deadline, at_least_one=at_least_one)
+        values = rollout_results(
+            deal, seat, candidates, worlds, objective, deadline, at_least_one=at_least_one, policy=self.rollout
+        )
         self.stats["rollout_worlds"] += len(values)
         return values

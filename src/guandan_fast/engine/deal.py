@@ -646,8 +646,8 @@ class Deal:
         Returns the finishing order as a list of the four seats, first to last; with
         ``record=True``, ``(finish_order, actions)`` where ``actions`` lists every action
         taken as ``(seat, platform triple)``, which can be replayed through :meth:`step`.
-        ``policy="greedy"`` or ``"minplays"``: the rules of :meth:`playouts` (from the play
-        phase on).
+        ``policy="greedy"``, ``"minplays"`` or ``"tactics"``: the rules of :meth:`playouts`
+        (from the play phase on).
         """
         from ..search import playout as playouts  # a convenience of the search layer (see tests/test_layers.py)
 
@@ -674,8 +674,9 @@ class Deal:
         an opponent with the cheapest move that keeps bombs, wildcards and ranks whole,
         pass on a partner, bomb only when an opponent is about to finish.
         ``policy="minplays"`` plays :class:`~guandan_fast.agents.MinPlaysAgent`'s rules on
-        the native solver (a few times slower than greedy). Neither draws anything: the
-        game is played once and every row is the same."""
+        the native solver (a few times slower than greedy), ``"tactics"`` the same rules
+        with their tactical lead (``MinPlaysAgent(tactics=True)``). None of these draws
+        anything: the game is played once and every row is the same."""
         from ..search import playout as playouts  # a convenience of the search layer (see tests/test_layers.py)
 
         n = bounded(n, "the number of playouts", 0, playouts.MAX_PLAYOUTS)
@@ -700,7 +701,8 @@ class Deal:
         in every world. Returns ``int8[w, len(actions), n, 4]``: row ``[i, j, r]`` is
         ``d.playouts(n, seed + i * n, policy=policy)[r]`` for ``d`` this deal with the hands
         of world ``i`` after action ``j`` — the same random streams for every action. With
-        a deterministic policy (``"greedy"``, ``"minplays"``) each game is played once and repeated."""
+        a deterministic policy (``"greedy"``, ``"minplays"``, ``"tactics"``) each game is
+        played once and repeated."""
         from ..search import playout as playouts  # a convenience of the search layer (see tests/test_layers.py)
 
         if self.phase != "play":

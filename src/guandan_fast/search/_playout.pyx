@@ -18,8 +18,9 @@ checking it costs two comparisons a lead).
 
 Playout ``i`` of a batch with seed ``s`` is the playout with seed ``s + i``.
 
-``policy=1`` plays the greedy rules instead, ``policy=2`` MinPlaysAgent's rules (see
-``_policies.pyx``). Both draw nothing, so a batch plays the game once and repeats its result.
+``policy=1`` plays the greedy rules instead, ``policy=2`` MinPlaysAgent's rules and
+``policy=3`` the same with its tactical lead (see ``_policies.pyx``). These draw nothing, so
+a batch plays the game once and repeats its result.
 
 ``world_playouts`` runs a whole search step in one call: the same state with the hands
 replaced by each of several sampled worlds, each of several candidate moves played, then
@@ -53,6 +54,7 @@ from guandan_fast.engine.state cimport (
 from guandan_fast.search._policies cimport (
     POLICY_MINPLAYS,
     POLICY_RANDOM,
+    POLICY_TACTICS,
     Policy,
     policy_choose,
     policy_free,
@@ -266,11 +268,12 @@ def playout(state, seed, bint record=False, policy=POLICY_RANDOM):
     Returns the finishing order (a tuple of the four seats, first to last) or, with
     ``record``, ``(finish, seats, kinds, keys, cards)``: one row per action in the order
     played (kind 0 is a pass), cards as uint64 ``(once, twice)`` rows. ``policy``: 0 random
-    play, 1 the greedy rules, 2 MinPlaysAgent's rules (see :func:`playouts`).
+    play, 1 the greedy rules, 2 MinPlaysAgent's rules, 3 the same with its tactical lead
+    (see :func:`playouts`).
     """
     cdef PlayState s = _state_from(state)
     cdef uint64_t start_seed = _seed(seed)
-    cdef int rule = _small(policy, "policy", POLICY_RANDOM, POLICY_MINPLAYS)
+    cdef int rule = _small(policy, "policy", POLICY_RANDOM, POLICY_TACTICS)
     cdef int code
     cdef Cache cache
     cdef Log log
@@ -355,13 +358,13 @@ def playouts(state, seed, n, policy=POLICY_RANDOM):
     """``n`` playouts of one state; playout ``i`` is :func:`playout` with seed ``seed + i``
     (mod 2**64). Returns an ``int8`` array of shape ``(n, 4)``: the finishing orders.
 
-    ``policy``: 0 uniformly random play, 1 the greedy rules, 2 MinPlaysAgent's rules (1 and
-    2 are deterministic: the game is played once and its row repeated; the seed is not
-    used)."""
+    ``policy``: 0 uniformly random play, 1 the greedy rules, 2 MinPlaysAgent's rules, 3 the
+    same with its tactical lead (1 to 3 are deterministic: the game is played once and its
+    row repeated; the seed is not used)."""
     cdef PlayState start = _state_from(state)
     cdef uint64_t first_seed = _seed(seed)
     cdef Py_ssize_t count = _count(n, "the number of playouts")
-    cdef int code = _small(policy, "policy", POLICY_RANDOM, POLICY_MINPLAYS)
+    cdef int code = _small(policy, "policy", POLICY_RANDOM, POLICY_TACTICS)
     return _finishing_orders(&start, start.level, first_seed, count, code)
 
 
@@ -477,7 +480,7 @@ def world_playouts(state, worlds, move_kinds, move_keys, move_cards, seed, n, po
     cdef PlayState start = _state_from(state)
     cdef uint64_t first_seed = _seed(seed)
     cdef Py_ssize_t count = _count(n, "the number of playouts")
-    cdef int rule = _small(policy, "policy", POLICY_RANDOM, POLICY_MINPLAYS)
+    cdef int rule = _small(policy, "policy", POLICY_RANDOM, POLICY_TACTICS)
     cdef cnp.ndarray[uint64_t, ndim=3] planes = np.ascontiguousarray(worlds, dtype=np.uint64)
     cdef cnp.ndarray[uint8_t, ndim=1] kinds = np.ascontiguousarray(move_kinds, dtype=np.uint8)
     cdef cnp.ndarray[uint8_t, ndim=1] keys = np.ascontiguousarray(move_keys, dtype=np.uint8)

@@ -36,7 +36,7 @@ from guandan_fast.search._minplays cimport (
 )
 
 #: The policies by name: their codes (``policy`` of the native playout entry points).
-POLICIES = {"random": POLICY_RANDOM, "greedy": POLICY_GREEDY, "minplays": POLICY_MINPLAYS}
+POLICIES = {"random": POLICY_RANDOM, "greedy": POLICY_GREEDY, "minplays": POLICY_MINPLAYS, "tactics": POLICY_TACTICS}
 
 
 # -- the greedy policy -------------------------------------------------------------------------
@@ -168,6 +168,7 @@ cdef Py_ssize_t _greedy(const PlayState* s, MoveBuffer* m, bint leading) noexcep
 # to the first move listed, as in MinPlaysAgent.
 cdef enum:
     BOMB_TO_FINISH = 2
+    DANGER_CARDS = 6            # "tactics": an opponent this close to going out shapes the lead
     PREFER_BOMBS = 1            # solver.PREFER["bombs"]
     NO_BOUND = 1 << 28          # above any count
 
@@ -253,7 +254,65 @@ cdef inline int _rest_count(Policy* c, const PlayState* s, MoveBuffer* m, Py_ssi
     return solver_count_within(&c.solver, rest_once, rest_twice, bound)
 
 
-cdef Py_ssize_t _planned(const PlayState* s, MoveBuffer* m, bint leading, Policy* c, int* failed) noexcept nogil:
+cdef int _tactical_lead(const PlayState* s, Plan* plan) noexcept nogil:
+    """The "tactics" policy's lead when an opponent in play holds at most DANGER_CARDS
+    cards: the weakest plain play of the plan whose number of cards no such opponent holds
+    (they cannot go out on it), else the strongest plain play (the hardest to beat); -1
+    when no opponent is that close to going out, or the plan holds bombs only (then the
+    MinPlays lead)."""
+    cdef int seat = s.to_act, other, k, size, best = -1, best_size = 0
+    cdef unsigned int danger = 0
+    for other in range(1, 4, 2):  # the two opponents, seat + 1 and seat + 3
+        other = (seat + other) & 3
+        if s.once[other]:
+            size = hand_size(s.once[other], s.twice[other])
+            if size <= DANGER_CARDS:
+                danger |= 1u << size
+    if not danger:
+        return -1
+    for k in range(plan.count):
+        if plan.kinds[k] >= K_STRAIGHT_FLUSH:
+            continue
+        size = hand_size(plan.cards[2 * k], plan.cards[2 * k + 1])
+        if danger >> size & 1:
+            continue
+        if best < 0 or plan.keys[k] < plan.keys[best] or (plan.keys[k] == plan.keys[best] and size > best_size):
+            best, best_size = k, size
+    if best >= 0:
+        return best
+    for k in range(plan.count):
+        if plan.kinds[k] < K_STRAIGHT_FLUSH and (best < 0 or plan.keys[k] > plan.keys[best]):
+            best = k
+    return best
+
+
+cdef inline bint _next_may_go_out(const PlayState* s, int seat) noexcept nogil:
+    """Whether the next seat, an opponent, holds exactly as many cards as the move to beat
+    (at most DANGER_CARDS): it could go out on the trick."""
+    cdef int other = (seat + 1) & 3
+    cdef int size = hand_size(s.once[other], s.twice[other])
+    return s.once[other] != 0 and size == s.last_size and size <= DANGER_CARDS
+
+
+cdef Py_ssize_t _strongest_keep(const PlayState* s, MoveBuffer* m, Policy* c, Plan* plan, int* failed) noexcept nogil:
+    """The plain move of the highest key that keeps the decomposition; -1: none."""
+    cdef Py_ssize_t i, best = -1
+    cdef int n = plan.count
+    for i in range(m.n):
+        if m.kinds[i] >= K_STRAIGHT_FLUSH or (best >= 0 and m.keys[i] <= m.keys[best]):
+            continue
+        if not _in_plan(plan, m, i):
+            if _ready(c, s.once[s.to_act], s.twice[s.to_act], s.level) != 0:
+                failed[0] = 1
+                return -1
+            if _rest_count(c, s, m, i, n) >= n:
+                continue
+        best = i
+    return best
+
+
+cdef Py_ssize_t _planned(const PlayState* s, MoveBuffer* m, bint leading, Policy* c, int* failed,
+                         bint tactics) noexcept nogil:
     """The minplays policy's choice among the ``m.n`` moves of the seat to act; -1: pass.
     ``failed[0]`` is set when the solver ran out of memory."""
     cdef int seat = s.to_act, k, best_k = -1, held, rest, n, tier
@@ -267,13 +326,15 @@ cdef Py_ssize_t _planned(const PlayState* s, MoveBuffer* m, bint leading, Policy
             failed[0] = 1
             return -1
     if leading:
-        for k in range(plan.count):  # the weakest plain play: lowest key, then most cards
-            if best_k < 0 or ((plan.kinds[k] < K_STRAIGHT_FLUSH) > (plan.kinds[best_k] < K_STRAIGHT_FLUSH)) or (
-                    (plan.kinds[k] < K_STRAIGHT_FLUSH) == (plan.kinds[best_k] < K_STRAIGHT_FLUSH) and (
-                        plan.keys[k] < plan.keys[best_k] or (plan.keys[k] == plan.keys[best_k] and hand_size(
-                            plan.cards[2 * k], plan.cards[2 * k + 1]) > hand_size(plan.cards[2 * best_k],
-                                                                              plan.cards[2 * best_k + 1])))):
-                best_k = k
+        best_k = _tactical_lead(s, plan) if tactics else -1
+        if best_k < 0:
+            for k in range(plan.count):  # the weakest plain play: lowest key, then most cards
+                if best_k < 0 or ((plan.kinds[k] < K_STRAIGHT_FLUSH) > (plan.kinds[best_k] < K_STRAIGHT_FLUSH)) or (
+                        (plan.kinds[k] < K_STRAIGHT_FLUSH) == (plan.kinds[best_k] < K_STRAIGHT_FLUSH) and (
+                            plan.keys[k] < plan.keys[best_k] or (plan.keys[k] == plan.keys[best_k] and hand_size(
+                                plan.cards[2 * k], plan.cards[2 * k + 1]) > hand_size(plan.cards[2 * best_k],
+                                                                                  plan.cards[2 * best_k + 1])))):
+                    best_k = k
         for i in range(m.n):
             if (best_k >= 0 and m.kinds[i] == plan.kinds[best_k] and m.keys[i] == plan.keys[best_k]
                     and m.cards[2 * i] == plan.cards[2 * best_k] and m.cards[2 * i + 1] == plan.cards[2 * best_k + 1]):
@@ -282,6 +343,12 @@ cdef Py_ssize_t _planned(const PlayState* s, MoveBuffer* m, bint leading, Policy
     held = hand_size(once, twice)
     for i in range(m.n):
         if hand_size(m.cards[2 * i], m.cards[2 * i + 1]) == held:
+            return i
+    if tactics and _next_may_go_out(s, seat):
+        # "tactics": the next seat could go out on this trick; hold it with the strongest
+        # plain move that keeps the decomposition (over a partner's play too)
+        i = _strongest_keep(s, m, c, plan, failed)
+        if i >= 0 or failed[0] or s.last_seat == (seat ^ 2):
             return i
     if s.last_seat == (seat ^ 2):
         return -1
@@ -341,7 +408,7 @@ cdef int policy_init(Policy* p, int policy) noexcept nogil:
     p.memo = NULL
     for seat in range(4):
         p.plans[seat].valid = 0
-    if policy != POLICY_MINPLAYS:
+    if policy != POLICY_MINPLAYS and policy != POLICY_TACTICS:
         return 0
     p.memo = <Memo*>calloc(1 << MEMO_BITS, sizeof(Memo))
     if p.memo == NULL:
@@ -378,9 +445,9 @@ cdef void _at_level(Policy* p, int level) noexcept nogil:
 
 cdef Py_ssize_t policy_choose(Policy* p, const PlayState* s, MoveBuffer* moves, bint leading,
                               int* failed) noexcept nogil:
-    if p.policy == POLICY_MINPLAYS:
+    if p.policy == POLICY_MINPLAYS or p.policy == POLICY_TACTICS:
         _at_level(p, s.level)
-        return _planned(s, moves, leading, p, failed)
+        return _planned(s, moves, leading, p, failed, p.policy == POLICY_TACTICS)
     return _greedy(s, moves, leading)
 
 
