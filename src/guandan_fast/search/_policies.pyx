@@ -165,10 +165,12 @@ cdef Py_ssize_t _greedy(const PlayState* s, MoveBuffer* m, bint leading) noexcep
 # left, then lowest key); else, when an opponent is about to finish, the plain move with
 # the best rest; else a bomb when an opponent is about to finish or it leaves
 # count(rest) <= BOMB_TO_FINISH (best rest, then lowest tier and key); else pass. Ties go
-# to the first move listed, as in MinPlaysAgent.
+# to the first move listed, as in MinPlaysAgent. The "tactics" policy is the same with two
+# rules for an opponent that could go out (_tactical_lead, and _strongest_keep when the
+# next seat could go out on the trick); measured by the arena (docs/agents.md#tactics).
 cdef enum:
     BOMB_TO_FINISH = 2
-    DANGER_CARDS = 6            # "tactics": an opponent this close to going out shapes the lead
+    DANGER_CARDS = 6            # "tactics": an opponent with this many cards or fewer is watched
     PREFER_BOMBS = 1            # solver.PREFER["bombs"]
     NO_BOUND = 1 << 28          # above any count
 
@@ -313,8 +315,9 @@ cdef Py_ssize_t _strongest_keep(const PlayState* s, MoveBuffer* m, Policy* c, Pl
 
 cdef Py_ssize_t _planned(const PlayState* s, MoveBuffer* m, bint leading, Policy* c, int* failed,
                          bint tactics) noexcept nogil:
-    """The minplays policy's choice among the ``m.n`` moves of the seat to act; -1: pass.
-    ``failed[0]`` is set when the solver ran out of memory."""
+    """The minplays policy's choice (``tactics``: the tactics policy's) among the ``m.n``
+    moves of the seat to act; -1: pass. ``failed[0]`` is set when the solver ran out of
+    memory."""
     cdef int seat = s.to_act, k, best_k = -1, held, rest, n, tier
     cdef int keep_rest = 0, plain_rest = 0, bomb_rest = 0, bomb_tier_key = 0
     cdef Py_ssize_t i, keep = -1, plain = -1, bomb = -1
