@@ -114,8 +114,8 @@ def test_minplays_leads_the_whole_hand_or_the_weakest_play_of_its_decomposition(
     [
         # an opponent with one card: the pair, not a single it could go out on
         ("S3 H9 D9 SK", "D5", ["Single", "3", ["S3"]], ["Pair", "9", ["H9", "D9"]]),
-        # with two cards: the single, not the pair
-        ("S3 H9 D9 SK", "D5 C5", ["Single", "3", ["S3"]], ["Single", "3", ["S3"]]),
+        # with two cards: a single, not the pair the plain rules lead
+        ("S7 H5 D5 SK", "C9 H9", ["Pair", "5", ["H5", "D5"]], ["Single", "7", ["S7"]]),
         ("H9 D9 SK", "D5 C5", ["Pair", "9", ["H9", "D9"]], ["Single", "K", ["SK"]]),
         # singles only: the strongest, the hardest to beat
         ("S3 H7 SK", "D5", ["Single", "3", ["S3"]], ["Single", "K", ["SK"]]),

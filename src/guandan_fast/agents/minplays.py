@@ -53,8 +53,8 @@ Row = tuple[int, int, int, int]  # (kind, key, once, twice), as MoveList.rows() 
 
 
 class MinPlaysAgent:
-    """The rules of :mod:`guandan_fast.agents.minplays` (``tactics``: the lead that minds
-    an opponent close to going out); deterministic (``seed`` is accepted so that every
+    """The rules of :mod:`guandan_fast.agents.minplays` (``tactics``: with the lead and the
+    trick-holding rule for an opponent close to going out); deterministic (``seed`` is accepted so that every
     agent is built the same way, and not used)."""
 
     def __init__(self, seed: int | str | None = None, tactics: bool | int = False) -> None:

@@ -11,7 +11,7 @@ POLICIES: dict[str, int]
 
 @disjoint_base
 class Chooser:
-    """The choice of a deterministic policy ("greedy" or "minplays") for a deal's seat to act."""
+    """The choice of a deterministic policy ("greedy", "minplays" or "tactics") for a deal's seat to act."""
 
     def __new__(cls, policy: str) -> Self: ...
     def __reduce__(self) -> NoReturn:

@@ -167,7 +167,8 @@ cdef Py_ssize_t _greedy(const PlayState* s, MoveBuffer* m, bint leading) noexcep
 # count(rest) <= BOMB_TO_FINISH (best rest, then lowest tier and key); else pass. Ties go
 # to the first move listed, as in MinPlaysAgent. The "tactics" policy is the same with two
 # rules for an opponent that could go out (_tactical_lead, and _strongest_keep when the
-# next seat could go out on the trick); measured by the arena (docs/agents.md#tactics).
+# next seat could go out on the trick); measured by the arena (docs/agents.md, "How strong:
+# the search agent").
 cdef enum:
     BOMB_TO_FINISH = 2
     DANGER_CARDS = 6            # "tactics": an opponent with this many cards or fewer is watched
@@ -290,7 +291,8 @@ cdef int _tactical_lead(const PlayState* s, Plan* plan) noexcept nogil:
 
 cdef inline bint _next_may_go_out(const PlayState* s, int seat) noexcept nogil:
     """Whether the next seat, an opponent, holds exactly as many cards as the move to beat
-    (at most DANGER_CARDS): it could go out on the trick."""
+    (at most DANGER_CARDS): it could go out on the trick, or (when the move is its own) on
+    the lead it wins if nobody beats it."""
     cdef int other = (seat + 1) & 3
     cdef int size = hand_size(s.once[other], s.twice[other])
     return s.once[other] != 0 and size == s.last_size and size <= DANGER_CARDS
@@ -348,8 +350,9 @@ cdef Py_ssize_t _planned(const PlayState* s, MoveBuffer* m, bint leading, Policy
         if hand_size(m.cards[2 * i], m.cards[2 * i + 1]) == held:
             return i
     if tactics and _next_may_go_out(s, seat):
-        # "tactics": the next seat could go out on this trick; hold it with the strongest
-        # plain move that keeps the decomposition (over a partner's play too)
+        # "tactics": the next seat could go out on this trick (or, when it made the move
+        # to beat, on the lead it wins); hold it with the strongest plain move that keeps
+        # the decomposition (over a partner's play too)
         i = _strongest_keep(s, m, c, plan, failed)
         if i >= 0 or failed[0] or s.last_seat == (seat ^ 2):
             return i
@@ -456,7 +459,7 @@ cdef Py_ssize_t policy_choose(Policy* p, const PlayState* s, MoveBuffer* moves, 
 
 # -- one decision for Python ------------------------------------------------------------------------
 cdef class Chooser:
-    """The choice of a deterministic policy (``"greedy"`` or ``"minplays"``) for the seat
+    """The choice of a deterministic policy (``"greedy"``, ``"minplays"`` or ``"tactics"``) for the seat
     to act of a deal in its play phase, as an index into ``deal.legal_actions()``. It keeps
     what it learnt about hands (decompositions) between calls; one thread at a time."""
 
@@ -467,7 +470,7 @@ cdef class Chooser:
     def __cinit__(self, policy):
         code = POLICIES.get(policy) if isinstance(policy, str) else None
         if code is None or code == POLICY_RANDOM:
-            raise ValueError(f"a chooser plays 'greedy' or 'minplays', not {policy!r}")
+            raise ValueError(f"a chooser plays 'greedy', 'minplays' or 'tactics', not {policy!r}")
         if movebuf_init(&self.moves, 256) != 0:
             raise MemoryError()
         if policy_init(&self.policy, code) != 0:
