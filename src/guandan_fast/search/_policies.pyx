@@ -257,13 +257,29 @@ cdef inline int _rest_count(Policy* c, const PlayState* s, MoveBuffer* m, Py_ssi
     return solver_count_within(&c.solver, rest_once, rest_twice, bound)
 
 
+cdef int _weakest_play(Plan* plan, bint bombs, unsigned int sizes_out) noexcept nogil:
+    """The weakest play of the plan (lowest key, then most cards; the first listed on ties)
+    among its plain plays (``bombs``: its bombs) whose number of cards is not a bit of
+    ``sizes_out``; -1 when there is none."""
+    cdef int k, size, best = -1, best_size = 0
+    for k in range(plan.count):
+        if (plan.kinds[k] >= K_STRAIGHT_FLUSH) != bombs:
+            continue
+        size = hand_size(plan.cards[2 * k], plan.cards[2 * k + 1])
+        if sizes_out >> size & 1:
+            continue
+        if best < 0 or plan.keys[k] < plan.keys[best] or (plan.keys[k] == plan.keys[best] and size > best_size):
+            best, best_size = k, size
+    return best
+
+
 cdef int _tactical_lead(const PlayState* s, Plan* plan) noexcept nogil:
     """The "tactics" policy's lead when an opponent in play holds at most DANGER_CARDS
     cards: the weakest plain play of the plan whose number of cards no such opponent holds
     (they cannot go out on it), else the strongest plain play (the hardest to beat); -1
     when no opponent is that close to going out, or the plan holds bombs only (then the
     MinPlays lead)."""
-    cdef int seat = s.to_act, other, k, size, best = -1, best_size = 0
+    cdef int seat = s.to_act, other, k, size, best
     cdef unsigned int danger = 0
     for other in range(1, 4, 2):  # the two opponents, seat + 1 and seat + 3
         other = (seat + other) & 3
@@ -273,14 +289,7 @@ cdef int _tactical_lead(const PlayState* s, Plan* plan) noexcept nogil:
                 danger |= 1u << size
     if not danger:
         return -1
-    for k in range(plan.count):
-        if plan.kinds[k] >= K_STRAIGHT_FLUSH:
-            continue
-        size = hand_size(plan.cards[2 * k], plan.cards[2 * k + 1])
-        if danger >> size & 1:
-            continue
-        if best < 0 or plan.keys[k] < plan.keys[best] or (plan.keys[k] == plan.keys[best] and size > best_size):
-            best, best_size = k, size
+    best = _weakest_play(plan, False, danger)
     if best >= 0:
         return best
     for k in range(plan.count):
@@ -320,7 +329,7 @@ cdef Py_ssize_t _planned(const PlayState* s, MoveBuffer* m, bint leading, Policy
     """The minplays policy's choice (``tactics``: the tactics policy's) among the ``m.n``
     moves of the seat to act; -1: pass. ``failed[0]`` is set when the solver ran out of
     memory."""
-    cdef int seat = s.to_act, k, best_k = -1, held, rest, n, tier
+    cdef int seat = s.to_act, best_k = -1, held, rest, n, tier
     cdef int keep_rest = 0, plain_rest = 0, bomb_rest = 0, bomb_tier_key = 0
     cdef Py_ssize_t i, keep = -1, plain = -1, bomb = -1
     cdef uint64_t once = s.once[seat], twice = s.twice[seat]
@@ -332,14 +341,10 @@ cdef Py_ssize_t _planned(const PlayState* s, MoveBuffer* m, bint leading, Policy
             return -1
     if leading:
         best_k = _tactical_lead(s, plan) if tactics else -1
+        if best_k < 0:  # the weakest plain play; a bomb only when nothing else is left
+            best_k = _weakest_play(plan, False, 0)
         if best_k < 0:
-            for k in range(plan.count):  # the weakest plain play: lowest key, then most cards
-                if best_k < 0 or ((plan.kinds[k] < K_STRAIGHT_FLUSH) > (plan.kinds[best_k] < K_STRAIGHT_FLUSH)) or (
-                        (plan.kinds[k] < K_STRAIGHT_FLUSH) == (plan.kinds[best_k] < K_STRAIGHT_FLUSH) and (
-                            plan.keys[k] < plan.keys[best_k] or (plan.keys[k] == plan.keys[best_k] and hand_size(
-                                plan.cards[2 * k], plan.cards[2 * k + 1]) > hand_size(plan.cards[2 * best_k],
-                                                                                  plan.cards[2 * best_k + 1])))):
-                    best_k = k
+            best_k = _weakest_play(plan, True, 0)
         for i in range(m.n):
             if (best_k >= 0 and m.kinds[i] == plan.kinds[best_k] and m.keys[i] == plan.keys[best_k]
                     and m.cards[2 * i] == plan.cards[2 * best_k] and m.cards[2 * i + 1] == plan.cards[2 * best_k + 1]):
