@@ -152,6 +152,8 @@ def test_tactics_hold_a_trick_the_next_seat_could_go_out_on(over_partner: bool) 
 def test_minplays_tactics_option_is_checked() -> None:
     with pytest.raises(ValueError, match="MinPlaysAgent tactics must be true or false"):
         MinPlaysAgent(tactics="yes")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="MinPlaysAgent tactics must be true or false"):
+        MinPlaysAgent(tactics=1.0)  # 1.0 == True, but no switch is written so
 
 
 def test_minplays_leaves_its_partner_alone_unless_it_can_go_out() -> None:

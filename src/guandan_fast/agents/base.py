@@ -92,7 +92,7 @@ def checked_choice(agent: Agent, deal: Deal, seat: int) -> int:
 def switch(value: object, what: str) -> bool:
     """An on/off option: True or False (1 or 0, as a command-line spec writes them); a
     ValueError naming ``what`` otherwise."""
-    if value not in (True, False):
+    if isinstance(value, float) or value not in (True, False):  # (1.0 == True)
         raise ValueError(f"{what} must be true or false (1 or 0), not {value!r}")
     return bool(value)
 
