@@ -16,7 +16,7 @@ Rollouts
     same choices as :class:`MinPlaysAgent`, ``Deal.playouts(policy="minplays")``) — so a
     search step is a policy-improvement step over the rules; deterministic, one per world
     and candidate;
-    ``"tactics"``: the same rules with their tactical lead (``MinPlaysAgent(tactics=True)``);
+    ``"tactics"``: the same rules with their tactics (``MinPlaysAgent(tactics=True)``);
     ``"greedy"``: cheaper native rules (lead the lowest cards in the largest combination,
     follow an opponent with the cheapest move that keeps ranks, bombs and the wildcard
     whole, pass on a partner, bomb only when an opponent is about to finish) —

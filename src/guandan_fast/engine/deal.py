@@ -675,7 +675,7 @@ class Deal:
         pass on a partner, bomb only when an opponent is about to finish.
         ``policy="minplays"`` plays :class:`~guandan_fast.agents.MinPlaysAgent`'s rules on
         the native solver (a few times slower than greedy), ``"tactics"`` the same rules
-        with their tactical lead (``MinPlaysAgent(tactics=True)``). None of these draws
+        with their tactics (``MinPlaysAgent(tactics=True)``). None of these draws
         anything: the game is played once and every row is the same."""
         from ..search import playout as playouts  # a convenience of the search layer (see tests/test_layers.py)
 

@@ -19,7 +19,7 @@ checking it costs two comparisons a lead).
 Playout ``i`` of a batch with seed ``s`` is the playout with seed ``s + i``.
 
 ``policy=1`` plays the greedy rules instead, ``policy=2`` MinPlaysAgent's rules and
-``policy=3`` the same with its tactical lead (see ``_policies.pyx``). These draw nothing, so
+``policy=3`` the same with their tactics (see ``_policies.pyx``). These draw nothing, so
 a batch plays the game once and repeats its result.
 
 ``world_playouts`` runs a whole search step in one call: the same state with the hands
@@ -268,8 +268,8 @@ def playout(state, seed, bint record=False, policy=POLICY_RANDOM):
     Returns the finishing order (a tuple of the four seats, first to last) or, with
     ``record``, ``(finish, seats, kinds, keys, cards)``: one row per action in the order
     played (kind 0 is a pass), cards as uint64 ``(once, twice)`` rows. ``policy``: 0 random
-    play, 1 the greedy rules, 2 MinPlaysAgent's rules, 3 the same with its tactical lead
-    (see :func:`playouts`).
+    play, 1 the greedy rules, 2 MinPlaysAgent's rules, 3 the same with their tactics (see
+    :func:`playouts`).
     """
     cdef PlayState s = _state_from(state)
     cdef uint64_t start_seed = _seed(seed)
@@ -359,7 +359,7 @@ def playouts(state, seed, n, policy=POLICY_RANDOM):
     (mod 2**64). Returns an ``int8`` array of shape ``(n, 4)``: the finishing orders.
 
     ``policy``: 0 uniformly random play, 1 the greedy rules, 2 MinPlaysAgent's rules, 3 the
-    same with its tactical lead (1 to 3 are deterministic: the game is played once and its
+    same with their tactics (1 to 3 are deterministic: the game is played once and its
     row repeated; the seed is not used)."""
     cdef PlayState start = _state_from(state)
     cdef uint64_t first_seed = _seed(seed)
