@@ -3,8 +3,9 @@
 The positions are the decisions of a few deals played by random actions (every phase,
 leading and following, early and late), the same for every agent; each agent decides
 every position once per round. The closing summary gives decisions/s and ms per decision
-for ``random``, ``minplays`` and ``pimc`` (its default budget, the 20 ms time cap, and
-searching at every decision instead of in the endgame only), and
+for ``random``, ``minplays`` (plain, and with its tactics), ``pimc`` (its default budget,
+the 20 ms time cap, and searching at every decision instead of in the endgame only) and
+``search`` (its 20 ms deadline), and
 deals/s of a whole one-deal arena match between ``minplays`` and ``random``.
 """
 
@@ -48,11 +49,13 @@ def _record(benchmark: Any, decisions: int, label: str) -> None:
     [
         ("random", {}),
         ("minplays", {}),
+        ("minplays", {"tactics": True}),
         ("pimc", {}),
         ("pimc", {"budget_ms": 20}),
         ("pimc", {"endgame": None}),
+        ("search", {}),
     ],
-    ids=["random", "minplays", "pimc", "pimc-20ms", "pimc-search-always"],
+    ids=["random", "minplays", "minplays-tactics", "pimc", "pimc-20ms", "pimc-search-always", "search"],
 )
 def test_decisions_per_second(benchmark: Any, positions: list[Deal], spec: tuple[str, dict]) -> None:
     name, options = spec
@@ -61,7 +64,9 @@ def test_decisions_per_second(benchmark: Any, positions: list[Deal], spec: tuple
         agent = make_agent(name, seed=0, **options)
         return [agent.act(deal, deal.to_act) for deal in positions]
 
-    choices = benchmark.pedantic(decide_all, rounds=3, iterations=1)
+    # a round first, untimed: the positions' own caches (their legal actions, read once a
+    # deal) would otherwise be filled in the first agent's rounds only
+    choices = benchmark.pedantic(decide_all, rounds=3, iterations=1, warmup_rounds=1)
     assert len(choices) == len(positions)
     label = name + "".join(f" {k}={v}" for k, v in options.items())
     _record(benchmark, len(positions), f"agent {label}")
