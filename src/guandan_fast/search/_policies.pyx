@@ -324,13 +324,38 @@ cdef Py_ssize_t _strongest_keep(const PlayState* s, MoveBuffer* m, Policy* c, Pl
     return best
 
 
+cdef Py_ssize_t _weakest_keep(const PlayState* s, MoveBuffer* m, Policy* c, Plan* plan, int* failed) noexcept nogil:
+    """The plain move of the lowest key (the first listed on ties) that keeps the
+    decomposition; -1: none.
+
+    count(rest) >= n - 1 always (the move and a decomposition of the rest empty the hand),
+    so it is the first of the lowest key among those leaving n - 1. A play of the plan
+    leaves n - 1 without a solve; only moves before the best such play (lower key, or the
+    same key listed earlier) need one."""
+    cdef Py_ssize_t i, keep = -1
+    cdef int n = plan.count
+    for i in range(m.n):
+        if m.kinds[i] < K_STRAIGHT_FLUSH and (keep < 0 or m.keys[i] < m.keys[keep]) and _in_plan(plan, m, i):
+            keep = i
+    for i in range(m.n):
+        if m.kinds[i] >= K_STRAIGHT_FLUSH or (keep >= 0 and (m.keys[i] > m.keys[keep] or (
+                m.keys[i] == m.keys[keep] and i >= keep))):
+            continue
+        if _ready(c, s.once[s.to_act], s.twice[s.to_act], s.level) != 0:
+            failed[0] = 1
+            return -1
+        if _rest_count(c, s, m, i, n) < n:
+            keep = i
+    return keep
+
+
 cdef Py_ssize_t _planned(const PlayState* s, MoveBuffer* m, bint leading, Policy* c, int* failed,
                          bint tactics) noexcept nogil:
     """The minplays policy's choice (``tactics``: the tactics policy's) among the ``m.n``
     moves of the seat to act; -1: pass. ``failed[0]`` is set when the solver ran out of
     memory."""
     cdef int seat = s.to_act, best_k = -1, held, rest, n, tier
-    cdef int keep_rest = 0, plain_rest = 0, bomb_rest = 0, bomb_tier_key = 0
+    cdef int plain_rest = 0, bomb_rest = 0, bomb_tier_key = 0
     cdef Py_ssize_t i, keep = -1, plain = -1, bomb = -1
     cdef uint64_t once = s.once[seat], twice = s.twice[seat]
     cdef Plan* plan = &c.plans[seat]
@@ -354,34 +379,21 @@ cdef Py_ssize_t _planned(const PlayState* s, MoveBuffer* m, bint leading, Policy
     for i in range(m.n):
         if hand_size(m.cards[2 * i], m.cards[2 * i + 1]) == held:
             return i
+    n = plan.count
     if tactics and _next_may_go_out(s, seat):
         # "tactics": the next seat could go out on this trick (or, when it made the move
         # to beat, on the lead it wins); hold it with the strongest plain move that keeps
-        # the decomposition (over a partner's play too)
-        i = _strongest_keep(s, m, c, plan, failed)
-        if i >= 0 or failed[0] or s.last_seat == (seat ^ 2):
-            return i
-    if s.last_seat == (seat ^ 2):
+        # the decomposition (over a partner's play too). None keeps it: on to the threats
+        # (the weakest such move is not looked for again)
+        keep = _strongest_keep(s, m, c, plan, failed)
+        if keep >= 0 or failed[0] or s.last_seat == (seat ^ 2):
+            return keep
+    elif s.last_seat == (seat ^ 2):
         return -1
-    # count(rest) >= n - 1 always (the move and a decomposition of the rest empty the hand),
-    # so the move to follow with is the first of the lowest key among those leaving n - 1.
-    # A play of the plan leaves n - 1 without a solve; only moves before the best such play
-    # (lower key, or the same key listed earlier) need one.
-    n = plan.count
-    for i in range(m.n):
-        if m.kinds[i] < K_STRAIGHT_FLUSH and (keep < 0 or m.keys[i] < m.keys[keep]) and _in_plan(plan, m, i):
-            keep = i
-    for i in range(m.n):
-        if m.kinds[i] >= K_STRAIGHT_FLUSH or (keep >= 0 and (m.keys[i] > m.keys[keep] or (
-                m.keys[i] == m.keys[keep] and i >= keep))):
-            continue
-        if _ready(c, once, twice, s.level) != 0:
-            failed[0] = 1
-            return -1
-        if _rest_count(c, s, m, i, n) < n:
-            keep = i
-    if keep >= 0:
-        return keep
+    else:
+        keep = _weakest_keep(s, m, c, plan, failed)
+        if keep >= 0 or failed[0]:
+            return keep
     threat = _threatened(s, seat)
     if not threat and n - 1 > BOMB_TO_FINISH:
         return -1

@@ -99,6 +99,7 @@ cdef class WorldSolver:
         if base.done:
             raise ValueError("the deal is over: there is nothing to solve")
         cdef uint64_t lo = 0, hi = 0, over = 0, wlo, whi, wover
+        cdef int acting = base.to_act & 3
         for seat in range(4):
             _add(&lo, &hi, &over, base.once[seat], base.twice[seat])
         for w in range(nworlds):  # each world: the same cards in all, as many per seat
@@ -114,7 +115,7 @@ cdef class WorldSolver:
                 _add(&wlo, &whi, &wover, s.once[seat], s.twice[seat])
             if wover or wlo != lo or whi != hi or state_check(&s) != 0:
                 raise ValueError(f"world {w} does not fit the deal: the four hands must hold the deal's cards")
-            if s.once[base.to_act & 3] != base.once[base.to_act & 3] or s.twice[base.to_act & 3] != base.twice[base.to_act & 3]:
+            if s.once[acting] != base.once[acting] or s.twice[acting] != base.twice[acting]:
                 raise ValueError(f"world {w} changes the hand of the seat to act (the rows name its actions)")
         if self.busy:
             raise RuntimeError("this world solver is already solving (use one per thread)")
