@@ -1,12 +1,13 @@
 """MinPlaysAgent's play rules written in Python over the public API: the test oracle of
 the native policies (``search/_policies.pyx``, which MinPlaysAgent and
 ``Deal.playouts(policy="minplays" | "tactics")`` play). See guandan_fast.agents.minplays for
-the rules; ``tactics`` changes the lead when an opponent is close to going out, and holds
-a trick the next seat could go out on."""
+the rules; ``tactics`` leads the plays nobody can beat first when at most one other is
+left, changes the lead when an opponent is close to going out, and holds a trick the next
+seat could go out on."""
 
 from __future__ import annotations
 
-from guandan_fast import Deal, Hand, min_plays
+from guandan_fast import Deal, Hand, has_legal_follow, min_plays
 from guandan_fast.agents.minplays import BOMB_KINDS, row_tier
 
 THREAT_LAST = 6
@@ -19,13 +20,26 @@ def count(hand: Hand, level: int) -> int:
     return min_plays(hand, level)[0]
 
 
+def unseen(deal: Deal, seat: int) -> Hand:
+    """The cards ``seat`` cannot see (every other hand: what is neither its own nor played)."""
+    cards = Hand()
+    for other in range(4):
+        if other != seat:
+            cards = cards.add(deal.hands[other])
+    return cards
+
+
 def lead(deal: Deal, seat: int, tactics: bool = False) -> int:
     _, plays = min_plays(deal.hands[seat], deal.level, prefer="bombs")
     rows = list(deal.legal_moves().rows())
     plain = [p for p in plays if p.kind not in BOMB_KINDS]
     left = deal.cards_left()
     danger = {left[o] for o in ((seat + 1) % 4, (seat + 3) % 4) if 0 < left[o] <= DANGER_CARDS}
-    if tactics and danger and plain:
+    hidden = unseen(deal, seat)
+    sure = [p for p in plays if not has_legal_follow(hidden, deal.level, p)]
+    if tactics and len(plays) >= 2 and len(plays) - len(sure) <= 1:  # nobody beats these: keep the lead
+        best = min(sure, key=lambda p: (p.kind in BOMB_KINDS, p.key))
+    elif tactics and danger and plain:
         safe = [p for p in plain if len(p.cards) not in danger]
         best = min(safe, key=lambda p: (p.key, -len(p.cards))) if safe else max(plain, key=lambda p: p.key)
     else:

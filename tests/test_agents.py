@@ -132,6 +132,25 @@ def test_tactics_lead_what_an_opponent_close_to_going_out_cannot_go_out_on(
     assert chosen(deal, make_agent(name, **options)) == tactics
 
 
+@pytest.mark.parametrize(
+    "hand, tactics",
+    [
+        # the big joker nobody can beat (the other one is not in play, nor any bomb), then the 3
+        ("S3 HR", ["Single", "R", ["HR"]]),
+        # two plays can be beaten: the weakest first, as the plain rules
+        ("S3 S5 HR", ["Single", "3", ["S3"]]),
+    ],
+)
+def test_tactics_lead_the_plays_nobody_can_beat_first_when_one_other_is_left(hand: str, tactics: list) -> None:
+    others = ["D5 C6 C7 H8 HT HJ HQ", "D8 D6 S9 C9 H3 C3 SQ", "DT DJ DQ S4 H4 C4 DK"]
+    deal = gf.Deal.start([hand, *others], 2, leader=0)
+    assert chosen(deal, MinPlaysAgent()) == ["Single", "3", ["S3"]]
+    assert chosen(deal, MinPlaysAgent(tactics=True)) == tactics
+    # what could beat it is judged on the unseen cards, whoever holds them: a bomb of 7s in play
+    blocked = gf.Deal.start([hand, others[0] + " S7 H7 D7", *others[1:]], 2, leader=0)
+    assert chosen(blocked, MinPlaysAgent(tactics=True)) == ["Single", "3", ["S3"]]
+
+
 @pytest.mark.parametrize("over_partner", [False, True])
 def test_tactics_hold_a_trick_the_next_seat_could_go_out_on(over_partner: bool) -> None:
     """Seat 0 follows a single (its partner's, or an opponent's) and seat 1 holds one card:

@@ -66,13 +66,14 @@ def test_tribute_and_return_are_the_minplays_rule() -> None:
 
 
 def test_small_worlds_are_solved_exactly() -> None:
-    # Two cards a seat: judged by rollouts of the plain MinPlays rules ("points") the agent
-    # leads its 9 and its team loses (value -1 with every hand known); solving the sampled
-    # worlds it leads the level card 2 (a high single) and its team goes out first (+1).
+    # Two cards a seat: judged by rollouts of the plain MinPlays rules ("points"), and choosing
+    # by them, the agent leads its 9 and its team loses (value -1 with every hand known);
+    # solving the sampled worlds it leads the level card 2 (a high single) and its team goes
+    # out first (+1), as the rules with their tactics do (nobody can beat the 2).
     deal = gf.Deal.start(["S9 C2", "DT CT", "H6 HQ", "CT S2"], level=2, leader=0)
     truth = gf.solve(deal)
     solving = quick(0, worlds=16, objective="points")
-    by_rollouts = quick(0, worlds=16, solve_cards=0, objective="points", rollout="minplays")
+    by_rollouts = quick(0, worlds=16, solve_cards=0, objective="points", rollout="minplays", tactics=False)
     win, loss = solving.act(deal, 0), by_rollouts.act(deal, 0)
     assert deal.legal_actions()[win] == ["Single", "2", ["C2"]] and truth.values[win] == 1
     assert deal.legal_actions()[loss] == ["Single", "9", ["S9"]] and truth.values[loss] == -1

@@ -9,7 +9,10 @@ Leading
     then most cards), every such play leaving the rest optimal (``count(rest) = n - 1``);
     a bomb only when nothing else is left.
 Tactics, with ``tactics=True`` (``"minplays:tactics=1"``)
-    an opponent holding k <= 6 cards can go out on a play of exactly k cards. Leading, when
+    leading, when at most one play of the decomposition can be beaten by the cards the seat
+    does not see (the other hands together: neither its own nor played), a play nobody can
+    beat (a plain one first, the lowest key): the seat keeps the lead and goes out with the
+    last play. Then: an opponent holding k <= 6 cards can go out on a play of exactly k cards. Leading, when
     an opponent in play holds at most 6 cards: the weakest plain play of the decomposition
     whose number of cards no such opponent holds; when every plain play has such a number,
     the strongest (the hardest to beat). Following, when the next seat (an opponent) holds
@@ -27,7 +30,8 @@ Tribute and return
     the allowed card whose loss leaves the lowest count (ties: the first listed for a
     tribute, the lowest card for a return).
 
-It uses only its own hand, the move to beat and who made it, and the cards-left counts.
+It uses only its own hand, the move to beat and who made it, the cards-left counts, and
+(the tactics) the cards it has not seen, which the other hands hold together.
 The play decisions are made natively, by the same code as ``Deal.playouts(policy=
 "minplays")`` (``"tactics"`` with ``tactics=True``; ``search/_policies.pyx``: the rules
 are written there once); tribute and

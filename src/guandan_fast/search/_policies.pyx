@@ -21,6 +21,7 @@ from guandan_fast.engine._movegen cimport (
     as_integer,
     bomb_tier,
     generate_into,
+    has_legal_follow_c,
     movebuf_free,
     movebuf_init,
     wild_bit,
@@ -165,8 +166,9 @@ cdef Py_ssize_t _greedy(const PlayState* s, MoveBuffer* m, bint leading) noexcep
 # left, then lowest key); else, when an opponent is about to finish, the plain move with
 # the best rest; else a bomb when an opponent is about to finish or it leaves
 # count(rest) <= BOMB_TO_FINISH (best rest, then lowest tier and key); else pass. Ties go
-# to the first move listed, as in MinPlaysAgent. The "tactics" policy is the same with two
-# rules for an opponent that could go out (_tactical_lead, and _strongest_keep when the
+# to the first move listed, as in MinPlaysAgent. The "tactics" policy is the same with three
+# rules: lead the plays nobody can beat first when at most one other is left (_sure_lead),
+# and two for an opponent that could go out (_tactical_lead, and _strongest_keep when the
 # next seat could go out on the trick); measured by the arena (docs/agents.md, "How strong:
 # the search agent").
 cdef enum:
@@ -298,6 +300,45 @@ cdef int _tactical_lead(const PlayState* s, Plan* plan) noexcept nogil:
     return best
 
 
+cdef inline void _unseen(const PlayState* s, uint64_t* once, uint64_t* twice) noexcept nogil:
+    """The cards the seat to act cannot see: the other three hands together, which are
+    exactly the cards neither in its hand nor played (public knowledge for that seat)."""
+    cdef int other
+    cdef uint64_t o
+    once[0] = 0
+    twice[0] = 0
+    for other in range(1, 4):
+        o = s.once[(s.to_act + other) & 3]
+        twice[0] |= s.twice[(s.to_act + other) & 3] | (once[0] & o)
+        once[0] |= o
+
+
+cdef int _sure_lead(const PlayState* s, Plan* plan) noexcept nogil:
+    """The "tactics" policy's lead when at most one play of the plan can be beaten by the
+    unseen cards (:func:`_unseen`, all of them in one hand: a play they cannot beat, no
+    seat can): a play nobody can beat (a plain one first, the lowest key), so that the
+    seat keeps the lead play after play and goes out with the last one; -1 otherwise
+    (and for a plan of one play)."""
+    cdef int k, beatable = 0, best = -1
+    cdef uint64_t once, twice
+    cdef bint bomb
+    if plan.count < 2:
+        return -1
+    _unseen(s, &once, &twice)
+    for k in range(plan.count):
+        if has_legal_follow_c(once, twice, s.level, plan.kinds[k], plan.keys[k],
+                              hand_size(plan.cards[2 * k], plan.cards[2 * k + 1])) != 0:
+            beatable += 1
+            if beatable > 1:
+                return -1
+            continue
+        bomb = plan.kinds[k] >= K_STRAIGHT_FLUSH
+        if best < 0 or (not bomb and plan.kinds[best] >= K_STRAIGHT_FLUSH) or (
+                bomb == (plan.kinds[best] >= K_STRAIGHT_FLUSH) and plan.keys[k] < plan.keys[best]):
+            best = k
+    return best
+
+
 cdef inline bint _next_may_go_out(const PlayState* s, int seat) noexcept nogil:
     """Whether the next seat, an opponent, holds exactly as many cards as the move to beat
     (at most DANGER_CARDS): it could go out on the trick, or (when the move is its own) on
@@ -365,7 +406,9 @@ cdef Py_ssize_t _planned(const PlayState* s, MoveBuffer* m, bint leading, Policy
             failed[0] = 1
             return -1
     if leading:
-        best_k = _tactical_lead(s, plan) if tactics else -1
+        best_k = _sure_lead(s, plan) if tactics else -1
+        if best_k < 0:
+            best_k = _tactical_lead(s, plan) if tactics else -1
         if best_k < 0:  # the weakest plain play; a bomb only when nothing else is left
             best_k = _weakest_play(plan, False, 0)
         if best_k < 0:
