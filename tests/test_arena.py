@@ -22,7 +22,7 @@ import pytest
 
 import guandan_fast as gf
 from guandan_fast.arena import connect_ray, generate_selfplay, play_matches, read_selfplay, read_shard, runner
-from guandan_fast.arena.matches import paired_interval, wilson_interval
+from guandan_fast.arena.matches import paired_interval, ratio_interval, wilson_interval
 from guandan_fast.arena.selfplay import COUNT_PLANES_SIZE, FORMAT, selfplay_deal
 from guandan_fast.cli import main
 from guandan_fast.encode import actions
@@ -62,11 +62,27 @@ def test_mirrored_matches_deal_the_same_cards() -> None:
 def test_intervals() -> None:
     low, high = wilson_interval(0.5, 10)
     assert low == pytest.approx(0.2366, abs=1e-4) and high == pytest.approx(0.7634, abs=1e-4)
-    assert paired_interval([1.0] * 20, bounded=True) == wilson_interval(1.0, 20)
-    assert paired_interval([1.0] * 20, bounded=True)[0] == pytest.approx(0.8389, abs=1e-4)
-    low, high = paired_interval([0.0, 0.5, 1.0, 0.5], bounded=True)
+    assert paired_interval([1.0] * 20) == wilson_interval(1.0, 20)
+    assert paired_interval([1.0] * 20)[0] == pytest.approx(0.8389, abs=1e-4)
+    low, high = paired_interval([0.0, 0.5, 1.0, 0.5])
     assert (low + high) / 2 == pytest.approx(0.5) and high - low == pytest.approx(2 * 1.96 * math.sqrt(1 / 6) / 2, abs=1e-3)
-    assert all(math.isnan(x) for x in paired_interval([], bounded=False) + paired_interval([2.0], bounded=False))
+    assert all(math.isnan(x) for x in paired_interval([]))
+
+
+def test_points_per_deal_interval_is_the_interval_of_the_ratio_reported() -> None:
+    """All points over all deals, and its interval: centred on that ratio (the mean of the
+    per-pair ratios, 0.4 here, would weigh the short pair as much as the long one)."""
+    points, deals = [2, 10, -3, 9], [2, 20, 6, 12]
+    ratio = sum(points) / sum(deals)  # 0.45
+    low, high = ratio_interval(points, deals)
+    assert (low + high) / 2 == pytest.approx(ratio)
+    residuals = [p - ratio * d for p, d in zip(points, deals)]
+    mean_residual = sum(residuals) / 4
+    spread = math.sqrt(sum((r - mean_residual) ** 2 for r in residuals) / 3)
+    assert high - low == pytest.approx(2 * 1.96 * spread / math.sqrt(4) / (sum(deals) / 4), rel=1e-4)
+    # no pair, one pair, or no deal: nothing can be said
+    for args in (([], []), ([3], [4]), ([0, 0], [0, 0])):
+        assert all(math.isnan(x) for x in ratio_interval(*args))
 
 
 @pytest.mark.parametrize(

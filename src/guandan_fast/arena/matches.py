@@ -129,14 +129,15 @@ class ArenaResult:
         return [(by_index[i], by_index[i + 1]) for i in range(0, self.requested, 2) if i in by_index and i + 1 in by_index]
 
     def summary(self) -> dict[str, Any]:
-        """Win rate of A with its 95% CI, level points per deal (mean over deals, CI over
-        pairs), draws, deals, and each side's milliseconds per decision: the mean and the
+        """Win rate of A with its 95% CI, level points per deal (all points over all deals,
+        with the CI of that ratio over pairs), draws, deals, and each side's milliseconds per decision: the mean and the
         slowest decision."""
         pairs = self.pairs
         played = [m for pair in pairs for m in pair]
         scores = [(a.score + b.score) / 2 for a, b in pairs]
         deals = sum(m.deals for m in played)
-        per_pair_points = [(a.points + b.points) / (a.deals + b.deals) for a, b in pairs]
+        pair_points = [a.points + b.points for a, b in pairs]
+        pair_deals = [a.deals + b.deals for a, b in pairs]
         decisions = [sum(m.decisions[side] for m in played) for side in (0, 1)]
         seconds = [sum(m.seconds[side] for m in played) for side in (0, 1)]
         return {
@@ -150,10 +151,10 @@ class ArenaResult:
             "draws": sum(m.score == 0.5 for m in played),
             "losses": sum(m.score == 0 for m in played),
             "win_rate": statistics.fmean(scores) if scores else math.nan,
-            "win_rate_ci95": paired_interval(scores, bounded=True),
+            "win_rate_ci95": paired_interval(scores),
             "deals": deals,
-            "points_per_deal": sum(m.points for m in played) / deals if deals else math.nan,
-            "points_per_deal_ci95": paired_interval(per_pair_points, bounded=False),
+            "points_per_deal": sum(pair_points) / deals if deals else math.nan,
+            "points_per_deal_ci95": ratio_interval(pair_points, pair_deals),
             "ms_per_decision": [1000 * s / d if d else math.nan for s, d in zip(seconds, decisions)],
             "max_ms_per_decision": [1000 * max((m.slowest[side] for m in played), default=math.nan) for side in (0, 1)],
         }
@@ -179,22 +180,34 @@ class ArenaResult:
         return "\n".join(lines)
 
 
-def paired_interval(values: Sequence[float], *, bounded: bool) -> tuple[float, float]:
-    """95% interval of the mean of ``values`` (one per pair): normal; for a rate in [0, 1]
-    whose values are all equal, the Wilson interval with n = the number of pairs (NaN when
-    nothing can be said: no pairs, or one pair of an unbounded value)."""
+def paired_interval(values: Sequence[float]) -> tuple[float, float]:
+    """95% interval of the mean of ``values``, rates in [0, 1] (one per pair): normal; when
+    they are all equal, the Wilson interval with n = the number of pairs (NaN with no pairs)."""
     n = len(values)
-    if n == 0 or (n == 1 and not bounded):
+    if n == 0:
         return (math.nan, math.nan)
     mean = statistics.fmean(values)
     spread = statistics.stdev(values) if n > 1 else 0.0
-    if spread > 0:
-        half = Z95 * spread / math.sqrt(n)
-        low, high = mean - half, mean + half
-        return (max(0.0, low), min(1.0, high)) if bounded else (low, high)
-    if not bounded:
-        return (mean, mean)
-    return wilson_interval(mean, n)
+    if spread == 0:
+        return wilson_interval(mean, n)
+    half = Z95 * spread / math.sqrt(n)
+    return (max(0.0, mean - half), min(1.0, mean + half))
+
+
+def ratio_interval(numerators: Sequence[float], denominators: Sequence[float]) -> tuple[float, float]:
+    """95% interval of ``sum(numerators) / sum(denominators)`` (one of each per pair, e.g. level
+    points and deals): the ratio's normal interval by the delta method, from the spread of
+    ``numerator - ratio * denominator`` over the pairs — the interval of the ratio reported,
+    not of the mean of per-pair ratios, which weighs a short pair as much as a long one (NaN
+    with fewer than two pairs or no denominator)."""
+    n = len(numerators)
+    total = sum(denominators)
+    if n < 2 or total <= 0:
+        return (math.nan, math.nan)
+    ratio = sum(numerators) / total
+    residuals = [x - ratio * d for x, d in zip(numerators, denominators)]
+    half = Z95 * statistics.stdev(residuals) / math.sqrt(n) / (total / n)
+    return (ratio - half, ratio + half)
 
 
 def wilson_interval(rate: float, n: int) -> tuple[float, float]:
