@@ -29,12 +29,15 @@ CHECKER = textwrap.dedent(
     from libc.stdint cimport uint64_t
     from guandan_fast.engine._movegen cimport MoveBuffer, movebuf_free, movebuf_init
     from guandan_fast.engine.state cimport (
-        GF_CAPI_VERSION, PlayState, PlayUndo, state_actions, state_check, state_from_deal, state_make,
+        GF_CAPI_VERSION, PlayState, PlayUndo, move_beats, state_actions, state_check, state_from_deal, state_make,
         state_may_play, state_perft, state_play, state_unmake,
     )
 
     def version():
         return GF_CAPI_VERSION
+
+    def beats(int kind, int key, int size, int last_kind, int last_key, int last_size):
+        return move_beats(kind, key, size, last_kind, last_key, last_size)
 
     def actions(deal):
         cdef PlayState s
@@ -153,6 +156,24 @@ def test_make_unmake_and_actions_on_random_positions(checker: Any) -> None:
             deal.step(rng.randrange(len(options)))
         assert checker.actions(deal) == [] and checker.round_trips(deal) == 0
     assert positions > 500 and checked > 3000
+
+
+def test_move_beats_from_the_c_api_is_the_rule(checker: Any) -> None:
+    """``move_beats`` cimported from state.pxd (written once, in _movegen.pxd), the Python
+    ``moves.beats`` over it, and the reference's own copy agree on every pair of readings
+    that can meet: every kind at its sizes, keys 0..17, leading included."""
+    from guandan_fast.engine import moves, reference
+
+    shapes = [(0, 0), (1, 1), (2, 1), (3, 1), (4, 5), (5, 5), (6, 6), (7, 6), (8, 5), (10, 4)]
+    shapes += [(9, size) for size in range(4, 11)]
+    readings = [(kind, key, size) for kind, size in shapes for key in range(0 if kind == 0 else 1, 1 if kind == 0 else 18)]
+    agreed = 0
+    for move in readings:
+        for last in readings:
+            expected = reference.beats(*move, *last)
+            assert checker.beats(*move, *last) == expected == moves.beats(*move, *last), (move, last)
+            agreed += expected
+    assert agreed > 10_000
 
 
 def test_state_perft_from_an_extension(checker: Any) -> None:

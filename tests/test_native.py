@@ -31,7 +31,7 @@ from guandan_fast import Hand, Move, MoveType
 from guandan_fast.engine import _movegen, _notation, api, notation, reference
 from guandan_fast.engine.cards import wildcard
 from guandan_fast.engine.hand import as_hand
-from guandan_fast.engine.moves import beats
+from guandan_fast.engine.reference import beats
 
 ROOT = Path(__file__).resolve().parent.parent
 DECK = [index for index in range(54) for _ in range(2)]

@@ -18,7 +18,7 @@ from cython_build import build_extensions, load
 from guandan_fast import Hand, MoveType, legal_moves
 from guandan_fast.engine import _movegen, api
 from guandan_fast.engine.cards import wildcard
-from guandan_fast.engine.moves import beats
+from guandan_fast.engine.reference import beats
 
 DECK = [index for index in range(54) for _ in range(2)]
 Row = tuple[int, int, int, int]

@@ -72,6 +72,22 @@ cdef inline int bomb_tier(int kind, int size) noexcept nogil:
     return -1
 
 
+cdef inline bint move_beats(int kind, int key, int size, int last_kind, int last_key, int last_size) noexcept nogil:
+    """Whether move (kind, key, size), a valid reading, may be played on the move to beat
+    (RULES.md §5; a leader, last_kind 0, may play any move). The one copy of the rule:
+    ``Move.beats`` and the play state (``engine/state.pxd``) use it."""
+    cdef int tier, last_tier
+    if kind == 0:
+        return False
+    if last_kind == 0:
+        return True
+    tier = bomb_tier(kind, size)
+    last_tier = bomb_tier(last_kind, last_size)
+    if tier < 0:
+        return last_tier < 0 and kind == last_kind and size == last_size and key > last_key
+    return tier > last_tier or (tier == last_tier and key > last_key)
+
+
 cdef extern from *:
     """
     #include <stdint.h>

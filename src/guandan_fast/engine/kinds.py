@@ -107,15 +107,3 @@ def bomb_tier(kind: int, size: int) -> int:
     if kind == MoveType.FOUR_JOKERS:
         return FOUR_JOKERS_TIER
     return -1
-
-
-def beats(kind: int, key: int, size: int, last_kind: int, last_key: int, last_size: int) -> bool:
-    """Whether move (kind, key, size) beats the move on the table (RULES.md §5)."""
-    if kind == MoveType.PASS:
-        return False
-    if last_kind == MoveType.PASS:
-        return True
-    tier, last_tier = bomb_tier(kind, size), bomb_tier(last_kind, last_size)
-    if tier < 0:
-        return last_tier < 0 and kind == last_kind and size == last_size and key > last_key
-    return tier > last_tier or (tier == last_tier and key > last_key)

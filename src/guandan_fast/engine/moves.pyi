@@ -9,7 +9,6 @@ from .hand import CardsLike, Hand
 from .kinds import PLATFORM_NAMES as PLATFORM_NAMES
 from .kinds import SEQUENCE_TYPES as SEQUENCE_TYPES
 from .kinds import MoveType as MoveType
-from .kinds import beats as beats
 from .kinds import bomb_tier as bomb_tier
 
 __all__ = [
@@ -69,6 +68,9 @@ class Move:
     def __setstate__(self, state: object) -> None: ...
     def __copy__(self) -> Move: ...
     def __deepcopy__(self, memo: dict[int, Any]) -> Move: ...
+
+def beats(kind: int, key: int, size: int, last_kind: int, last_key: int, last_size: int) -> bool:
+    """Whether a move (kind, key, number of cards) may be played on the move to beat."""
 
 def sort_key(move: Move) -> tuple[int, int, int, int]:
     """A fixed order for move lists: by type, key, then cards."""

@@ -17,6 +17,7 @@ cimport cython
 from libc.stdint cimport uint64_t
 
 from guandan_fast.engine._bitops cimport gf_popcount64
+from guandan_fast.engine._movegen cimport move_beats
 from guandan_fast.engine._notation cimport Reading, read_native
 from guandan_fast.engine.hand cimport Hand, as_hand, make_hand
 
@@ -25,7 +26,7 @@ import operator
 from guandan_fast.engine import _movegen
 from guandan_fast.engine import backend as _backend
 from guandan_fast.engine.cards import level_char, parse_level
-from guandan_fast.engine.kinds import PLATFORM_NAMES, SEQUENCE_TYPES, MoveType, beats, bomb_tier
+from guandan_fast.engine.kinds import PLATFORM_NAMES, SEQUENCE_TYPES, MoveType, bomb_tier
 from guandan_fast.engine.notation import check_reading, rank_field, read, triple
 
 __all__ = [
@@ -139,7 +140,7 @@ cdef class Move:
         cdef Move last = other
         if last.code != K_PASS and self.code != K_PASS and last.level != self.level:
             raise ValueError("moves of different levels cannot be compared")
-        return beats(self.code, self.key, self.size, last.code, last.key, last.size)
+        return move_beats(self.code, self.key, self.size, last.code, last.key, last.size)
 
     # -- value semantics ------------------------------------------------------------------
     def __eq__(self, other):
@@ -215,6 +216,13 @@ cdef object _plain(object key):
         return operator.index(key)
     except TypeError:
         return key
+
+
+def beats(int kind, int key, int size, int last_kind, int last_key, int last_size):
+    """Whether a move (kind, key, number of cards) may be played on the move to beat (kind
+    0, the pass: leading): the native rule (``move_beats`` of ``_movegen.pxd``), as
+    :meth:`Move.beats` and the play state apply it."""
+    return move_beats(kind, key, size, last_kind, last_key, last_size)
 
 
 def sort_key(move):

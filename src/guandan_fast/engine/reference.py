@@ -39,7 +39,7 @@ from .cards import (
     wildcard,
 )
 from .hand import Hand
-from .kinds import LEADING, MoveArrays, MoveType, beats
+from .kinds import LEADING, MoveArrays, MoveType, bomb_tier
 
 #: A demand: per natural rank (2..14) how many cards it needs.
 Demand = dict[int, int]
@@ -254,3 +254,17 @@ def generate_batch(
 def hand_size(once: _Int, twice: _Int) -> int:
     """Number of cards in a hand given as two planes (validated)."""
     return len(Hand.from_bits(once, twice))
+
+
+def beats(kind: int, key: int, size: int, last_kind: int, last_key: int, last_size: int) -> bool:
+    """Whether move (kind, key, size) beats the move on the table (RULES.md §5): the
+    reference's own copy of the rule, apart from the native ``move_beats`` on purpose (this
+    module is the test oracle of the native core)."""
+    if kind == MoveType.PASS:
+        return False
+    if last_kind == MoveType.PASS:
+        return True
+    tier, last_tier = bomb_tier(kind, size), bomb_tier(last_kind, last_size)
+    if tier < 0:
+        return last_tier < 0 and kind == last_kind and size == last_size and key > last_key
+    return tier > last_tier or (tier == last_tier and key > last_key)

@@ -33,7 +33,7 @@ from libc.stdint cimport uint64_t
 from cpython cimport array as cparray
 
 from guandan_fast.engine._bitops cimport gf_popcount64
-from guandan_fast.engine._movegen cimport MoveBuffer, bomb_tier
+from guandan_fast.engine._movegen cimport MoveBuffer, bomb_tier, move_beats  # (move_beats: part of this API too)
 
 cdef enum:
     GF_CAPI_VERSION = 1
@@ -84,22 +84,6 @@ cdef struct PlayUndo:
 cdef inline int hand_size(uint64_t once, uint64_t twice) noexcept nogil:
     """The number of cards of a hand (or a move) given as planes."""
     return gf_popcount64(once) + gf_popcount64(twice)
-
-
-cdef inline bint move_beats(int kind, int key, int size, int last_kind, int last_key, int last_size) noexcept nogil:
-    """Whether move (kind, key, size), a valid reading, may be played on the move to beat
-    (RULES.md §5; a leader, last_kind 0, may play any move). The C twin of
-    ``guandan_fast.engine.kinds.beats``."""
-    cdef int tier, last_tier
-    if kind == 0:
-        return False
-    if last_kind == 0:
-        return True
-    tier = bomb_tier(kind, size)
-    last_tier = bomb_tier(last_kind, last_size)
-    if tier < 0:
-        return last_tier < 0 and kind == last_kind and size == last_size and key > last_key
-    return tier > last_tier or (tier == last_tier and key > last_key)
 
 
 # -- the rules of play (RULES.md §7), written once -----------------------------------------------
