@@ -422,6 +422,42 @@ def test_an_act_out_of_turn_with_only_pass_offered_is_a_server_departure() -> No
     assert mirror.deal is not None and mirror.deal.to_act == 3 and not mirror.deal.following and mirror.lost is None
 
 
+def test_a_trick_reopened_with_a_real_choice_is_a_server_departure_and_followed() -> None:
+    """As above, but seat 0 passed although it could beat seat 3's play: after seat 3 passes
+    on its own play, the server asks seat 0 again with its moves that beat offered (seen on
+    the real server; it was an unexplained departure). The mirror counts it as the server's
+    turn order, follows the request (seat 0 to beat seat 3's play), and takes its answer."""
+
+    def stop(deal: Deal, played: list[Any]) -> bool:
+        if not (sorted(deal.finish_order) == [1, 2] and len(played) >= 2 and played[-1] == (0, ["PASS", "PASS", "PASS"])):
+            return False
+        seat, action = played[-2]
+        return seat == 3 and action[0] != "PASS" and len(legal_moves(deal.hands[0], deal.level, action)) > 0
+
+    for seed in range(400):
+        try:
+            mirror, deal, played = _mirror_until(seed, stop)
+        except AssertionError:
+            continue
+        break
+    else:
+        raise AssertionError("no seed gives the position")
+    assert deal.to_act == 3 and not deal.following and mirror.departures["unexplained"] == 0
+    standing = played[-2][1]
+    mirror.feed({"type": "notify", "stage": "play", "curPos": 3, "curAction": ["PASS", "PASS", "PASS"], "greaterPos": 3, "greaterAction": standing})
+    beating = [move.to_platform() for move in legal_moves(deal.hands[0], deal.level, standing)]
+    request = {**act_message(deal, 0), "actionList": [["PASS", "PASS", "PASS"], *beating], "indexRange": len(beating),
+               "greaterPos": 3, "greaterAction": standing, "curPos": 3, "curAction": ["PASS", "PASS", "PASS"]}
+    mirror.feed(request)
+    assert not mirror.off_rules(request)
+    assert mirror.departures["trick_end_skip"] == 2 and mirror.departures["unexplained"] == 0 and mirror.lost is None
+    followed = mirror.deal
+    assert followed is not None and followed.to_act == 0 and followed.following and followed.last_seat == 3
+    assert sorted(map(str, followed.legal_actions()[1:])) == sorted(map(str, beating))
+    mirror.feed({"type": "notify", "stage": "play", "curPos": 0, "curAction": beating[0], "greaterPos": 3, "greaterAction": standing})
+    assert mirror.departures["unexplained"] == 0 and mirror.deal is not None and mirror.deal.last_seat == 0
+
+
 def test_a_known_card_played_frees_the_other_copy_for_a_placeholder_swap() -> None:
     """The partner (seat 2) played HT DJ CQ CK SA; its placeholder hand held SA SA, one SA
     known (the tribute it received), and no CK. The known SA is the one played, so the other

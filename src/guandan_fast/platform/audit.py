@@ -30,7 +30,7 @@ DEPARTURES = (
     *MOVE_LIST_CLASSES,
     "lost_wake_up",  # the seat, hearing nothing for a while, sent GET_ROOMPLAYER (a stuck message, or slow players)
     "act_to_out_seat",  # a seat that is out was asked to act (and passed)
-    "trick_end_skip",  # the unbeaten player was asked to beat its own play
+    "trick_end_skip",  # the unbeaten player was asked to beat its own play, or the next seat again
     "tribute_one_suit",  # of two top cards in different suits only one was offered
     "tribute_tie_arrival_order",  # equal double tribute: arrival order decided the first player's card
     "tribute_natural_rank",  # double tribute: cards compared by natural rank, its leader rule

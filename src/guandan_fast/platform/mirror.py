@@ -513,7 +513,13 @@ class Mirror:
             why = self._out_of_step(deal, msg)
             if why is None:
                 return
-            self.audit.depart("unexplained", why)
+            if self._reopened(deal, msg):
+                # The trick was over, its winner passed on its own play, and the server asks
+                # this seat again to beat it (a second chance the rules do not give): the
+                # deal is rebuilt from the request, as the server's turn order says.
+                self.audit.depart("trick_end_skip", f"seat {seat} asked again to beat seat {deal.to_act}'s play, which ended the trick")
+            else:
+                self.audit.depart("unexplained", why)
         finished = [] if deal is None else deal.finish_order
         try:
             self._deal = standin.play_stand_in(msg, seat, self.rules, self.levels, self._played, finished)
@@ -524,6 +530,20 @@ class Mirror:
         self.lost = None
         self._leader_known = True
         log.info("seat %s: the deal rebuilt from the server's request (%s)", seat, why)
+
+    @staticmethod
+    def _reopened(deal: Deal, msg: Mapping[str, Any]) -> bool:
+        """Whether the play request ``msg`` asks to beat the play that won the trick just
+        ended (by the seat the deal gives the lead to): the server's turn order with two
+        seats out (PROTOCOL: the unbeaten player asked about its own play, then the next
+        seat again)."""
+        if deal.phase != "play" or deal.following or msg.get("greaterPos") != deal.to_act:
+            return False
+        beat = msg.get("greaterAction")
+        if not isinstance(beat, Sequence) or isinstance(beat, (str, bytes)) or len(beat) != 3 or beat[0] == "PASS":
+            return False
+        won = next((action for who, action in reversed(deal.history) if who == deal.to_act and action[0] != "PASS"), None)
+        return won is not None and read_cards(beat[2]) == read_cards(won[2])
 
     def _out_of_step(self, deal: Deal, msg: Mapping[str, Any]) -> str | None:
         """How the play request ``msg`` differs from ``deal`` (turn, own hand, move to
