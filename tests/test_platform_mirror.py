@@ -389,26 +389,31 @@ def _mirror_until(seed: int, stop: Any) -> tuple[Mirror, Deal, list[Any]]:
     raise AssertionError("the deal ended first")
 
 
+def _trick_won_by_3_with_1_and_2_out(also: Any) -> tuple[Mirror, Deal, list[Any]]:
+    """The first seeded position (of 400) where seats 1 and 2 are out, seat 3 played, seat 0
+    passed (so by the rules seat 3 leads) and ``also(deal, seat 3's play)`` holds."""
+
+    def stop(deal: Deal, played: list[Any]) -> bool:
+        return (
+            sorted(deal.finish_order) == [1, 2] and len(played) >= 2 and played[-1] == (0, ["PASS", "PASS", "PASS"])
+            and played[-2][0] == 3 and played[-2][1][0] != "PASS" and also(deal, played[-2][1])
+        )
+
+    for seed in range(400):
+        try:
+            return _mirror_until(seed, stop)
+        except AssertionError:
+            continue
+    raise AssertionError("no seed gives the position")
+
+
 def test_an_act_out_of_turn_with_only_pass_offered_is_a_server_departure() -> None:
     """Seats 1 and 2 out, seat 3 plays, seat 0 passes: by the rules seat 3 leads. The server
     asks seat 3 to beat its own play, then seat 0 again with nothing but PASS offered ("act
     to seat 0, the deal waits for seat 3" was an unexplained departure): both are the
     server's turn order with seats out, answered with its PASS and counted when notified."""
 
-    def stop(deal: Deal, played: list[Any]) -> bool:
-        return (
-            sorted(deal.finish_order) == [1, 2] and len(played) >= 2
-            and played[-2][0] == 3 and played[-2][1][0] != "PASS" and played[-1] == (0, ["PASS", "PASS", "PASS"])
-        )
-
-    for seed in range(200):
-        try:
-            mirror, deal, played = _mirror_until(seed, stop)
-        except AssertionError:
-            continue
-        break
-    else:
-        raise AssertionError("no seed gives the position")
+    mirror, deal, played = _trick_won_by_3_with_1_and_2_out(lambda deal, play: True)
     assert deal.to_act == 3 and not deal.following and mirror.departures["unexplained"] == 0
     bomb = played[-2][1]
     mirror.feed({"type": "notify", "stage": "play", "curPos": 3, "curAction": ["PASS", "PASS", "PASS"], "greaterPos": 3, "greaterAction": bomb})
@@ -428,20 +433,7 @@ def test_a_trick_reopened_with_a_real_choice_is_a_server_departure_and_followed(
     the real server; it was an unexplained departure). The mirror counts it as the server's
     turn order, follows the request (seat 0 to beat seat 3's play), and takes its answer."""
 
-    def stop(deal: Deal, played: list[Any]) -> bool:
-        if not (sorted(deal.finish_order) == [1, 2] and len(played) >= 2 and played[-1] == (0, ["PASS", "PASS", "PASS"])):
-            return False
-        seat, action = played[-2]
-        return seat == 3 and action[0] != "PASS" and len(legal_moves(deal.hands[0], deal.level, action)) > 0
-
-    for seed in range(400):
-        try:
-            mirror, deal, played = _mirror_until(seed, stop)
-        except AssertionError:
-            continue
-        break
-    else:
-        raise AssertionError("no seed gives the position")
+    mirror, deal, played = _trick_won_by_3_with_1_and_2_out(lambda deal, play: len(legal_moves(deal.hands[0], deal.level, play)) > 0)
     assert deal.to_act == 3 and not deal.following and mirror.departures["unexplained"] == 0
     standing = played[-2][1]
     mirror.feed({"type": "notify", "stage": "play", "curPos": 3, "curAction": ["PASS", "PASS", "PASS"], "greaterPos": 3, "greaterAction": standing})
