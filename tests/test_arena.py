@@ -83,6 +83,8 @@ def test_points_per_deal_interval_is_the_interval_of_the_ratio_reported() -> Non
     # no pair, one pair, or no deal: nothing can be said
     for args in (([], []), ([3], [4]), ([0, 0], [0, 0])):
         assert all(math.isnan(x) for x in ratio_interval(*args))
+    with pytest.raises(ValueError, match="one denominator per numerator"):
+        ratio_interval([1, 2], [3])
 
 
 @pytest.mark.parametrize(

@@ -164,7 +164,7 @@ def test_move_beats_from_the_c_api_is_the_rule(checker: Any) -> None:
     that can meet: every kind at its sizes, keys 0..17, leading included."""
     from guandan_fast.engine import moves, reference
 
-    shapes = [(0, 0), (1, 1), (2, 1), (3, 1), (4, 5), (5, 5), (6, 6), (7, 6), (8, 5), (10, 4)]
+    shapes = [(0, 0), (1, 1), (2, 2), (3, 3), (4, 5), (5, 5), (6, 6), (7, 6), (8, 5), (10, 4)]
     shapes += [(9, size) for size in range(4, 11)]
     readings = [(kind, key, size) for kind, size in shapes for key in range(0 if kind == 0 else 1, 1 if kind == 0 else 18)]
     agreed = 0

@@ -440,6 +440,12 @@ def test_a_trick_reopened_with_a_real_choice_is_a_server_departure_and_followed(
     beating = [move.to_platform() for move in legal_moves(deal.hands[0], deal.level, standing)]
     request = {**act_message(deal, 0), "actionList": [["PASS", "PASS", "PASS"], *beating], "indexRange": len(beating),
                "greaterPos": 3, "greaterAction": standing, "curPos": 3, "curAction": ["PASS", "PASS", "PASS"]}
+    # the same request with another hand, or a move to beat not read as one, is not this case
+    other_hand = [*request["handCards"][1:], next(c for c in CARD_NAMES if c not in request["handCards"])]
+    for doctored in ({**request, "handCards": other_hand}, {**request, "greaterAction": [None, None, standing[2]]}):
+        other = copy.deepcopy(mirror)
+        other.feed(doctored)
+        assert other.departures["trick_end_skip"] == 1 and other.departures["unexplained"] >= 1
     mirror.feed(request)
     assert not mirror.off_rules(request)
     assert mirror.departures["trick_end_skip"] == 2 and mirror.departures["unexplained"] == 0 and mirror.lost is None

@@ -201,6 +201,8 @@ def ratio_interval(numerators: Sequence[float], denominators: Sequence[float]) -
     not of the mean of per-pair ratios, which weighs a short pair as much as a long one (NaN
     with fewer than two pairs or no denominator)."""
     n = len(numerators)
+    if len(denominators) != n:
+        raise ValueError(f"ratio_interval needs one denominator per numerator, not {len(denominators)} for {n}")
     total = sum(denominators)
     if n < 2 or total <= 0:
         return (math.nan, math.nan)

@@ -513,7 +513,7 @@ class Mirror:
             why = self._out_of_step(deal, msg)
             if why is None:
                 return
-            if self._reopened(deal, msg):
+            if self._reopened(deal, seat, msg):
                 # The trick was over, its winner passed on its own play, and the server asks
                 # this seat again to beat it (a second chance the rules do not give): the
                 # deal is rebuilt from the request, as the server's turn order says.
@@ -532,18 +532,28 @@ class Mirror:
         log.info("seat %s: the deal rebuilt from the server's request (%s)", seat, why)
 
     @staticmethod
-    def _reopened(deal: Deal, msg: Mapping[str, Any]) -> bool:
-        """Whether the play request ``msg`` asks to beat the play that won the trick just
-        ended (by the seat the deal gives the lead to): the server's turn order with two
-        seats out (PROTOCOL: the unbeaten player asked about its own play, then the next
-        seat again)."""
-        if deal.phase != "play" or deal.following or msg.get("greaterPos") != deal.to_act:
+    def _reopened(deal: Deal, seat: int, msg: Mapping[str, Any]) -> bool:
+        """Whether the play request ``msg`` asks ``seat``, the next seat in play after the
+        one the deal gives the lead to, to beat the play with which that seat won the trick
+        just ended, its own hand as the deal has it: the server's turn order with two seats
+        out (the unbeaten player asked about its own play, then the next seat again).
+        Anything else, a malformed request included, is not (the caller counts it as
+        unexplained)."""
+        leader = deal.to_act
+        if deal.phase != "play" or deal.following or leader is None or msg.get("greaterPos") != leader:
             return False
+        after = next((other for other in ((leader + step) % 4 for step in (1, 2, 3)) if deal.hands[other]), None)
         beat = msg.get("greaterAction")
-        if not isinstance(beat, Sequence) or isinstance(beat, (str, bytes)) or len(beat) != 3 or beat[0] == "PASS":
+        if after != seat or not isinstance(beat, list) or len(beat) != 3 or not all(isinstance(x, str) for x in beat[:2]):
             return False
-        won = next((action for who, action in reversed(deal.history) if who == deal.to_act and action[0] != "PASS"), None)
-        return won is not None and read_cards(beat[2]) == read_cards(won[2])
+        won = next((action for who, action in reversed(deal.history) if who == leader and action[0] != "PASS"), None)
+        try:
+            return (
+                won is not None and read_cards(beat[2]) == read_cards(won[2])
+                and read_cards(field(msg, "handCards")) == deal.hands[seat]
+            )
+        except ProtocolError:
+            return False
 
     def _out_of_step(self, deal: Deal, msg: Mapping[str, Any]) -> str | None:
         """How the play request ``msg`` differs from ``deal`` (turn, own hand, move to

@@ -11,6 +11,7 @@ The history before the message is not in it.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -20,6 +21,8 @@ from ..engine.hand import Hand
 from ..engine.rules import Rules
 from ..platform import placeholders
 from .messages import PASS, ProtocolError, field, read_cards, read_seat, reading, short
+
+log = logging.getLogger("guandan_fast.platform")
 
 __all__ = ["card_stand_in", "last_move", "play_stand_in"]
 
@@ -87,6 +90,8 @@ def _play_stand_in(
             raise ProtocolError(f"publicInfo counts {rests} exceed the {len(pool)} unseen cards")
         hands[other] = Hand.from_indices(cards[:count])
         del cards[:count]
+    if cards:  # more unseen cards than the others hold: some plays were never notified
+        log.info("seat %s: %d unseen cards left over (plays not seen); the placeholders hold the others", seat, len(cards))
     if beat:
         hands[beat[0]] = hands[beat[0]].add(last)
     out = [s for s in finished if not hands[s]] + [s for s in range(4) if not hands[s] and s not in finished]
