@@ -38,7 +38,7 @@ def lead(deal: Deal, seat: int, tactics: bool = False) -> int:
     hidden = unseen(deal, seat)
     sure = [p for p in plays if not has_legal_follow(hidden, deal.level, p)]
     if tactics and len(plays) >= 2 and len(plays) - len(sure) <= 1:  # nobody beats these: keep the lead
-        best = min(sure, key=lambda p: (p.kind in BOMB_KINDS, p.key))
+        best = min(sure, key=lambda p: (p.kind in BOMB_KINDS, p.key, -len(p.cards)))
     elif tactics and danger and plain:
         safe = [p for p in plain if len(p.cards) not in danger]
         best = min(safe, key=lambda p: (p.key, -len(p.cards))) if safe else max(plain, key=lambda p: p.key)

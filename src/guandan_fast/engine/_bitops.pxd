@@ -35,3 +35,11 @@ cdef extern from *:
     """
     int gf_popcount64(uint64_t x) noexcept nogil
     int gf_ctz64(uint64_t x) noexcept nogil
+
+
+cdef inline void gf_hand_add(uint64_t* once, uint64_t* twice, uint64_t other_once, uint64_t other_twice) noexcept nogil:
+    """Add a hand to a hand, both as (once, twice) planes (bit i of ``once``: at least one
+    copy of card i; of ``twice``: both): a card in both becomes twice. The caller keeps
+    every card to two copies (a card twice in one and present in the other is lost)."""
+    twice[0] = twice[0] | other_twice | (once[0] & other_once)
+    once[0] = once[0] | other_once

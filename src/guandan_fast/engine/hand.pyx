@@ -22,7 +22,7 @@ changes once made.
 cimport cython
 from libc.stdint cimport uint64_t
 
-from guandan_fast.engine._bitops cimport gf_ctz64, gf_popcount64
+from guandan_fast.engine._bitops cimport gf_ctz64, gf_hand_add, gf_popcount64
 
 from collections.abc import Iterable
 from typing import Union
@@ -229,7 +229,9 @@ cdef class Hand:
         cdef uint64_t both = (self.twice & other.once) | (other.twice & self.once)
         if both:
             raise ValueError(f"adding would give three copies of {CARD_NAMES[gf_ctz64(both)]}")
-        return make_hand(self.once | other.once, self.twice | other.twice | (self.once & other.once))
+        cdef uint64_t once = self.once, twice = self.twice
+        gf_hand_add(&once, &twice, other.once, other.twice)
+        return make_hand(once, twice)
 
     def remove(self, cards):
         """This hand without ``cards``; ValueError if the hand does not hold them."""

@@ -20,7 +20,7 @@ from libc.stdint cimport uint32_t, uint64_t
 import numpy as np
 cimport numpy as cnp
 
-from guandan_fast.engine._bitops cimport gf_ctz64
+from guandan_fast.engine._bitops cimport gf_ctz64, gf_hand_add
 from guandan_fast.engine._random cimport rng_below, shuffle_cards, add_card
 from guandan_fast.engine._movegen cimport FULL_PLANE
 
@@ -114,8 +114,7 @@ def sample_hands(base, unseen_once, unseen_twice, free, pooled_card, pooled_coun
             raise ValueError("bad hand planes")
         if (all_twice & o) or (w & all_once):
             raise ValueError("a card would appear more than twice")
-        all_twice |= w | (all_once & o)
-        all_once |= o
+        gf_hand_add(&all_once, &all_twice, o, w)
     t.ncards = 0
     o, w = unseen_once, unseen_twice
     while o:

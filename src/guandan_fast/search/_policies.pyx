@@ -9,11 +9,11 @@ Both work on the play state of ``engine/state.pxd`` and the complete move list o
 to act (its leading list, or the moves that beat), and choose a move or the pass.
 """
 
-from libc.stdint cimport uint64_t
+from libc.stdint cimport uint8_t, uint64_t
 from libc.stdlib cimport calloc, free
 from libc.string cimport memset
 
-from guandan_fast.engine._bitops cimport gf_ctz64
+from guandan_fast.engine._bitops cimport gf_ctz64, gf_hand_add
 from guandan_fast.engine._movegen cimport (
     K_PASS,
     K_STRAIGHT_FLUSH,
@@ -259,13 +259,14 @@ cdef inline int _rest_count(Policy* c, const PlayState* s, MoveBuffer* m, Py_ssi
     return solver_count_within(&c.solver, rest_once, rest_twice, bound)
 
 
-cdef int _weakest_play(Plan* plan, bint bombs, unsigned int sizes_out) noexcept nogil:
+cdef int _weakest_play(Plan* plan, bint bombs, unsigned int sizes_out, const uint8_t* only) noexcept nogil:
     """The weakest play of the plan (lowest key, then most cards; the first listed on ties)
     among its plain plays (``bombs``: its bombs) whose number of cards is not a bit of
-    ``sizes_out``; -1 when there is none."""
+    ``sizes_out`` (and, unless ``only`` is NULL, whose flag ``only[k]`` is set); -1 when
+    there is none."""
     cdef int k, size, best = -1, best_size = 0
     for k in range(plan.count):
-        if (plan.kinds[k] >= K_STRAIGHT_FLUSH) != bombs:
+        if (plan.kinds[k] >= K_STRAIGHT_FLUSH) != bombs or (only != NULL and not only[k]):
             continue
         size = hand_size(plan.cards[2 * k], plan.cards[2 * k + 1])
         if sizes_out >> size & 1:
@@ -291,7 +292,7 @@ cdef int _tactical_lead(const PlayState* s, Plan* plan) noexcept nogil:
                 danger |= 1u << size
     if not danger:
         return -1
-    best = _weakest_play(plan, False, danger)
+    best = _weakest_play(plan, False, danger, NULL)
     if best >= 0:
         return best
     for k in range(plan.count):
@@ -303,40 +304,34 @@ cdef int _tactical_lead(const PlayState* s, Plan* plan) noexcept nogil:
 cdef inline void _unseen(const PlayState* s, uint64_t* once, uint64_t* twice) noexcept nogil:
     """The cards the seat to act cannot see: the other three hands together, which are
     exactly the cards neither in its hand nor played (public knowledge for that seat)."""
-    cdef int other
-    cdef uint64_t o
+    cdef int other, seat
     once[0] = 0
     twice[0] = 0
     for other in range(1, 4):
-        o = s.once[(s.to_act + other) & 3]
-        twice[0] |= s.twice[(s.to_act + other) & 3] | (once[0] & o)
-        once[0] |= o
+        seat = (s.to_act + other) & 3
+        gf_hand_add(once, twice, s.once[seat], s.twice[seat])
 
 
 cdef int _sure_lead(const PlayState* s, Plan* plan) noexcept nogil:
     """The "tactics" policy's lead when at most one play of the plan can be beaten by the
     unseen cards (:func:`_unseen`, all of them in one hand: a play they cannot beat, no
-    seat can): a play nobody can beat (a plain one first, the lowest key), so that the
-    seat keeps the lead play after play and goes out with the last one; -1 otherwise
-    (and for a plan of one play)."""
-    cdef int k, beatable = 0, best = -1
+    seat can): the weakest play nobody can beat (:func:`_weakest_play`, a plain one
+    first), so that the seat keeps the lead play after play and goes out with the last
+    one; -1 otherwise (and for a plan of one play)."""
+    cdef int k, beatable = 0, best
     cdef uint64_t once, twice
-    cdef bint bomb
+    cdef uint8_t sure[108]  # plan.count <= 108 (the plays of at most 108 cards)
     if plan.count < 2:
         return -1
     _unseen(s, &once, &twice)
     for k in range(plan.count):
-        if has_legal_follow_c(once, twice, s.level, plan.kinds[k], plan.keys[k],
-                              hand_size(plan.cards[2 * k], plan.cards[2 * k + 1])) != 0:
-            beatable += 1
-            if beatable > 1:
-                return -1
-            continue
-        bomb = plan.kinds[k] >= K_STRAIGHT_FLUSH
-        if best < 0 or (not bomb and plan.kinds[best] >= K_STRAIGHT_FLUSH) or (
-                bomb == (plan.kinds[best] >= K_STRAIGHT_FLUSH) and plan.keys[k] < plan.keys[best]):
-            best = k
-    return best
+        sure[k] = has_legal_follow_c(once, twice, s.level, plan.kinds[k], plan.keys[k],
+                                     hand_size(plan.cards[2 * k], plan.cards[2 * k + 1])) == 0
+        beatable += not sure[k]
+        if beatable > 1:
+            return -1
+    best = _weakest_play(plan, False, 0, sure)
+    return best if best >= 0 else _weakest_play(plan, True, 0, sure)
 
 
 cdef inline bint _next_may_go_out(const PlayState* s, int seat) noexcept nogil:
@@ -410,9 +405,9 @@ cdef Py_ssize_t _planned(const PlayState* s, MoveBuffer* m, bint leading, Policy
         if best_k < 0:
             best_k = _tactical_lead(s, plan) if tactics else -1
         if best_k < 0:  # the weakest plain play; a bomb only when nothing else is left
-            best_k = _weakest_play(plan, False, 0)
+            best_k = _weakest_play(plan, False, 0, NULL)
         if best_k < 0:
-            best_k = _weakest_play(plan, True, 0)
+            best_k = _weakest_play(plan, True, 0, NULL)
         for i in range(m.n):
             if (best_k >= 0 and m.kinds[i] == plan.kinds[best_k] and m.keys[i] == plan.keys[best_k]
                     and m.cards[2 * i] == plan.cards[2 * best_k] and m.cards[2 * i + 1] == plan.cards[2 * best_k + 1]):
