@@ -10,10 +10,10 @@ Leading
     a bomb only when nothing else is left.
 Tactics, with ``tactics=True`` (``"minplays:tactics=1"``)
     leading, when at most one play of the decomposition can be beaten by the cards the seat
-    does not see (the other hands together: neither its own nor played), a play nobody can
-    beat (a plain one first, the lowest key): the seat keeps the lead and goes out with the
-    last play. Then: an opponent holding k <= 6 cards can go out on a play of exactly k cards. Leading, when
-    an opponent in play holds at most 6 cards: the weakest plain play of the decomposition
+    does not see (the other hands together: neither its own nor played), the weakest play
+    nobody can beat (a plain one first): the seat keeps the lead and goes out with the
+    last play. An opponent holding k <= 6 cards can go out on a play of exactly k cards:
+    leading otherwise, when an opponent in play holds at most 6 cards: the weakest plain play of the decomposition
     whose number of cards no such opponent holds; when every plain play has such a number,
     the strongest (the hardest to beat). Following, when the next seat (an opponent) holds
     exactly as many cards as the move to beat (at most 6): the strongest plain move that
@@ -57,9 +57,9 @@ Row = tuple[int, int, int, int]  # (kind, key, once, twice), as MoveList.rows() 
 
 
 class MinPlaysAgent:
-    """The rules of :mod:`guandan_fast.agents.minplays` (``tactics``: with the lead and the
-    trick-holding rule for an opponent close to going out); deterministic (``seed`` is accepted so that every
-    agent is built the same way, and not used)."""
+    """The rules of :mod:`guandan_fast.agents.minplays` (``tactics``: with their three
+    tactics); deterministic (``seed`` is accepted so that every agent is built the same
+    way, and not used)."""
 
     def __init__(self, seed: int | str | None = None, tactics: bool | int = False) -> None:
         self.seed = seed
