@@ -455,7 +455,7 @@ class Mirror:
         hands = list(deal.hands)
         hands[seat] = hands[seat].remove(cards)
         finished = deal.finish_order + ([seat] if not hands[seat] else [])
-        leader = next(s for s in ((seat + step) % 4 for step in (1, 2, 3, 4)) if hands[s])
+        leader = _next_holding(hands, seat)
         try:
             return Deal.start(hands, deal.level, leader=leader, rules=self.rules, team_levels=deal.team_levels, finished=finished)
         except ValueError as error:
@@ -542,7 +542,7 @@ class Mirror:
         leader = deal.to_act
         if deal.phase != "play" or deal.following or leader is None or msg.get("greaterPos") != leader:
             return False
-        after = next((other for other in ((leader + step) % 4 for step in (1, 2, 3)) if deal.hands[other]), None)
+        after = _next_holding(deal.hands, leader)
         beat = msg.get("greaterAction")
         if after != seat or not isinstance(beat, list) or len(beat) != 3 or not all(isinstance(x, str) for x in beat[:2]):
             return False
@@ -648,6 +648,12 @@ class Mirror:
         "gameResult": _game_result,
         "gameOver": lambda self, msg: None,
     }
+
+
+def _next_holding(hands: Sequence[Hand], seat: int) -> int:
+    """The next seat after ``seat`` in turn order that holds cards (``seat`` itself when no
+    other does): who plays after it with seats out, as the play state's rule."""
+    return next(other for other in ((seat + step) % 4 for step in (1, 2, 3, 4)) if hands[other] or other == seat)
 
 
 def _is_pass(entry: object) -> bool:
