@@ -146,6 +146,8 @@ cdef enum:
     SCORE_PASS_PARTNER = 1 << 26    # a pass on one's partner's move
     RUN_MOVES = 32              # the most unbeatable moves a run-out check considers
     RUN_BUDGET = 64             # and the most steps it takes
+    SEAT_OUT = 1                # _pair_out: the seat to act plays out (its last move unbeatable too)
+    PAIR_OUT = 2                # ... and then its partner too
 
 cdef double SIGNAL_EVERY_MS = 20.0     # Python's signal handlers run at most this often
 
@@ -709,21 +711,24 @@ cdef bint _plays_out(const PlayState* s, MoveBuffer* m, Py_ssize_t n, MoveBuffer
     return False
 
 
-cdef bint _pair_out(SolveContext* c, const PlayState* s, MoveBuffer* m, Py_ssize_t n) noexcept nogil:
-    """Whether the seat to act plays out its hand with unbeatable moves only (_plays_out),
-    and then its partner, leading next (接风) with its hand and the opponents' as they are
-    now, plays out its own the same way: both go out before any opponent plays."""
+cdef int _pair_out(SolveContext* c, const PlayState* s, MoveBuffer* m, Py_ssize_t n) noexcept nogil:
+    """PAIR_OUT when the seat to act plays out its hand with unbeatable moves only
+    (_plays_out), and then its partner, leading next (接风) with its hand and the
+    opponents' as they are now, plays out its own the same way: both go out before any
+    opponent plays. SEAT_OUT when only the first half was proven (the seat plays out,
+    its last move unbeatable too: a proof for _plays_out with a free last move, which
+    need not be searched again); 0 otherwise."""
     cdef int partner = (s.to_act & 3) ^ 2
     cdef PlayState view
     cdef Py_ssize_t np
     if s.once[partner] == 0 or not _plays_out(s, m, n, &c.leads, False):
-        return False
+        return 0
     np = generate_into(s.once[partner], s.twice[partner], s.level, K_PASS, 0, 0, False, &c.leads)
     if np <= 0:
-        return False
+        return SEAT_OUT
     view = s[0]   # the partner leading, against the same opponents and their hands
     state_lead(&view, partner)
-    return _plays_out(&view, &c.leads, np, &c.leads, True)
+    return PAIR_OUT if _plays_out(&view, &c.leads, np, &c.leads, True) else SEAT_OUT
 
 
 # -- the search ------------------------------------------------------------------------------------------
@@ -768,7 +773,7 @@ cdef int _search(SolveContext* c, PlayState* s, int depth, int alpha, int beta) 
     """The value of ``s`` (a game that is on) for the team of its seat to act when it lies
     strictly inside (alpha, beta); else a bound on the side of the window it falls (fail-soft).
     Returns 0 once ``c.stopped`` is set (the caller drops the result)."""
-    cdef int team = s.to_act & 1, lo, hi, v, best = WINDOW_LOW, child_alpha
+    cdef int team = s.to_act & 1, lo, hi, v, best = WINDOW_LOW, child_alpha, out
     cdef int best_kind = -1, best_key = 0, best_size = 0, lower, upper
     cdef uint32_t meta = 0, table_move = 0
     cdef uint64_t h = 0, lo_key = 0, hi_key = 0
@@ -828,12 +833,15 @@ cdef int _search(SolveContext* c, PlayState* s, int depth, int alpha, int beta) 
             return 0
     # a proof by running out, where its bound cuts off
     v = _pair_bound(c, s, team)
-    if (v >= beta or v >= hi) and v > lo and v > _run_bound(c, s, team) and _pair_out(c, s, &p.moves, n):
-        if c.use_table:
-            _store(c, h, lo_key, hi_key, meta, v, hi, -1, 0, 0, _bit_length(c.nodes - nodes_before))
-        return v
+    out = 0
+    if (v >= beta or v >= hi) and v > lo and v > _run_bound(c, s, team):
+        out = _pair_out(c, s, &p.moves, n)
+        if out == PAIR_OUT:
+            if c.use_table:
+                _store(c, h, lo_key, hi_key, meta, v, hi, -1, 0, 0, _bit_length(c.nodes - nodes_before))
+            return v
     v = _run_bound(c, s, team)
-    if (v >= beta or v >= hi) and v > lo and _plays_out(s, &p.moves, n, &c.leads, True):
+    if (v >= beta or v >= hi) and v > lo and (out == SEAT_OUT or _plays_out(s, &p.moves, n, &c.leads, True)):
         if c.use_table:
             _store(c, h, lo_key, hi_key, meta, v, hi, -1, 0, 0, _bit_length(c.nodes - nodes_before))
         return v
