@@ -12,6 +12,7 @@ from test_agents import play_out
 import guandan_fast as gf
 from guandan_fast.agents import MinPlaysAgent, PIMCAgent, SearchAgent, make_agent, parse_agent_spec
 from guandan_fast.agents.pimc import PRESETS, team_results
+from guandan_fast.agents.search import leaves_rules
 from guandan_fast.search._solve import OBJECTIVES as OBJECTIVE_CODES
 from guandan_fast.search._worldsolve import WorldSolver
 from guandan_fast.search.infoset import sample_hands
@@ -158,6 +159,7 @@ def test_a_small_budget_is_respected(cut: int) -> None:
         ({"widen": "yes"}, "widen must be true or false"),
         ({"tactics": 2}, "SearchAgent tactics must be true or false"),
         ({"rollout": "smart"}, "rollout must be one of random, greedy, minplays, tactics"),
+        ({"leave_z": -1}, "leave_z must be a number"),
     ],
 )
 def test_bad_options_are_named(options: dict, words: str) -> None:
@@ -205,3 +207,33 @@ def test_values_are_per_team() -> None:
         assert exact.all() and np.all(values >= 1)
         rollouts = team_results(deal.world_playouts(world, rows, 1, policy="minplays"), 0, objective)
         assert np.all(rollouts >= 1)
+
+
+# -- leaving the rules -----------------------------------------------------------------------------
+def test_a_gain_seen_in_every_world_leaves_the_rules_below_the_margin() -> None:
+    steady = np.full(64, 0.1)  # +0.1 in every world: no sampling accident
+    assert leaves_rules(steady, 1.0, 3.0)
+    assert not leaves_rules(steady, 1.0, 0.0)  # leave_z=0: the margin alone
+    assert leaves_rules(steady, 0.05, 0.0)
+    noisy = np.array([2.0] * 33 + [-2.0] * 31)  # +0.0625 on average, 2 per world either way
+    assert not leaves_rules(noisy, 1.0, 3.0)  # 0.25 a standard error: far within 3 of them
+    assert leaves_rules(noisy, 0.05, 3.0)
+    assert not leaves_rules(np.zeros(64), 0.0, 3.0)  # the rules' own choice never leaves
+    assert not leaves_rules(np.full(2, 0.1), 1.0, 3.0)  # two worlds say nothing of the spread
+
+
+def test_the_agent_leaves_the_rules_early_for_a_steady_gain(monkeypatch: pytest.MonkeyPatch) -> None:
+    deal = gf.Deal.random(3)  # the first lead: every seat holds 27 cards, early_margin applies
+    seat = deal.current_seat
+
+    def steady_second(self: SearchAgent, deal: gf.Deal, seat: int, candidates: list[int], *_: object) -> tuple:
+        values = np.zeros((16, len(candidates)))
+        values[:, 1] = 0.25  # the second candidate wins a little in every world
+        return values, 1.0
+
+    monkeypatch.setattr(SearchAgent, "world_values", steady_second)
+    rules = MinPlaysAgent(tactics=True)
+    pick, sensible = rules.choices(deal, seat)
+    second = next(i for i in sensible if i != pick)
+    assert quick().act(deal, seat) == second
+    assert quick(leave_z=0).act(deal, seat) == pick  # 0.25 is within early_margin (1.0)

@@ -38,7 +38,9 @@ Leaving the rules
     margin times the share of the worlds judged by rollouts (an exact value needs no
     margin; a rollout — the MinPlays rules for all four seats — is a noisy, biased judge):
     ``margin`` once some seat in play holds at most ``endgame`` cards, ``early_margin``
-    before (early rollouts are long and judge a position poorly).
+    before (early rollouts are long and judge a position poorly) — or unless that gain,
+    paired over the worlds, is more than ``leave_z`` standard errors above zero (a small
+    gain seen in nearly every world is no accident of the sampling, even early).
 Time
     ``budget_ms`` (default 20) is a deadline for the whole decision, measured from the
     call: rollouts run a world at a time, then in chunks sized from the measured speed so
@@ -60,6 +62,7 @@ choices come before any play, a search there would sample the whole deal with ro
 
 from __future__ import annotations
 
+import math
 import random
 import time
 
@@ -86,7 +89,8 @@ class SearchAgent:
     cards together (0: never); ``max_nodes``: the solver's limit per world; ``margin`` /
     ``early_margin``: how much better (times the share of rollout-judged worlds) a candidate
     must be than the rules' choice, once a seat in play holds at most ``endgame`` cards /
-    before; ``objective``: ``"first"`` or ``"points"``; ``max_candidates``: the most
+    before; ``leave_z``: or how many standard errors (paired over the worlds) above zero its
+    gain must be (0: never); ``objective``: ``"first"`` or ``"points"``; ``max_candidates``: the most
     candidates; ``widen``: where worlds are solved, every legal action is a candidate;
     ``tactics``: the MinPlays rules with their tactics (else the plain ones) choose and
     list the candidates; ``rollout``: the rollout policy (as PIMC's)."""
@@ -100,6 +104,7 @@ class SearchAgent:
         max_nodes: int = 5_000,
         margin: float = 0.15,
         early_margin: float = 1.0,
+        leave_z: float = 3.0,
         endgame: int = 12,
         objective: str = "first",
         max_candidates: int = 64,
@@ -114,6 +119,7 @@ class SearchAgent:
         self.endgame = bounded(endgame, "SearchAgent endgame", 0, 27)
         self.margin = non_negative(margin, "SearchAgent margin")
         self.early_margin = non_negative(early_margin, "SearchAgent early_margin")
+        self.leave_z = non_negative(leave_z, "SearchAgent leave_z")
         self.widen = switch(widen, "SearchAgent widen")
         self.tactics = switch(tactics, "SearchAgent tactics")
         if objective not in OBJECTIVES:
@@ -133,7 +139,7 @@ class SearchAgent:
         return (
             f"SearchAgent(budget_ms={self.budget_ms}, seed={self.seed!r}, worlds={self.worlds}, "
             f"solve_cards={self.solve_cards}, max_nodes={self.max_nodes}, margin={self.margin}, "
-            f"early_margin={self.early_margin}, endgame={self.endgame}, "
+            f"early_margin={self.early_margin}, leave_z={self.leave_z}, endgame={self.endgame}, "
             f"objective={self.objective!r}, max_candidates={self.max_candidates}, widen={self.widen}, "
             f"tactics={self.tactics}, rollout={self.rollout!r})"
         )
@@ -165,7 +171,8 @@ class SearchAgent:
         best = max(range(len(candidates)), key=lambda k: (means[k], k == 0))  # ties: the rules' choice
         late = min(n for n in deal.cards_left() if n) <= self.endgame
         margin = self.margin if late else self.early_margin
-        return candidates[best] if means[best] - means[0] > margin * rollout_share else pick
+        gains = values[:, best] - values[:, 0]
+        return candidates[best] if leaves_rules(gains, margin * rollout_share, self.leave_z) else pick
 
     def world_values(
         self, deal: Deal, seat: int, candidates: list[int], seed: int, deadline: float | None = None
@@ -220,3 +227,15 @@ class SearchAgent:
         )
         self.stats["rollout_worlds"] += len(values)
         return values
+
+
+def leaves_rules(gains: np.ndarray, margin: float, z: float) -> bool:
+    """Whether a candidate whose gains over the rules' choice in each world are ``gains``
+    should be played instead: its mean gain is above ``margin``, or (``z`` > 0, at least
+    three worlds) above ``z`` standard errors of that mean."""
+    mean = float(gains.mean())
+    if mean > margin:
+        return True
+    if not z or len(gains) < 3:
+        return False
+    return mean > z * float(gains.std(ddof=1)) / math.sqrt(len(gains))
