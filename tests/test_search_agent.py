@@ -222,6 +222,16 @@ def test_a_gain_seen_in_every_world_leaves_the_rules_below_the_margin() -> None:
     assert not leaves_rules(np.full(2, 0.1), 1.0, 3.0)  # two worlds say nothing of the spread
 
 
+def test_leave_z_counts_standard_errors_of_the_mean_gain() -> None:
+    # "first" values: a world's gain is 0 or +2; 9 wins in 64 worlds is 3.21 standard errors
+    # of the mean, 7 wins 2.78, both far below the early margin of 1.0
+    assert leaves_rules(np.array([2.0] * 9 + [0.0] * 55), 1.0, 3.0)
+    assert not leaves_rules(np.array([2.0] * 7 + [0.0] * 57), 1.0, 3.0)
+    assert leaves_rules(np.array([2.0] * 7 + [0.0] * 57), 1.0, 2.5)
+    # one loss among them costs more than one win is worth
+    assert not leaves_rules(np.array([2.0] * 9 + [-2.0] + [0.0] * 54), 1.0, 3.0)
+
+
 def test_the_agent_leaves_the_rules_early_for_a_steady_gain(monkeypatch: pytest.MonkeyPatch) -> None:
     deal = gf.Deal.random(3)  # the first lead: every seat holds 27 cards, early_margin applies
     seat = deal.current_seat

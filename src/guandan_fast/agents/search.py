@@ -39,8 +39,9 @@ Leaving the rules
     margin; a rollout — the MinPlays rules for all four seats — is a noisy, biased judge):
     ``margin`` once some seat in play holds at most ``endgame`` cards, ``early_margin``
     before (early rollouts are long and judge a position poorly) — or unless that gain,
-    paired over the worlds, is more than ``leave_z`` standard errors above zero (a small
-    gain seen in nearly every world is no accident of the sampling, even early).
+    paired over the worlds, is more than ``leave_z`` standard errors above zero (a candidate
+    that wins some worlds and loses almost none is no accident of the sampling, even early;
+    the rollouts' own bias stays, which the measurements, not this test, answer for).
 Time
     ``budget_ms`` (default 20) is a deadline for the whole decision, measured from the
     call: rollouts run a world at a time, then in chunks sized from the measured speed so
