@@ -11,7 +11,7 @@ from test_agents import play_out
 
 import guandan_fast as gf
 from guandan_fast.agents import MinPlaysAgent, PIMCAgent, SearchAgent, make_agent, parse_agent_spec
-from guandan_fast.agents.pimc import PRESETS, team_results
+from guandan_fast.agents.pimc import PRESETS, paired_standard_error, team_results
 from guandan_fast.agents.search import leaves_rules
 from guandan_fast.search._solve import OBJECTIVES as OBJECTIVE_CODES
 from guandan_fast.search._worldsolve import WorldSolver
@@ -220,6 +220,12 @@ def test_a_gain_seen_in_every_world_leaves_the_rules_below_the_margin() -> None:
     assert leaves_rules(noisy, 0.05, 3.0)
     assert not leaves_rules(np.zeros(64), 0.0, 3.0)  # the rules' own choice never leaves
     assert not leaves_rules(np.full(2, 0.1), 1.0, 3.0)  # two worlds say nothing of the spread
+
+
+def test_the_paired_standard_error_is_that_of_the_mean_gain() -> None:
+    assert paired_standard_error(np.array([2.0, 0.0, 0.0, 0.0])) == pytest.approx(0.5)  # s = 1, 4 worlds
+    assert paired_standard_error(np.full(9, 0.5)) == 0.0  # the same gain in every world
+    assert paired_standard_error(np.array([2.0])) == 0.0  # one world: spread unknown, none assumed
 
 
 def test_leave_z_counts_standard_errors_of_the_mean_gain() -> None:

@@ -43,6 +43,7 @@ Tribute and return choices are the rules'. Deterministic per ``seed`` unless
 from __future__ import annotations
 
 import inspect
+import math
 import random
 import time
 from typing import Any
@@ -175,7 +176,7 @@ class PIMCAgent:
         means = results.mean(axis=0).tolist()
         best = max(range(len(candidates)), key=lambda k: (means[k], -candidates[k]))
         gain = results[:, best] - results[:, 0]  # paired: the same worlds
-        noise = self.confidence * float(gain.std(ddof=1)) / len(gain) ** 0.5 if len(gain) > 1 else 0.0
+        noise = self.confidence * paired_standard_error(gain)
         return candidates[best] if means[best] - means[0] > self.margin + noise else pick
 
     def evaluate(self, deal: Deal, seat: int, candidates: list[int], seed: int) -> list[float]:
@@ -200,6 +201,15 @@ class PIMCAgent:
             seed=seed,
             policy=self.rollout,
         )
+
+
+def paired_standard_error(gains: np.ndarray) -> float:
+    """The standard error of the mean of ``gains``, one candidate's gain over the rules'
+    choice in each world (paired: the same worlds, so the worlds' own luck cancels); 0.0 for
+    fewer than two worlds, whose spread is unknown."""
+    if len(gains) < 2:
+        return 0.0
+    return float(gains.std(ddof=1)) / math.sqrt(len(gains))
 
 
 def rollout_results(

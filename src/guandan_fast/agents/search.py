@@ -63,7 +63,6 @@ choices come before any play, a search there would sample the whole deal with ro
 
 from __future__ import annotations
 
-import math
 import random
 import time
 
@@ -76,7 +75,7 @@ from ..search._worldsolve import WorldSolver
 from ..search.infoset import sample_hands
 from .base import check_turn, non_negative, switch, time_budget
 from .minplays import MinPlaysAgent
-from .pimc import OBJECTIVES, ROLLOUTS, rollout_results
+from .pimc import OBJECTIVES, ROLLOUTS, paired_standard_error, rollout_results
 
 
 def _count(value: object, name: str) -> int:
@@ -237,6 +236,4 @@ def leaves_rules(gains: np.ndarray, margin: float, z: float) -> bool:
     mean = float(gains.mean())
     if mean > margin:
         return True
-    if not z or len(gains) < 3:
-        return False
-    return mean > z * float(gains.std(ddof=1)) / math.sqrt(len(gains))
+    return bool(z) and len(gains) >= 3 and mean > z * paired_standard_error(gains)
