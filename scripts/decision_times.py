@@ -5,7 +5,9 @@
 
 Prints the number of decisions, the mean, median, 99th percentile and slowest time per
 decision (every phase: tribute and return too), and, for the search agent, how many
-worlds it judged exactly and by rollouts. Times include the machine's load: run it alone.
+worlds it judged exactly and by rollouts, and how many worlds a searched decision judged
+before the endgame and in it (the deadline, not ``worlds``, is what stops an early search).
+Times include the machine's load: run it alone.
 """
 
 from __future__ import annotations
@@ -27,15 +29,21 @@ def main() -> None:
     name, options = parse_agent_spec(args.agent)
     agent = make_agent(name, **options)
     times: list[float] = []
+    worlds_judged: dict[bool, list[int]] = {False: [], True: []}  # per searched decision, by "late"
     slowest = (0.0, "")
     for k in range(args.deals):
         deal = gf.Deal.random(seed=args.seed + k)
         while not deal.done:
             seat = deal.current_seat
             where = f"deal seed {args.seed + k}, {deal.phase}, cards left {deal.cards_left()}, {len(deal.legal_actions())} actions"
+            before = _worlds_searched(agent)
+            late = min(n for n in deal.cards_left() if n) <= getattr(agent, "endgame", 0)
             began = time.perf_counter()
             action = agent.act(deal, seat)
             took = 1000 * (time.perf_counter() - began)
+            after = _worlds_searched(agent)
+            if after[0] > before[0]:
+                worlds_judged[late].append(after[1] - before[1])
             times.append(took)
             slowest = max(slowest, (took, where))
             deal.step(action)
@@ -50,6 +58,20 @@ def main() -> None:
     stats = getattr(agent, "stats", None)
     if stats:
         print("  " + ", ".join(f"{key} {value}" for key, value in stats.items()))
+    cap = getattr(agent, "worlds", 0)
+    for late, judged in worlds_judged.items():
+        if judged:
+            print(
+                f"  worlds per searched decision {'in' if late else 'before'} the endgame: "
+                f"median {statistics.median(judged):g}, all {cap} in {sum(n >= cap for n in judged) / len(judged):.0%} "
+                f"of {len(judged)}"
+            )
+
+
+def _worlds_searched(agent: object) -> tuple[int, int]:
+    """The search agent's searched decisions and worlds judged so far ((0, 0) for others)."""
+    stats = getattr(agent, "stats", {})
+    return stats.get("searched", 0), stats.get("solved_worlds", 0) + stats.get("rollout_worlds", 0)
 
 
 if __name__ == "__main__":
