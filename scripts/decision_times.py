@@ -5,8 +5,9 @@
 
 Prints the number of decisions, the mean, median, 99th percentile and slowest time per
 decision (every phase: tribute and return too), and, for the search agent, how many
-worlds it judged exactly and by rollouts, and how many worlds a searched decision judged
-before the endgame and in it (the deadline, not ``worlds``, is what stops an early search).
+worlds it judged exactly and by rollouts, and, before the endgame and in it, how many
+worlds a searched decision judged (the deadline, not ``worlds``, is what stops an early
+search) and how often the search left the rules' choice.
 Times include the machine's load: run it alone.
 """
 
@@ -29,7 +30,7 @@ def main() -> None:
     name, options = parse_agent_spec(args.agent)
     agent = make_agent(name, **options)
     times: list[float] = []
-    worlds_judged: dict[bool, list[int]] = {False: [], True: []}  # per searched decision, by "late"
+    searches: dict[bool, list[tuple[int, int]]] = {False: [], True: []}  # (worlds, left the rules), by "late"
     slowest = (0.0, "")
     for k in range(args.deals):
         deal = gf.Deal.random(seed=args.seed + k)
@@ -43,7 +44,7 @@ def main() -> None:
             took = 1000 * (time.perf_counter() - began)
             after = _worlds_searched(agent)
             if after[0] > before[0]:
-                worlds_judged[late].append(after[1] - before[1])
+                searches[late].append((after[1] - before[1], after[2] - before[2]))
             times.append(took)
             slowest = max(slowest, (took, where))
             deal.step(action)
@@ -59,19 +60,22 @@ def main() -> None:
     if stats:
         print("  " + ", ".join(f"{key} {value}" for key, value in stats.items()))
     cap = getattr(agent, "worlds", 0)
-    for late, judged in worlds_judged.items():
-        if judged:
+    for late, searched in searches.items():
+        if searched:
+            worlds = [n for n, _ in searched]
             print(
-                f"  worlds per searched decision {'in' if late else 'before'} the endgame: "
-                f"median {statistics.median(judged):g}, all {cap} in {sum(n >= cap for n in judged) / len(judged):.0%} "
-                f"of {len(judged)}"
+                f"  {len(searched)} searched decisions {'in' if late else 'before'} the endgame: worlds median "
+                f"{statistics.median(worlds):g}, all {cap} in {sum(n >= cap for n in worlds) / len(worlds):.0%}; "
+                f"left the rules in {sum(left for _, left in searched) / len(searched):.1%}"
             )
 
 
-def _worlds_searched(agent: object) -> tuple[int, int]:
-    """The search agent's searched decisions and worlds judged so far ((0, 0) for others)."""
+def _worlds_searched(agent: object) -> tuple[int, int, int]:
+    """The search agent's searched decisions, worlds judged and rules left so far (zeros
+    for other agents)."""
     stats = getattr(agent, "stats", {})
-    return stats.get("searched", 0), stats.get("solved_worlds", 0) + stats.get("rollout_worlds", 0)
+    worlds = stats.get("solved_worlds", 0) + stats.get("rollout_worlds", 0)
+    return stats.get("searched", 0), worlds, stats.get("left_rules", 0)
 
 
 if __name__ == "__main__":

@@ -21,7 +21,12 @@ def test_it_counts_every_decision_and_the_worlds_of_each_search(
     decisions = int(re.search(r"(\d+) decisions in 1 deals", out).group(1))
     stats = {key: int(value) for key, value in re.findall(r"(\w+) (\d+)", out.splitlines()[2])}
     assert stats["decisions"] <= decisions  # the agent counts play decisions only
-    judged = re.findall(r"worlds per searched decision (in|before) the endgame: median (\S+), all 3 in (\d+)% of (\d+)", out)
-    assert sum(int(n) for *_, n in judged) == stats["searched"] > 0
+    searches = re.findall(
+        r"(\d+) searched decisions (?:in|before) the endgame: worlds median (\S+), all 3 in (\d+)%; left the rules in (\S+)%",
+        out,
+    )
+    assert sum(int(n) for n, *_ in searches) == stats["searched"] > 0
     # with no deadline every search judges all its worlds
-    assert all(float(median) == 3 and share == "100" for _, median, share, _ in judged)
+    assert all(float(median) == 3 and share == "100" for _, median, share, _ in searches)
+    left = sum(round(int(n) * float(percent) / 100) for n, _, _, percent in searches)
+    assert left == stats["left_rules"] <= stats["searched"]

@@ -251,5 +251,6 @@ def test_the_agent_leaves_the_rules_early_for_a_steady_gain(monkeypatch: pytest.
     rules = MinPlaysAgent(tactics=True)
     pick, sensible = rules.choices(deal, seat)
     second = next(i for i in sensible if i != pick)
-    assert quick().act(deal, seat) == second
-    assert quick(leave_z=0).act(deal, seat) == pick  # 0.25 is within early_margin (1.0)
+    leaving, keeping = quick(), quick(leave_z=0)
+    assert leaving.act(deal, seat) == second and leaving.stats["left_rules"] == 1
+    assert keeping.act(deal, seat) == pick and keeping.stats["left_rules"] == 0  # 0.25 is within early_margin

@@ -132,8 +132,9 @@ class SearchAgent:
         self.rollout = rollout
         self._rules = MinPlaysAgent(tactics=self.tactics)
         self._solver: WorldSolver | None = None  # made on first use (it owns native memory)
-        #: per decision searched: worlds judged exactly, and by rollouts (for the curious)
-        self.stats = {"decisions": 0, "searched": 0, "solved_worlds": 0, "rollout_worlds": 0}
+        #: play decisions, those searched, the worlds judged exactly and by rollouts, and the
+        #: searched decisions that left the rules' choice (how often the search matters)
+        self.stats = {"decisions": 0, "searched": 0, "solved_worlds": 0, "rollout_worlds": 0, "left_rules": 0}
 
     def __repr__(self) -> str:
         return (
@@ -171,8 +172,10 @@ class SearchAgent:
         best = max(range(len(candidates)), key=lambda k: (means[k], k == 0))  # ties: the rules' choice
         late = min(n for n in deal.cards_left() if n) <= self.endgame
         margin = self.margin if late else self.early_margin
-        gains = values[:, best] - values[:, 0]
-        return candidates[best] if leaves_rules(gains, margin * rollout_share, self.leave_z) else pick
+        if not leaves_rules(values[:, best] - values[:, 0], margin * rollout_share, self.leave_z):
+            return pick
+        self.stats["left_rules"] += 1
+        return candidates[best]
 
     def world_values(
         self, deal: Deal, seat: int, candidates: list[int], seed: int, deadline: float | None = None
