@@ -23,7 +23,7 @@ import time
 from collections.abc import Sequence
 from contextlib import closing
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any, TypedDict, Union
 
 from ..agents import Agent, as_agent, make_agent, parse_agent_spec
 from ..agents.base import AgentFunction, checked_choice
@@ -236,28 +236,55 @@ def play_matches(
     ``workers``: local processes (default: one per CPU; 1 plays here, in this process);
     ``ray_address``: run on Ray instead (``"local"``, ``"auto"`` or an address). Ctrl-C
     stops the run and returns what was played, with ``interrupted`` set."""
+    options = RunOptions(workers=workers, ray_address=ray_address, rules=rules, progress=progress)
+    (result,) = play_arenas([(agent_a, agent_b)], matches, seed, options)
+    return result
+
+
+class RunOptions(TypedDict):
+    """Where and how an arena runs: :func:`play_matches`'s keyword arguments."""
+
+    workers: int | None
+    ray_address: str | None
+    rules: Rules | None
+    progress: bool
+
+
+def play_arenas(
+    pairings: Sequence[tuple[AgentSpec, AgentSpec]], matches: int, seed: int, options: RunOptions
+) -> list[ArenaResult]:
+    """:func:`play_matches` for several ``(A, B)`` pairings in one run, on the same seed (so
+    on the same cards), their matches interleaved (match 0 of each, then match 1, ...) so
+    that they share the workers and the machine's load alike, and an interruption leaves
+    them equally far; ``options`` are :func:`play_matches`'s keyword arguments."""
+    rules = options["rules"]
     matches = check_positive(matches, "the number of matches")
     if matches % 2:
         raise ValueError(f"the number of matches must be even (seat-swapped pairs), not {matches}")
-    for spec in (agent_a, agent_b):  # fail here, not in a worker
-        build_agent(spec, 0)
+    for pairing in pairings:
+        for spec in pairing:  # fail here, not in a worker
+            build_agent(spec, 0)
     if rules is not None and not isinstance(rules, Rules):
         raise TypeError(f"rules must be a guandan_fast.Rules, not {type(rules).__name__}")
-    result = ArenaResult(agent_label(agent_a), agent_label(agent_b), seed, matches, [])
-    bar = ProgressBar(matches) if progress else None
+    results = [ArenaResult(agent_label(a), agent_label(b), seed, matches, []) for a, b in pairings]
+    bar = ProgressBar(matches * len(pairings)) if options["progress"] else None
     if bar is not None:
-        bar.set_label(f"{result.agent_a} vs {result.agent_b}: {matches} matches")
-    tasks = [(agent_a, agent_b, seed, index, rules) for index in range(matches)]
+        bar.set_label(" / ".join(f"{r.agent_a} vs {r.agent_b}" for r in results) + f": {matches} matches")
+    tasks = [(a, b, seed, index, rules) for index in range(matches) for a, b in pairings]
+    interrupted = False
     try:
-        with closing(run_tasks(play_match, tasks, workers=workers, ray_address=ray_address)) as done:
-            for _, match in done:
-                result.matches.append(match)
+        runs = run_tasks(play_match, tasks, workers=options["workers"], ray_address=options["ray_address"])
+        with closing(runs) as done:
+            for task, match in done:
+                results[task % len(pairings)].matches.append(match)
                 if bar is not None:
                     bar.tick()
     except KeyboardInterrupt:
-        result.interrupted = True
+        interrupted = True
     finally:
         if bar is not None:
             bar.close()
-    result.matches.sort(key=lambda m: m.index)
-    return result
+    for result in results:
+        result.interrupted = interrupted
+        result.matches.sort(key=lambda m: m.index)
+    return results

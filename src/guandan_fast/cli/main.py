@@ -13,10 +13,10 @@ import sys
 from collections.abc import Sequence
 
 from .. import __version__
-from . import arena, bench, client, moves, play, selfplay, server, solve
+from . import arena, bench, client, compare, moves, play, selfplay, server, solve
 from ._args import help_runner
 
-SUBCOMMANDS = (moves, solve, play, arena, selfplay, client, server, bench)
+SUBCOMMANDS = (moves, solve, play, arena, compare, selfplay, client, server, bench)
 
 
 def build_parser() -> argparse.ArgumentParser:
