@@ -1,4 +1,5 @@
-"""Seat-swapped matches between two agents: :func:`play_matches`.
+"""Seat-swapped matches between two agents: :func:`play_matches` (and :func:`play_arenas`,
+several pairings of agents on one seed in one run).
 
 Match seeds come in mirrored pairs: matches ``2k`` and ``2k + 1`` use the same seed, so
 the same cards are dealt in every deal of both (``Match`` draws each deal's cards from its
@@ -18,6 +19,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import math
+import numbers
 import statistics
 import time
 from collections.abc import Sequence
@@ -261,7 +263,12 @@ def play_arenas(
     matches = check_positive(matches, "the number of matches")
     if matches % 2:
         raise ValueError(f"the number of matches must be even (seat-swapped pairs), not {matches}")
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+        raise TypeError(f"the arena seed must be an integer, not {type(seed).__name__}")
+    seed = int(seed)  # a numpy integer seeds the same matches as the int it equals
     for pairing in pairings:
+        if len(pairing) != 2:
+            raise ValueError(f"a pairing is two agents (A, B), not {len(pairing)}")
         for spec in pairing:  # fail here, not in a worker
             build_agent(spec, 0)
     if rules is not None and not isinstance(rules, Rules):
@@ -269,7 +276,8 @@ def play_arenas(
     results = [ArenaResult(agent_label(a), agent_label(b), seed, matches, []) for a, b in pairings]
     bar = ProgressBar(matches * len(pairings)) if options["progress"] else None
     if bar is not None:
-        bar.set_label(" / ".join(f"{r.agent_a} vs {r.agent_b}" for r in results) + f": {matches} matches")
+        each = " each" if len(pairings) > 1 else ""
+        bar.set_label(" / ".join(f"{r.agent_a} vs {r.agent_b}" for r in results) + f": {matches} matches{each}")
     tasks = [(a, b, seed, index, rules) for index in range(matches) for a, b in pairings]
     interrupted = False
     try:
