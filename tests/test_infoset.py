@@ -104,6 +104,57 @@ def test_tribute_and_return_cards_are_known() -> None:
     assert deal.unseen(1).known[0] == Hand()
 
 
+def test_a_payer_holds_no_card_above_its_tribute() -> None:
+    # Seat 3 pays its highest card, the 9: the red joker and the king it cannot hold.
+    hands = ["S4 S6 D5", "S7 D7 SQ", "HR SK S8", "S9 S3 C3"]
+    deal = Deal.start(hands, 2, previous_finish=[0, 1, 2, 3])
+    deal.step(["tribute", "tribute", ["S9"]])
+    deal.step(["back", "back", ["S4"]])
+    view = deal.unseen(1)
+    assert view.barred == (Hand(), Hand(), Hand(), Hand("HR SK"))
+    expected = exact_distribution(deal, 1, [("S9", 0, {0}), ("S4", 0, {3}), ("HR", 0, {0, 2}), ("SK", 0, {0, 2})])
+    assert_sampler_matches(deal, 1, expected, seed=4)
+    assert deal.unseen(3).barred == (Hand(),) * 4  # the payer knows its own hand
+    # The wildcard (the heart of the level rank) is no tribute and may stay with the payer.
+    wild = Deal.start(["S4 S6 D5", "S7 D7 SQ", "HR SK S8", "S9 H2 C3"], 2, previous_finish=[0, 1, 2, 3])
+    wild.step(["tribute", "tribute", ["S9"]])
+    assert wild.unseen(1).barred[3] == Hand("HR SK")  # H2 is not barred: it is the wildcard
+
+
+def test_barred_cards_in_real_tribute_deals() -> None:
+    # Deals after a tribute, played on by the MinPlays rules: the true payers never hold a
+    # barred card (the rule read right), and no sampled world gives them one.
+    from guandan_fast.agents import MinPlaysAgent
+
+    rules, barred_seen = MinPlaysAgent(), 0
+    for seed in range(30):
+        first = seed % 4  # a single tribute, or a double down (the partners first and second) every third deal
+        finish = [first, first ^ 2, first ^ 1, first ^ 3] if seed % 3 == 0 else [first, first ^ 1, first ^ 2, first ^ 3]
+        deal = Deal.random(seed, level=2 + seed % 13, previous_finish=finish)
+        while deal.phase in ("tribute", "return") or (not deal.done and len(deal.history) < 2 + seed % 40):
+            deal.step(rules.act(deal, deal.current_seat))
+        for seat in range(4):
+            view = deal.unseen(seat)
+            worlds = infoset.sample_hands(deal, seat, 64, seed)
+            for payer in range(4):
+                mask = view.barred[payer]
+                barred_seen += len(mask) > 0
+                assert not (deal.hands[payer].once & mask.once)
+                assert not np.any(worlds[:, payer, 0] & np.uint64(mask.once))
+    assert barred_seen > 20
+
+
+def test_a_tribute_chosen_but_not_handed_over_bars_too() -> None:
+    # A double down: seats 1 and 3 pay; seat 1 has chosen its ace, seat 3 not yet.
+    hands = ["S2 S3", "SA C4", "S5 S6", "HR D9"]
+    deal = Deal.start(hands, 2, previous_finish=[0, 2])
+    assert deal.phase == "tribute" and deal.current_seat == 1
+    deal.step(["tribute", "tribute", ["SA"]])
+    assert deal.phase == "tribute"
+    view = deal.unseen(0)
+    assert view.barred[1] == Hand("HR") and view.barred[3] == Hand()
+
+
 def test_anti_tribute_jokers_pooled_between_two_payers() -> None:
     # A double down: seats 1 and 3 pay, but they hold both big jokers between them (抗贡).
     hands = ["S2 S3", "HR C4", "S5 S6", "HR D9"]
@@ -213,6 +264,30 @@ def test_native_sampler_refuses_slot_counts_that_would_overflow() -> None:
         native.sample_hands([(0, 0)] * 4, 0, 0, [huge, huge, 2, 0], 0, 0, 0, 1, 0)
     with pytest.raises(ValueError, match="0 to 108 free slots"):
         native.sample_hands([(0, 0)] * 4, 0, 0, [-1, 0, 0, 0], 0, 0, 0, 1, 0)
+
+
+@pytest.mark.parametrize(
+    ("barred", "free", "words"),
+    [
+        ((0, 0b01, 0b10, 0), (0, 1, 1, 0), "nested"),  # seat 1 barred from card 0, seat 2 from card 1
+        ((0, 0b11, 0, 0), (0, 1, 1, 0), "fit only the 1 free slots"),  # two cards for seat 2's one slot
+        ((0, 0b11, 0b11, 0), (0, 1, 1, 0), "barred from every seat"),
+        ((0, 0, 0, 1 << 60), (0, 1, 1, 0), "bad barred card masks"),
+        ((0, -1, 0, 0), (0, 1, 1, 0), "bad barred card masks"),
+        ((0, 1.0, 0, 0), (0, 1, 1, 0), "bad barred card masks"),
+        ((0, 0), (0, 1, 1, 0), "one card mask per seat"),
+    ],
+)
+def test_native_sampler_refuses_barred_sets_that_do_not_fit(barred: tuple[int, ...], free: tuple[int, ...], words: str) -> None:
+    native = pytest.importorskip("guandan_fast.search._infoset")
+    with pytest.raises(ValueError, match=words):
+        native.sample_hands([(0, 0)] * 4, 0b11, 0, list(free), 0, 0, 0, 1, 0, barred)
+
+
+def test_barred_and_pooled_cards_are_not_drawn_together() -> None:
+    native = pytest.importorskip("guandan_fast.search._infoset")
+    with pytest.raises(ValueError, match="barred cards and pooled cards"):
+        native.sample_hands([(0, 0)] * 4, 0b11, 0, [0, 2, 1, 1], 53, 2, 0b1010, 1, 0, (0, 0b1, 0, 0))
 
 
 @pytest.mark.parametrize("n", [2**31, 2**40, 2**70])

@@ -16,5 +16,6 @@ def sample_hands(
     pooled_mask: int,
     n: SupportsIndex,
     seed: int,
+    barred: Sequence[int] = (0, 0, 0, 0),
 ) -> npt.NDArray[np.uint64]:
     """``n`` worlds as ``uint64[n, 4, 2]`` hand planes (world ``i`` from the stream ``seed + i``)."""

@@ -7,11 +7,16 @@ the observer's whole hand, the tribute card a receiver still holds, ...), then
 * the ``pooled`` cards (copies of one card known to be in one of a set of seats, e.g. the
   big jokers of an anti-tribute by two players) take slots of those seats: each copy a
   seat with probability proportional to the seat's free slots;
-* the unseen cards, in a uniformly random order (Fisher-Yates), fill the free slots left,
-  seat after seat.
+* the unseen cards some seats cannot hold (``barred``: a tribute payer holds no card above
+  its tribute), most restricted first, each take a free slot drawn uniformly among the
+  seats that may hold them;
+* the other unseen cards, in a uniformly random order (Fisher-Yates), fill the free slots
+  left, seat after seat.
 
-So every arrangement of the unseen physical cards into the free slots (with the pooled
-copies in their seats' slots) is equally likely. World ``i`` of a batch with seed ``s``
+So every arrangement of the unseen physical cards into the free slots that keeps the pooled
+copies in their seats' slots and no card in a seat barred from it is equally likely: the
+barred sets are nested (thresholds of card power), so at each draw of a restricted card
+the number of slots open to it is the same in every arrangement drawn so far. World ``i`` of a batch with seed ``s``
 uses the random stream ``s + i``. The Python face is :mod:`guandan_fast.search.infoset`.
 """
 
@@ -37,6 +42,8 @@ cdef struct Table:
     int pooled_card
     int pooled_count
     int pooled_mask           # bit s: seat s may hold the pooled copies
+    int nrestricted           # cards[0:nrestricted] are barred from some seat, most restricted first
+    int allowed[108]          # for those: bit s, seat s may hold the card
 
 
 cdef void _sample(const Table* t, uint64_t seed, uint64_t* out) noexcept nogil:
@@ -62,23 +69,108 @@ cdef void _sample(const Table* t, uint64_t seed, uint64_t* out) noexcept nogil:
                 pick -= free[seat]
         add_card(&out[2 * seat], &out[2 * seat + 1], t.pooled_card)
         free[seat] -= 1
-    for i in range(t.ncards):
-        cards[i] = t.cards[i]
-    shuffle_cards(cards, t.ncards, &rng)
+    for k in range(t.nrestricted):  # total > 0: _restrict checked that the restricted cards fit
+        total = 0
+        for seat in range(4):
+            if t.allowed[k] >> seat & 1:
+                total += free[seat]
+        pick = <int>rng_below(&rng, <uint32_t>total)
+        for seat in range(4):
+            if t.allowed[k] >> seat & 1:
+                if pick < free[seat]:
+                    break
+                pick -= free[seat]
+        add_card(&out[2 * seat], &out[2 * seat + 1], t.cards[k])
+        free[seat] -= 1
+    for i in range(t.nrestricted, t.ncards):
+        cards[i - t.nrestricted] = t.cards[i]
+    shuffle_cards(cards, t.ncards - t.nrestricted, &rng)
     for seat in range(4):
         for i in range(free[seat]):
             add_card(&out[2 * seat], &out[2 * seat + 1], cards[next_card])
             next_card += 1
 
 
-def sample_hands(base, unseen_once, unseen_twice, free, pooled_card, pooled_count, pooled_mask, n, seed):
-    """sample_hands(base, unseen_once, unseen_twice, free, pooled_card, pooled_count, pooled_mask, n, seed)
+cdef int _restrict(Table* t, barred) except -1:
+    """Order ``t.cards`` so that the cards barred from some seat come first, most restricted
+    (fewest seats allowed) first, with their allowed seats; checks that the barred sets are
+    nested and leave every such card a seat with free slots."""
+    cdef uint64_t masks[4]
+    cdef int seat, other, i, k, size, card, allowed
+    cdef int order[108]
+    cdef int chosen[108]
+    if len(barred) != 4:
+        raise ValueError("barred needs one card mask per seat")
+    for seat in range(4):
+        value = barred[seat]
+        if not isinstance(value, int) or value < 0 or value & ~FULL_PLANE:
+            raise ValueError("bad barred card masks: a mask of the 54 cards per seat")
+        masks[seat] = value
+    for seat in range(4):
+        for other in range(4):
+            if (masks[seat] & ~masks[other]) and (masks[other] & ~masks[seat]):
+                raise ValueError("the barred sets must be nested (one seat's set inside the other's)")
+    k = 0
+    for size in range(4):  # seats allowed: 0..3 (a card barred from every seat fits nowhere)
+        for i in range(t.ncards):
+            card = t.cards[i]
+            allowed = 0
+            for seat in range(4):
+                if not (masks[seat] >> card & 1) and t.free[seat]:
+                    allowed |= 1 << seat
+            if ((masks[0] | masks[1] | masks[2] | masks[3]) >> card & 1) and _popcount4(allowed) == size:
+                if size == 0:
+                    raise ValueError(f"card {card} is barred from every seat with free slots")
+                order[k] = i
+                chosen[k] = allowed
+                k += 1
+    t.nrestricted = k
+    if k and t.pooled_count:
+        raise ValueError("barred cards and pooled cards cannot be drawn together")
+    cdef int slots, inside
+    for i in range(k):  # Hall's condition, enough for nested sets: the cards confined to a set fit its slots
+        slots = 0
+        for seat in range(4):
+            if chosen[i] >> seat & 1:
+                slots += t.free[seat]
+        inside = 0
+        for other in range(k):
+            if chosen[other] & ~chosen[i] == 0:
+                inside += 1
+        if inside > slots:
+            raise ValueError(f"{inside} unseen cards fit only the {slots} free slots of the seats not barred from them")
+    cdef int cards[108]
+    cdef bint taken[108]
+    for i in range(t.ncards):
+        taken[i] = False
+    for i in range(k):
+        cards[i] = t.cards[order[i]]
+        t.allowed[i] = chosen[i]
+        taken[order[i]] = True
+    for i in range(t.ncards):
+        if not taken[i]:
+            cards[k] = t.cards[i]
+            k += 1
+    for i in range(t.ncards):
+        t.cards[i] = cards[i]
+    return 0
+
+
+cdef inline int _popcount4(int mask) noexcept nogil:
+    return (mask & 1) + (mask >> 1 & 1) + (mask >> 2 & 1) + (mask >> 3 & 1)
+
+
+def sample_hands(base, unseen_once, unseen_twice, free, pooled_card, pooled_count, pooled_mask, n, seed, barred=(0, 0, 0, 0)):
+    """sample_hands(base, unseen_once, unseen_twice, free, pooled_card, pooled_count, pooled_mask, n, seed, barred=(0, 0, 0, 0))
 
     ``n`` worlds as ``uint64[n, 4, 2]`` hand planes. ``base``: four (once, twice) pairs,
     the cards known in each hand; ``(unseen_once, unseen_twice)``: the cards to give out;
     ``free``: four slot counts; ``pooled_count`` copies of card ``pooled_card`` go to the
-    seats of the bit mask ``pooled_mask``. ValueError when the pieces do not fit together
-    (a card more than twice, slots and cards of different numbers, ...)."""
+    seats of the bit mask ``pooled_mask``; ``barred``: four card masks (bit ``c``: both
+    copies of card ``c``), the unseen cards each seat cannot hold — nested (of two seats'
+    sets, one holds the other). ValueError when the pieces do not fit together (a card more
+    than twice, slots and cards of different numbers, barred sets not nested or leaving a
+    card no seat with a free slot, ...)."""
     cdef Table t
     cdef uint64_t o, w, all_once = 0, all_twice = 0, extra, start
     cdef int seat, c, slots = 0, pooled_slots = 0
@@ -125,6 +217,7 @@ def sample_hands(base, unseen_once, unseen_twice, free, pooled_card, pooled_coun
             t.cards[t.ncards] = c
             t.ncards += 1
         o &= o - 1
+    _restrict(&t, barred)
     if slots != t.ncards + t.pooled_count or pooled_slots < t.pooled_count:
         raise ValueError(
             f"{slots} free slots for {t.ncards} unseen and {t.pooled_count} pooled cards "

@@ -11,14 +11,17 @@ history — and says which cards the seat cannot see and what it knows of where 
 * after an anti-tribute (抗贡) the payers hold the big jokers they showed, unless played:
   one payer, or the observer's partner-payer, holds them for sure; with two payers other
   than the observer, each copy is in one of the two hands.
+* a tribute payer gave its highest card (the wildcard aside), so it holds no card of
+  higher power but the wildcard: those of the unseen cards are ``barred`` from its hand.
 
 :func:`sample_hands` (native, without the GIL) gives the unseen cards out to the other
 seats, each seat keeping its number of cards and its known cards: **every arrangement of
 the unseen physical cards into the free slots is equally likely** (the pooled big jokers in
-their payers' slots) — what a fair shuffle gives, seen from the seat. A deal where one seat
-holds both copies of a card therefore weighs half as much as one where two seats hold a
-copy each. The sampler does not weigh worlds by the players' past choices (their plays,
-their passes, the tribute rule's "highest card"), nor by which copy of a card was played.
+their payers' slots, no card in a hand it is barred from) — what a fair shuffle gives, seen
+from the seat. A deal where one seat holds both copies of a card therefore weighs half as
+much as one where two seats hold a copy each. The sampler does not weigh worlds by the
+players' past choices (their plays, their passes; the tribute's "highest card" is a rule,
+not a choice), nor by which copy of a card was played.
 
 :meth:`Deal.unseen`, :meth:`Deal.sample_world` and :meth:`Deal.sample_worlds` are the
 usual entry points; this module holds the work (and takes any object with the public
@@ -28,11 +31,12 @@ usual entry points; this module holds the work (and takes any object with the pu
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..engine.cards import BIG_JOKER, bounded, check_seat
+from ..engine.cards import BIG_JOKER, bounded, card_power, check_seat, wildcard
 from ..engine.hand import Hand
 from . import _infoset as _native
 from .playout import SEED_MASK
@@ -54,7 +58,8 @@ class Unseen:
     ``s``'s cards the seat does not know (0 for itself); they are ``cards`` and ``pooled``
     together. ``known[s]``: the cards the seat knows are in hand ``s`` (its own hand for
     itself). ``pooled``: big jokers known to be in one of ``pooled_seats`` (an
-    anti-tribute by two other players), else empty.
+    anti-tribute by two other players), else empty. ``barred[s]``: the cards of ``cards``
+    seat ``s`` cannot hold (a tribute payer: those above its tribute but the wildcard).
     """
 
     seat: int
@@ -63,6 +68,7 @@ class Unseen:
     known: tuple[Hand, Hand, Hand, Hand]
     pooled: Hand
     pooled_seats: tuple[int, ...]
+    barred: tuple[Hand, Hand, Hand, Hand] = (Hand(), Hand(), Hand(), Hand())
 
 
 def unseen(deal: Deal, seat: int) -> Unseen:
@@ -106,7 +112,31 @@ def unseen(deal: Deal, seat: int) -> Unseen:
             hidden = hidden.add(hands[s]).remove(known[s])
     c0, c1, c2, c3 = (0 if s == seat else left[s] - len(known[s]) for s in range(4))
     k0, k1, k2, k3 = known
-    return Unseen(seat, hidden.remove(pooled), (c0, c1, c2, c3), (k0, k1, k2, k3), pooled, pooled_seats)
+    cards = hidden.remove(pooled)
+    b0, b1, b2, b3 = _barred(deal, seat, cards)
+    return Unseen(seat, cards, (c0, c1, c2, c3), (k0, k1, k2, k3), pooled, pooled_seats, (b0, b1, b2, b3))
+
+
+def _barred(deal: Deal, seat: int, cards: Hand) -> list[Hand]:
+    """For each seat, the cards of ``cards`` it cannot hold: a payer other than ``seat``
+    paid its highest card but the wildcard (RULES.md §9), so it holds none above it."""
+    level = deal.level
+    paid = [(payer, card) for payer, _, card in deal.tribute["payments"]]
+    if deal.phase == "tribute":  # chosen and shown, not yet handed over
+        paid += [(payer, next(Hand(cards).indices())) for payer, (kind, _, cards) in deal.history if kind == "tribute"]
+    barred = [Hand()] * 4
+    for payer, card in paid:
+        if payer != seat:
+            above = _above(card, level)
+            barred[payer] = Hand._trusted(cards.once & above, cards.twice & above)
+    return barred
+
+
+@lru_cache(maxsize=1024)
+def _above(card: int, level: int) -> int:
+    """The cards (a bit each) of higher power than ``card`` at ``level``, the wildcard aside."""
+    top, wild = card_power(card, level), wildcard(level)
+    return sum(1 << c for c in range(54) if c != wild and card_power(c, level) > top)
 
 
 #: More worlds than this in one call is a mistake (``uint64[n, 4, 2]`` would pass 128 GiB),
@@ -134,6 +164,7 @@ def sample_hands(deal: Deal, seat: int, n: int, seed: int = 0) -> np.ndarray:
         sum(1 << s for s in view.pooled_seats),
         count,
         seed,
+        [hand.once for hand in view.barred],
     )
 
 
