@@ -105,20 +105,55 @@ def test_tribute_and_return_cards_are_known() -> None:
 
 
 def test_a_payer_holds_no_card_above_its_tribute() -> None:
-    # Seat 3 pays its highest card, the 9: the red joker and the king it cannot hold.
-    hands = ["S4 S6 D5", "S7 D7 SQ", "HR SK S8", "S9 S3 C3"]
+    # Seat 3 pays its highest card, the 9: the red joker, the king and a level card it cannot hold.
+    hands = ["S4 S6 D5", "S7 D7 SQ", "HR SK D2", "S9 S3 C3"]  # D2: a level card, not the wildcard
     deal = Deal.start(hands, 2, previous_finish=[0, 1, 2, 3])
     deal.step(["tribute", "tribute", ["S9"]])
     deal.step(["back", "back", ["S4"]])
     view = deal.unseen(1)
-    assert view.barred == (Hand(), Hand(), Hand(), Hand("HR SK"))
-    expected = exact_distribution(deal, 1, [("S9", 0, {0}), ("S4", 0, {3}), ("HR", 0, {0, 2}), ("SK", 0, {0, 2})])
+    assert view.barred == (Hand(), Hand(), Hand(), Hand("HR SK D2"))
+    must = [("S9", 0, {0}), ("S4", 0, {3}), ("HR", 0, {0, 2}), ("SK", 0, {0, 2}), ("D2", 0, {0, 2})]
+    expected = exact_distribution(deal, 1, must)
     assert_sampler_matches(deal, 1, expected, seed=4)
     assert deal.unseen(3).barred == (Hand(),) * 4  # the payer knows its own hand
     # The wildcard (the heart of the level rank) is no tribute and may stay with the payer.
     wild = Deal.start(["S4 S6 D5", "S7 D7 SQ", "HR SK S8", "S9 H2 C3"], 2, previous_finish=[0, 1, 2, 3])
     wild.step(["tribute", "tribute", ["S9"]])
     assert wild.unseen(1).barred[3] == Hand("HR SK")  # H2 is not barred: it is the wildcard
+
+
+def test_two_payers_bar_nested_sets() -> None:
+    # A double down at level 2: seat 1 pays its 9 (to seat 2), seat 3 its queen (to seat 0,
+    # who sees). Seat 1 holds nothing above 9 (the king, both jacks, the 10), seat 3 nothing
+    # above the queen (the king): two nested sets, with both copies of a card.
+    deal = Deal.start(["S6 D5 C7", "S9 S3 C3", "SK SJ SJ", "SQ ST D4"], 2, previous_finish=[0, 2, 1, 3])
+    deal.step(["tribute", "tribute", ["S9"]])
+    deal.step(["tribute", "tribute", ["SQ"]])
+    deal.step(["back", "back", ["D5"]])  # seat 0 to seat 3
+    deal.step(["back", "back", ["S9"]])  # seat 2 gives the 9 back to seat 1
+    assert deal.phase == "play"
+    view = deal.unseen(0)
+    assert view.barred == (Hand(), Hand("SK SJ SJ ST"), Hand(), Hand("SK"))
+    must = [("S9", 0, {1}), ("D5", 0, {3}), ("SK", 0, {2}), ("SJ", 0, {2, 3}), ("SJ", 1, {2, 3}), ("ST", 0, {2, 3})]
+    expected = exact_distribution(deal, 0, must)
+    assert len(expected) > 5
+    assert_sampler_matches(deal, 0, expected, seed=5)
+    # Seen by a payer: only the other payer is barred.
+    assert deal.unseen(1).barred == (Hand(), Hand(), Hand(), Hand("SK"))
+
+
+def test_a_payer_who_paid_a_big_joker_holds_no_other() -> None:
+    # Two big jokers among the payers would have been an anti-tribute: once one is paid,
+    # the other is in no payer's hand, though nothing is above it.
+    deal = Deal.start(["S6 D5 C7", "HR S3 C3", "HR SJ D8", "SQ ST D4"], 2, previous_finish=[0, 1, 2, 3])
+    deal.step(["tribute", "tribute", ["SQ"]])  # seat 3 pays its queen: by power it holds no joker
+    assert deal.unseen(1).barred[3] == Hand("HR")
+    single = Deal.start(["S6 D5 C7", "S7 S3 C3", "HR SJ D8", "HR ST D4"], 2, previous_finish=[0, 1, 2, 3])
+    single.step(["tribute", "tribute", ["HR"]])
+    assert single.unseen(1).barred[3] == Hand("HR")  # the other big joker is seat 2's, never seat 3's
+    double = Deal.start(["S6 D5 C7", "HR S3 C3", "SB SJ D8", "HR ST D4"], 2, previous_finish=[0, 2, 1, 3])
+    assert double.tribute["kind"] == "anti"  # both big jokers with the payers: no tribute, nothing barred
+    assert double.unseen(0).barred == (Hand(),) * 4
 
 
 def test_barred_cards_in_real_tribute_deals() -> None:
@@ -275,6 +310,7 @@ def test_native_sampler_refuses_slot_counts_that_would_overflow() -> None:
         ((0, 0, 0, 1 << 60), (0, 1, 1, 0), "bad barred card masks"),
         ((0, -1, 0, 0), (0, 1, 1, 0), "bad barred card masks"),
         ((0, 1.0, 0, 0), (0, 1, 1, 0), "bad barred card masks"),
+        ((0, 1 << 64, 0, 0), (0, 1, 1, 0), "bad barred card masks"),
         ((0, 0), (0, 1, 1, 0), "one card mask per seat"),
     ],
 )

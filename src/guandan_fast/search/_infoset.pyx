@@ -8,7 +8,7 @@ the observer's whole hand, the tribute card a receiver still holds, ...), then
   big jokers of an anti-tribute by two players) take slots of those seats: each copy a
   seat with probability proportional to the seat's free slots;
 * the unseen cards some seats cannot hold (``barred``: a tribute payer holds no card above
-  its tribute), most restricted first, each take a free slot drawn uniformly among the
+  its tribute, nor the other big joker once a payer paid one), most restricted first, each take a free slot drawn uniformly among the
   seats that may hold them;
 * the other unseen cards, in a uniformly random order (Fisher-Yates), fill the free slots
   left, seat after seat.
@@ -21,6 +21,8 @@ uses the random stream ``s + i``. The Python face is :mod:`guandan_fast.search.i
 """
 
 from libc.stdint cimport uint32_t, uint64_t
+
+import operator
 
 import numpy as np
 cimport numpy as cnp
@@ -102,9 +104,12 @@ cdef int _restrict(Table* t, barred) except -1:
     if len(barred) != 4:
         raise ValueError("barred needs one card mask per seat")
     for seat in range(4):
-        value = barred[seat]
-        if not isinstance(value, int) or value < 0 or value & ~FULL_PLANE:
-            raise ValueError("bad barred card masks: a mask of the 54 cards per seat")
+        try:
+            value = operator.index(barred[seat])
+        except TypeError:
+            raise ValueError("bad barred card masks: an integer mask of the 54 cards per seat") from None
+        if value < 0 or value >> 54:
+            raise ValueError("bad barred card masks: an integer mask of the 54 cards per seat")
         masks[seat] = value
     for seat in range(4):
         for other in range(4):
@@ -217,12 +222,12 @@ def sample_hands(base, unseen_once, unseen_twice, free, pooled_card, pooled_coun
             t.cards[t.ncards] = c
             t.ncards += 1
         o &= o - 1
-    _restrict(&t, barred)
     if slots != t.ncards + t.pooled_count or pooled_slots < t.pooled_count:
         raise ValueError(
             f"{slots} free slots for {t.ncards} unseen and {t.pooled_count} pooled cards "
             f"({pooled_slots} slots in the pooled seats)"
         )
+    _restrict(&t, barred)
     out = np.empty((count, 4, 2), dtype=np.uint64)
     cdef uint64_t[:, :, ::1] view = out
     with nogil:

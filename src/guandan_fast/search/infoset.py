@@ -12,7 +12,9 @@ history — and says which cards the seat cannot see and what it knows of where 
   one payer, or the observer's partner-payer, holds them for sure; with two payers other
   than the observer, each copy is in one of the two hands.
 * a tribute payer gave its highest card (the wildcard aside), so it holds no card of
-  higher power but the wildcard: those of the unseen cards are ``barred`` from its hand.
+  higher power but the wildcard; and since the payers held fewer than two big jokers
+  between them (else an anti-tribute), once one pays a big joker no payer holds the other:
+  those of the unseen cards are ``barred`` from their hands.
 
 :func:`sample_hands` (native, without the GIL) gives the unseen cards out to the other
 seats, each seat keeping its number of cards and its known cards: **every arrangement of
@@ -59,7 +61,8 @@ class Unseen:
     together. ``known[s]``: the cards the seat knows are in hand ``s`` (its own hand for
     itself). ``pooled``: big jokers known to be in one of ``pooled_seats`` (an
     anti-tribute by two other players), else empty. ``barred[s]``: the cards of ``cards``
-    seat ``s`` cannot hold (a tribute payer: those above its tribute but the wildcard).
+    seat ``s`` cannot hold (a tribute payer: those above its tribute but the wildcard, and the
+    other big joker once a payer paid one).
     """
 
     seat: int
@@ -119,17 +122,22 @@ def unseen(deal: Deal, seat: int) -> Unseen:
 
 def _barred(deal: Deal, seat: int, cards: Hand) -> list[Hand]:
     """For each seat, the cards of ``cards`` it cannot hold: a payer other than ``seat``
-    paid its highest card but the wildcard (RULES.md §9), so it holds none above it."""
+    paid its highest card but the wildcard (RULES.md §9), so it holds none above it; and
+    the payers held fewer than two big jokers between them (two are an anti-tribute), so
+    once one of them paid a big joker no payer holds the other."""
     level = deal.level
-    paid = [(payer, card) for payer, _, card in deal.tribute["payments"]]
+    info = deal.tribute
+    paid = [(payer, card) for payer, _, card in info["payments"]]
     if deal.phase == "tribute":  # chosen and shown, not yet handed over
         paid += [(payer, next(Hand(cards).indices())) for payer, (kind, _, cards) in deal.history if kind == "tribute"]
-    barred = [Hand()] * 4
+    masks = [0] * 4
     for payer, card in paid:
-        if payer != seat:
-            above = _above(card, level)
-            barred[payer] = Hand._trusted(cards.once & above, cards.twice & above)
-    return barred
+        masks[payer] |= _above(card, level)
+    if any(card == BIG_JOKER for _, card in paid):
+        for payer in info["payers"]:
+            masks[payer] |= 1 << BIG_JOKER
+    masks[seat] = 0  # the seat knows its own hand
+    return [Hand._trusted(cards.once & mask, cards.twice & mask) for mask in masks]
 
 
 @lru_cache(maxsize=1024)
