@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import random
 from dataclasses import fields
 from typing import Any
 
@@ -427,3 +428,21 @@ def test_tribute_order_decides_who_pays_the_first_player_on_equal_cards() -> Non
             Deal.start(hands, 2, previous_finish=[0, 2, 1, 3], tribute_order=bad)
     with pytest.raises(ValueError, match="needs previous_finish"):
         Deal.start(hands, 2, leader=0, tribute_order=[1, 3])
+
+
+def test_a_payer_holds_nothing_above_its_tribute() -> None:
+    """cards_above_tribute is tribute_choices read backwards: on random hands at every level,
+    the hand holds none of the cards above any card it may pay, and each card above the
+    tribute but the wildcard is one the hand would have paid instead."""
+    from guandan_fast.engine.cards import card_power, wildcard
+    from guandan_fast.engine.tribute import cards_above_tribute
+
+    rng = random.Random(12)
+    for _ in range(300):
+        level = rng.randint(2, 14)
+        hand = Hand.from_indices(rng.sample(range(54), 12))
+        for card in tribute_choices(hand, level):
+            above = cards_above_tribute(card, level)
+            assert hand.once & above == 0
+            assert not above >> wildcard(level) & 1
+            assert all(card_power(c, level) > card_power(card, level) for c in range(54) if above >> c & 1)

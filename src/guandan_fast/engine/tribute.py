@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any
 
 from .cards import BIG_JOKER, LEVEL_POWER, SMALL_JOKER, card_power, rank_of, wildcard
@@ -21,6 +22,7 @@ from .rules import DEFAULT_RULES, Rules
 __all__ = [
     "NO_TRIBUTE",
     "TributeRecord",
+    "cards_above_tribute",
     "hand_over",
     "natural_order",
     "return_choices",
@@ -111,6 +113,15 @@ def tribute_choices(hand: Hand, level: int) -> list[int]:
         return []
     top = max(card_power(c, level) for c in cards)
     return [c for c in cards if card_power(c, level) == top]
+
+
+@lru_cache(maxsize=1024)
+def cards_above_tribute(card: int, level: int) -> int:
+    """The cards (a bit each, for both copies) a payer who paid ``card`` at ``level`` cannot
+    have held: the tribute is its highest card by power but the wildcard (RULES.md §9,
+    :func:`tribute_choices`), so every card of higher power but the wildcard."""
+    top, wild = card_power(card, level), wildcard(level)
+    return sum(1 << c for c in range(54) if c != wild and card_power(c, level) > top)
 
 
 def return_choices(hand: Hand, level: int, rules: Rules = DEFAULT_RULES, received: int | None = None) -> list[int]:

@@ -8,16 +8,16 @@ the observer's whole hand, the tribute card a receiver still holds, ...), then
   big jokers of an anti-tribute by two players) take slots of those seats: each copy a
   seat with probability proportional to the seat's free slots;
 * the unseen cards some seats cannot hold (``barred``: a tribute payer holds no card above
-  its tribute, nor the other big joker once a payer paid one), most restricted first, each take a free slot drawn uniformly among the
-  seats that may hold them;
+  its tribute, nor the other big joker once a payer paid one), most restricted first, each
+  take a free slot drawn uniformly among the seats that may hold them;
 * the other unseen cards, in a uniformly random order (Fisher-Yates), fill the free slots
   left, seat after seat.
 
 So every arrangement of the unseen physical cards into the free slots that keeps the pooled
 copies in their seats' slots and no card in a seat barred from it is equally likely: the
 barred sets are nested (thresholds of card power), so at each draw of a restricted card
-the number of slots open to it is the same in every arrangement drawn so far. World ``i`` of a batch with seed ``s``
-uses the random stream ``s + i``. The Python face is :mod:`guandan_fast.search.infoset`.
+the number of slots open to it is the same in every arrangement drawn so far. World ``i``
+of a batch with seed ``s`` uses the random stream ``s + i``. The Python face is :mod:`guandan_fast.search.infoset`.
 """
 
 from libc.stdint cimport uint32_t, uint64_t

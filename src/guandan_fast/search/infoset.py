@@ -33,13 +33,13 @@ usual entry points; this module holds the work (and takes any object with the pu
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..engine.cards import BIG_JOKER, bounded, card_power, check_seat, wildcard
+from ..engine.cards import BIG_JOKER, bounded, check_seat
 from ..engine.hand import Hand
+from ..engine.tribute import cards_above_tribute
 from . import _infoset as _native
 from .playout import SEED_MASK
 
@@ -91,10 +91,13 @@ def unseen(deal: Deal, seat: int) -> Unseen:
     for _, payer, card in returns:
         if payer != seat and not played[payer].count(card):
             known[payer] = known[payer].add(Hand._trusted(1 << card, 0))
-    if deal.phase == "tribute":  # chosen and shown, not yet handed over
-        for payer, (kind, _, cards) in deal.history:
-            if kind == "tribute" and payer != seat:
-                known[payer] = known[payer].add(cards)
+    # chosen and shown in the tribute phase, not yet handed over: the payer still holds it
+    chosen = [(payer, Hand(cards)) for payer, (kind, _, cards) in deal.history if kind == "tribute"]
+    if deal.phase != "tribute":
+        chosen = []
+    for payer, card in chosen:
+        if payer != seat:
+            known[payer] = known[payer].add(card)
     pooled, pooled_seats = Hand(), ()
     if info["kind"] == "anti":
         payers = info["payers"]
@@ -116,35 +119,26 @@ def unseen(deal: Deal, seat: int) -> Unseen:
     c0, c1, c2, c3 = (0 if s == seat else left[s] - len(known[s]) for s in range(4))
     k0, k1, k2, k3 = known
     cards = hidden.remove(pooled)
-    b0, b1, b2, b3 = _barred(deal, seat, cards)
+    paid = [(payer, card) for payer, _, card in info["payments"]]
+    paid += [(payer, next(card.indices())) for payer, card in chosen]
+    b0, b1, b2, b3 = _barred(deal, seat, cards, paid)
     return Unseen(seat, cards, (c0, c1, c2, c3), (k0, k1, k2, k3), pooled, pooled_seats, (b0, b1, b2, b3))
 
 
-def _barred(deal: Deal, seat: int, cards: Hand) -> list[Hand]:
-    """For each seat, the cards of ``cards`` it cannot hold: a payer other than ``seat``
-    paid its highest card but the wildcard (RULES.md §9), so it holds none above it; and
+def _barred(deal: Deal, seat: int, cards: Hand, paid: list[tuple[int, int]]) -> list[Hand]:
+    """For each seat, the cards of ``cards`` it cannot hold, given the tributes ``paid``
+    (payer, card) so far: a payer other than ``seat`` paid its highest card but the wildcard,
+    so it holds none above it (:func:`~guandan_fast.engine.tribute.cards_above_tribute`); and
     the payers held fewer than two big jokers between them (two are an anti-tribute), so
     once one of them paid a big joker no payer holds the other."""
-    level = deal.level
-    info = deal.tribute
-    paid = [(payer, card) for payer, _, card in info["payments"]]
-    if deal.phase == "tribute":  # chosen and shown, not yet handed over
-        paid += [(payer, next(Hand(cards).indices())) for payer, (kind, _, cards) in deal.history if kind == "tribute"]
     masks = [0] * 4
     for payer, card in paid:
-        masks[payer] |= _above(card, level)
+        masks[payer] |= cards_above_tribute(card, deal.level)
     if any(card == BIG_JOKER for _, card in paid):
-        for payer in info["payers"]:
+        for payer in deal.tribute["payers"]:
             masks[payer] |= 1 << BIG_JOKER
     masks[seat] = 0  # the seat knows its own hand
     return [Hand._trusted(cards.once & mask, cards.twice & mask) for mask in masks]
-
-
-@lru_cache(maxsize=1024)
-def _above(card: int, level: int) -> int:
-    """The cards (a bit each) of higher power than ``card`` at ``level``, the wildcard aside."""
-    top, wild = card_power(card, level), wildcard(level)
-    return sum(1 << c for c in range(54) if c != wild and card_power(c, level) > top)
 
 
 #: More worlds than this in one call is a mistake (``uint64[n, 4, 2]`` would pass 128 GiB),
