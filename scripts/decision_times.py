@@ -18,7 +18,7 @@ import statistics
 import time
 
 import guandan_fast as gf
-from guandan_fast.agents import make_agent, parse_agent_spec
+from guandan_fast.agents import SearchAgent, make_agent, parse_agent_spec
 
 
 def main() -> None:
@@ -38,7 +38,7 @@ def main() -> None:
             seat = deal.current_seat
             where = f"deal seed {args.seed + k}, {deal.phase}, cards left {deal.cards_left()}, {len(deal.legal_actions())} actions"
             before = _worlds_searched(agent)
-            late = min(n for n in deal.cards_left() if n) <= getattr(agent, "endgame", 0)
+            late = isinstance(agent, SearchAgent) and agent.in_endgame(deal)
             began = time.perf_counter()
             action = agent.act(deal, seat)
             took = 1000 * (time.perf_counter() - began)

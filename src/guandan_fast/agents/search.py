@@ -170,12 +170,16 @@ class SearchAgent:
         self.stats["searched"] += 1
         means = values.mean(axis=0).tolist()
         best = max(range(len(candidates)), key=lambda k: (means[k], k == 0))  # ties: the rules' choice
-        late = min(n for n in deal.cards_left() if n) <= self.endgame
-        margin = self.margin if late else self.early_margin
+        margin = self.margin if self.in_endgame(deal) else self.early_margin
         if not leaves_rules(values[:, best] - values[:, 0], margin * rollout_share, self.leave_z):
             return pick
         self.stats["left_rules"] += 1
         return candidates[best]
+
+    def in_endgame(self, deal: Deal) -> bool:
+        """Whether some seat in play holds at most ``endgame`` cards (where ``margin``, not
+        ``early_margin``, applies)."""
+        return min(n for n in deal.cards_left() if n) <= self.endgame
 
     def world_values(
         self, deal: Deal, seat: int, candidates: list[int], seed: int, deadline: float | None = None
