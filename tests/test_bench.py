@@ -226,14 +226,23 @@ def test_batch_time_ratio_is_the_batch_over_the_loop() -> None:
     def timed(case: str, us: float) -> bench.Measurement:
         return bench.Measurement(case, "native", 10, 1000, [us * 10 / 1e6])
 
-    rows = [bench.Row("lead", timed("lead", 2.5), None), bench.Row("batch", timed("batch", 1.25), None),
+    rows = [bench.Row("lead", timed("lead", 2.5), None), bench.Row("lead_kept", timed("lead_kept", 5.0), None),
+            bench.Row("batch", timed("batch", 1.25), None),
             bench.Row("batch_one_thread", timed("batch_one_thread", 2.0), None)]
     comparison = bench.Comparison(1, 10, 0, rows)
     assert comparison.batch_time_ratio() == pytest.approx(0.5)
     assert comparison.batch_time_ratio("batch_one_thread") == pytest.approx(0.8)
-    assert "takes 0.80 (one thread) and 0.50 (a thread per core" in bench.format_table(comparison)
-    assert bench.comparison_json(comparison)["batch_time_ratio"]["one_thread"] == pytest.approx(0.8)
+    assert comparison.batch_time_ratio("batch_one_thread", "lead_kept") == pytest.approx(0.4)
+    table = bench.format_table(comparison)
+    assert "takes 0.40 (one thread) and 0.25 (a thread per core, 1 here) of the time per hand of a legal_moves " \
+        "loop that keeps" in table
+    assert "takes 0.80 (one thread) and 0.50 (a thread per core, 1 here) of the time per hand of a legal_moves " \
+        "loop that drops" in table
+    ratios = bench.comparison_json(comparison)["batch_time_ratio"]
+    assert ratios["one_thread"] == pytest.approx(0.8)
+    assert ratios["lists_kept"] == {"one_thread": pytest.approx(0.4), "thread_per_core": pytest.approx(0.25)}
     assert bench.Comparison(1, 10, 0, rows[:1]).batch_time_ratio() is None
+    assert bench.Comparison(1, 10, 0, rows[:1] + rows[2:]).batch_time_ratio(loop="lead_kept") is None
 
 
 @pytest.mark.parametrize("argv", [["--hands", "0"], ["--reference-hands", "-1"], ["--rounds", "x"]])
