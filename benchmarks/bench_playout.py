@@ -7,6 +7,8 @@ closing summary:
 * ``random_deals``: complete random deals (shuffle, play) entirely in C, per second;
 * ``deal.playouts``: the rest of a fresh 27-card deal, a batch from Python, per second;
 * ``deal.playout``: one playout per Python call (the per-call overhead included);
+* ``world_playouts``: the search's rollouts, the tactics rules for all four seats, from the
+  first lead of dealt hands in sampled worlds after each of the first candidates, per second;
 * ``turn``: ``legal_actions()`` + ``step(action)`` from Python, µs per turn, over whole
   random deals (and the same with ``legal_moves()`` + ``step(index)``).
 
@@ -22,6 +24,7 @@ import pytest
 from conftest import GAME_SPEED
 
 from guandan_fast.engine.deal import Deal
+from guandan_fast.search.infoset import sample_hands
 from guandan_fast.search.playout import random_deals
 
 BATCH = 200
@@ -49,6 +52,23 @@ def test_deal_playouts_batch(benchmark: Any) -> None:
     rows = benchmark(lambda: deal.playouts(BATCH, next(seeds)))
     assert rows.shape == (BATCH, 4)
     _per_second(benchmark, BATCH, "deal.playouts (full deal from Python, batch)")
+
+
+def test_world_rollouts_of_the_rules(benchmark: Any) -> None:
+    deals = [Deal.random(seed=seed) for seed in range(12)]
+    for deal in deals:
+        while deal.phase != "play":
+            deal.step(0)
+    cases = [(deal, sample_hands(deal, deal.current_seat, 16, seed), list(range(min(8, len(deal.legal_actions())))))
+             for seed, deal in enumerate(deals)]
+
+    def run() -> int:
+        # one finishing order (the last axis) per world, action and playout
+        return sum(deal.world_playouts(worlds, actions, 1, 0, policy="tactics").size // 4 for deal, worlds, actions in cases)
+
+    rollouts = benchmark(run)
+    assert rollouts == sum(len(worlds) * len(actions) for _, worlds, actions in cases)
+    _per_second(benchmark, rollouts, "world_playouts (tactics rollouts from the first lead)")
 
 
 def test_deal_playout_single_calls(benchmark: Any) -> None:

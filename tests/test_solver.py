@@ -135,6 +135,34 @@ def test_full_hands_equal_an_independent_search() -> None:
         check_decomposition(hand, level, count, plays)
 
 
+def test_a_solver_remembers_other_hands_without_changing_an_answer() -> None:
+    """The native solver keeps its memo across hands of one level and tie-break (a sub-hand's
+    cost does not depend on the hand it was cut from): one solver fed hands that share
+    sub-hands — each hand, then the hand less one of its decomposition's plays, as a rollout
+    plays them — at mixed levels and tie-breaks gives every decomposition a fresh solver
+    gives, play for play."""
+    from guandan_fast.search._minplays import MinPlays
+
+    rng = random.Random(23)
+    kept, checked = MinPlays(), 0
+    for _ in range(60):
+        hand = deal_cards(rng)[0]
+        level, prefer = rng.randint(2, 14), rng.randrange(3)
+        once, twice = hand.once, hand.twice
+        while once:
+            answer = kept.solve(once, twice, level, prefer)
+            fresh = MinPlays().solve(once, twice, level, prefer)
+            assert answer[0] == fresh[0] and all((a == b).all() for a, b in zip(answer[1:], fresh[1:])), (
+                str(Hand.from_bits(once, twice)), level, prefer)
+            checked += 1
+            mo, mt = (int(x) for x in answer[3][rng.randrange(answer[0])])
+            once, twice = (once & ~mo) | (twice & ~mt), twice & ~mo
+            if rng.random() < 0.3:  # another level or tie-break between two hands of one
+                other = deal_cards(rng)[1]
+                kept.solve(other.once, other.twice, rng.randint(2, 14), rng.randrange(3))
+    assert checked > 300
+
+
 @pytest.mark.parametrize("prefer", ["bombs", "singles"])
 def test_tie_breaks_keep_the_count_and_improve_their_criterion(prefer: str) -> None:
     rng = random.Random(11)

@@ -1,5 +1,8 @@
 # The native min-plays solver's C face, for other kernels (the "minplays" playout policy of
-# _playout): a Solver owns its memo table, dedupe set and move buffer (one per thread).
+# _playout): a Solver owns its memo table, dedupe set and move buffer (one per thread). The
+# memo is kept across the hands of one level: decompositions and counts of hands that share
+# sub-hands (a hand, then the hand less a play) reuse what the earlier ones found, with the
+# same answers as a fresh solver.
 #
 #     cdef Solver solver
 #     if solver_init(&solver) != 0: ...           # out of memory
@@ -59,8 +62,10 @@ cdef struct Entry:
     uint64_t hi
     uint32_t stamp            # the search that wrote it (older stamps are empty slots)
     int32_t value             # exact cost, or a proven lower bound
-    int32_t exact
-    int32_t best              # exact entries: index of the first play of an optimal decomposition
+    int32_t best              # -1: value is a lower bound; else exact, and the index of the first
+                              # play of an optimal partition in the plays of search ``owner``
+    uint32_t owner            # the search's ROOT_BITS root and its mode above them (Search.owner):
+                              # an entry of another mode is an empty slot to a search
 
 
 cdef struct Dedupe:
@@ -87,6 +92,8 @@ cdef struct Search:
     uint64_t table_mask
     uint32_t stamp
     int unit                  # the cost of a play without penalty
+    uint32_t owner            # mode << ROOT_BITS | root: the mode (a decomposition's tie-break
+                              # 0..2, or MODE_COUNT) and the decomposition (0 for counts)
     long nodes
 
 
@@ -99,6 +106,9 @@ cdef struct Solver:
     long nodes                # search nodes of the last solve
     Search search             # the prepared hand (solver_prepare), plays NULL when none
     uint64_t wild             # the prepared hand's wildcard bit
+    int table_level           # the level the table's entries are for (0: none yet): they are
+                              # kept across the hands of that level
+    uint32_t roots            # decompositions so far (the root of the next, below 1 << ROOT_BITS)
 
 
 cdef int solver_init(Solver* solver) noexcept nogil

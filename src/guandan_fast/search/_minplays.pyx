@@ -13,7 +13,9 @@ depth-first branch and bound over partitions of those counts, without the GIL:
   branches only on the patterns touching one lane: the one with the fewest patterns;
 * a memo (open addressing on the remaining counts, owned by the caller's
   :class:`MinPlays`) keeps exact values and proven lower bounds (fail-soft), so a
-  sub-hand reached by different partitions is solved once;
+  sub-hand reached by different partitions is solved once — and, since a sub-hand's cost
+  does not depend on the hand it was cut from, it is kept for the next hands of the same
+  level (a rollout decomposes each hand and then the hand less a play of it);
 * a lower bound on the plays left (see ``_lower_bound``) and the best cost so far prune;
   the patterns are tried most cards first.
 
@@ -60,6 +62,8 @@ cdef enum:
     NUM_LANES = 16
     NUM_ORDERS = 4 * MAX_PLAY     # _order's values: 0 .. 4 * MAX_PLAY - 1 (sizes 1..10)
     DEDUPE_SIZE = 4096
+    ROOT_BITS = 28            # Entry.owner: the decomposition below, the mode above
+    MODE_COUNT = 3            # a count (solver_count_within); modes 0..2 are the tie-breaks
 
 # Tie-breaks (the prefer option); the codes are solver.PREFER's.
 cdef enum:
@@ -126,8 +130,8 @@ cdef int _search(Search* s, uint64_t lo, uint64_t hi, int ub) noexcept nogil:
     s.nodes += 1
     cdef Entry* e = &s.table[hash_slot(lo, hi, s.table_mask)]
     cdef int lb
-    if e.stamp == s.stamp and e.lo == lo and e.hi == hi:
-        if e.exact or e.value >= ub:
+    if e.stamp == s.stamp and e.lo == lo and e.hi == hi and e.owner >> ROOT_BITS == s.owner >> ROOT_BITS:
+        if e.best >= 0 or e.value >= ub:
             return e.value
         lb = e.value
     else:
@@ -157,14 +161,32 @@ cdef int _search(Search* s, uint64_t lo, uint64_t hi, int ub) noexcept nogil:
     e.lo = lo
     e.hi = hi
     e.stamp = s.stamp
+    e.owner = s.owner
     if best < ub:
         e.value = best
-        e.exact = 1
         e.best = best_play
         return best
     e.value = floor if floor > lb else lb
-    e.exact = 0
+    e.best = -1
     return e.value
+
+
+cdef Play* _first_optimal(Search* s, uint64_t lo, uint64_t hi, int value) noexcept nogil:
+    """The play :func:`_search` would record first for the sub-hand (lo, hi) of exact cost
+    ``value``: the first, in the branching order, that an optimal partition starts with
+    (each tried with a window just above its optimal rest: exact there or beyond it); NULL
+    when none is (impossible)."""
+    cdef int pivot = _pivot(_nonzero_lanes(lo, hi), s)
+    cdef int j, rest
+    cdef Play* p
+    for j in range(s.starts[pivot], s.starts[pivot + 1]):
+        p = &s.plays[s.lists[j]]
+        if not _fits(lo, hi, p):
+            continue
+        rest = value - p.cost
+        if rest >= 0 and _search(s, lo - p.lo, hi - p.hi, rest + 1) == rest:
+            return p
+    return NULL
 
 
 cdef inline int _play_cost(int kind, int prefer) noexcept nogil:
@@ -343,6 +365,8 @@ cdef int solver_init(Solver* solver) noexcept nogil:
     solver.nodes = 0
     solver.search.plays = NULL
     solver.search.lists = NULL
+    solver.table_level = 0
+    solver.roots = 0
     solver.table = <Entry*>calloc(<size_t>(solver.mask + 1), sizeof(Entry))  # stamp 0: every slot empty
     if solver.table == NULL:
         return -1
@@ -371,22 +395,39 @@ cdef inline void _release(Solver* solver) noexcept nogil:
     solver.search.lists = NULL
 
 
-cdef inline void _new_stamp(Solver* solver) noexcept nogil:
+cdef inline void _new_stamp(Entry* table, uint64_t mask, uint32_t* stamp) noexcept nogil:
+    """A stamp no slot of ``table`` holds yet: every slot empty for the next search."""
     cdef uint64_t k
-    if solver.stamp == STAMP_LIMIT:
-        for k in range(solver.mask + 1):
-            solver.table[k].stamp = 0
-        solver.stamp = 0
-    solver.stamp += 1
+    if stamp[0] == STAMP_LIMIT:
+        for k in range(mask + 1):
+            table[k].stamp = 0
+        stamp[0] = 0
+    stamp[0] += 1
 
 
-cdef inline void _begin(Solver* solver, Search* s) noexcept nogil:
-    """A new search on the solver's table (the previous preparation released)."""
+cdef inline void _begin(Solver* solver, Search* s, int level, int mode) noexcept nogil:
+    """A new search on the solver's table, a decomposition (``mode``: its tie-break) or
+    counts (MODE_COUNT); the previous preparation released.
+
+    The table's entries are kept across the hands of one level: a sub-hand's cost depends
+    on its lanes alone (its plays are the count patterns of legal moves that fit in it,
+    each costing what its kind costs under the mode, whichever hand it was cut from), so an
+    exact value or a lower bound found for one hand holds for every other of that mode.
+    Only an entry's first play belongs to its own search (``Entry.owner``): the order plays
+    are tried in comes from the whole hand."""
     _release(solver)
-    _new_stamp(solver)
+    if level != solver.table_level:
+        _new_stamp(solver.table, solver.mask, &solver.stamp)
+        solver.table_level = level
+    if mode != MODE_COUNT:
+        solver.roots += 1
+        if solver.roots >= (1U << ROOT_BITS):  # wrapped: an entry could name this root
+            solver.roots = 1
+            _new_stamp(solver.table, solver.mask, &solver.stamp)
     s.table = solver.table
     s.table_mask = solver.mask
     s.stamp = solver.stamp
+    s.owner = (<uint32_t>mode << ROOT_BITS) | (0 if mode == MODE_COUNT else solver.roots)
     s.nodes = 0
     s.plays = NULL
     s.lists = NULL
@@ -396,10 +437,12 @@ cdef int solver_prepare(Solver* solver, uint64_t once, uint64_t twice, int level
     """Get ready to count the fewest plays of sub-hands of a valid hand (``check_args``
     passes) with :func:`solver_count_within`; 0, or -1 when out of memory. A sub-hand's
     plays are the hand's plays that fit in it, so one preparation and one memo serve
-    them all; :func:`solver_decompose` ends the preparation."""
+    them all; :func:`solver_decompose` ends the preparation.
+
+    The counts found are kept for the next hands of the level (see :func:`_begin`)."""
     cdef Search* s = &solver.search
     cdef Py_ssize_t n
-    _begin(solver, s)
+    _begin(solver, s, level, MODE_COUNT)
     solver.wild = wild_bit(level)
     n = generate_into(once, twice, level, 0, 0, 0, True, &solver.buf)
     if n < 0 or _prepare(s, &solver.buf, n, level, PREFER_NONE, &solver.dedupe) != 0:
@@ -429,7 +472,7 @@ cdef Py_ssize_t solver_decompose(Solver* solver, uint64_t once, uint64_t twice, 
     cdef uint64_t wild = wild_bit(level)
     cdef Entry* e
     cdef Play* p
-    _begin(solver, &s)
+    _begin(solver, &s, level, prefer)
     n = generate_into(once, twice, level, 0, 0, 0, True, &solver.buf)
     if n >= 0 and _prepare(&s, &solver.buf, n, level, prefer, &solver.dedupe) != 0:
         n = -1
@@ -440,10 +483,16 @@ cdef Py_ssize_t solver_decompose(Solver* solver, uint64_t once, uint64_t twice, 
         # and give each pattern cards of the hand.
         while (lo != 0 or hi != 0) and count < 108:
             e = &s.table[hash_slot(lo, hi, s.table_mask)]
-            if not (e.stamp == s.stamp and e.lo == lo and e.hi == hi and e.exact):
+            if not (e.stamp == s.stamp and e.lo == lo and e.hi == hi and e.owner >> ROOT_BITS == s.owner >> ROOT_BITS
+                    and e.best >= 0):
                 _search(&s, lo, hi, INFINITE)
                 e = &s.table[hash_slot(lo, hi, s.table_mask)]
-            p = &s.plays[e.best]
+            if e.owner == s.owner:
+                p = &s.plays[e.best]
+            else:  # solved for another hand: its first play in this hand's order
+                p = _first_optimal(&s, lo, hi, e.value)
+                if p == NULL:
+                    break
             row = _realize(p, &o, &t, wild, &solver.buf, n)
             if row < 0:
                 break
