@@ -157,9 +157,10 @@ def test_a_solver_remembers_other_hands_without_changing_an_answer() -> None:
             checked += 1
             mo, mt = (int(x) for x in answer[3][rng.randrange(answer[0])])
             once, twice = (once & ~mo) | (twice & ~mt), twice & ~mo
-            if rng.random() < 0.3:  # another level or tie-break between two hands of one
-                other = deal_cards(rng)[1]
-                kept.solve(other.once, other.twice, rng.randint(2, 14), rng.randrange(3))
+            if rng.random() < 0.5:  # between two hands of a chain: an unrelated hand, mostly
+                other = deal_cards(rng)[1]  # of the same level (its entries stay), any tie-break
+                kept.solve(other.once, other.twice, level if rng.random() < 0.75 else rng.randint(2, 14),
+                           rng.randrange(3))
     assert checked > 300
 
 

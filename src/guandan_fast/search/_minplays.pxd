@@ -117,3 +117,4 @@ cdef int solver_prepare(Solver* solver, uint64_t once, uint64_t twice, int level
 cdef int solver_count_within(Solver* solver, uint64_t once, uint64_t twice, int bound) noexcept nogil
 cdef Py_ssize_t solver_decompose(Solver* solver, uint64_t once, uint64_t twice, int level, int prefer,
                                  Py_ssize_t* rows) noexcept nogil
+    # prefer: 0 none, 1 bombs, 2 singles (else -3); see solver_decompose in _minplays.pyx

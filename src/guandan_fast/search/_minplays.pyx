@@ -465,11 +465,14 @@ cdef Py_ssize_t solver_decompose(Solver* solver, uint64_t once, uint64_t twice, 
                                  Py_ssize_t* rows) noexcept nogil:
     """The fewest plays that empty a valid hand (``check_args`` passes) and one optimal
     decomposition: play ``k`` is row ``rows[k]`` of ``solver.buf`` (``rows`` holds 108).
-    -1 when out of memory, -2 when a decomposition cannot be given cards (a bug)."""
+    -1 when out of memory, -2 when a decomposition cannot be given cards (a bug), -3 for a
+    ``prefer`` code outside 0..2 (the memo's modes: another would read the counts' entries)."""
     cdef Search s
     cdef Py_ssize_t n, row, count = 0
     cdef uint64_t lo, hi, o = once, t = twice
     cdef uint64_t wild = wild_bit(level)
+    if prefer < PREFER_NONE or prefer > PREFER_SINGLES:
+        return -3
     cdef Entry* e
     cdef Play* p
     _begin(solver, &s, level, prefer)
@@ -525,7 +528,8 @@ cdef class MinPlays:
 
     @property
     def nodes(self):
-        """Search nodes of the last :meth:`solve`."""
+        """Search nodes of the last :meth:`solve` (fewer when earlier solves at its level
+        left sub-hands it needed in the memo)."""
         return self.solver.nodes
 
     def solve(self, uint64_t once, uint64_t twice, int level, int prefer):
