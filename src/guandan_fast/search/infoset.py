@@ -32,6 +32,7 @@ usual entry points; this module holds the work (and takes any object with the pu
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -92,12 +93,12 @@ def unseen(deal: Deal, seat: int) -> Unseen:
         if payer != seat and not played[payer].count(card):
             known[payer] = known[payer].add(Hand._trusted(1 << card, 0))
     # chosen and shown in the tribute phase, not yet handed over: the payer still holds it
-    chosen = [(payer, Hand(cards)) for payer, (kind, _, cards) in deal.history if kind == "tribute"]
-    if deal.phase != "tribute":
-        chosen = []
+    chosen = [] if deal.phase != "tribute" else [
+        (payer, next(Hand(cards).indices())) for payer, (kind, _, cards) in deal.history if kind == "tribute"
+    ]
     for payer, card in chosen:
         if payer != seat:
-            known[payer] = known[payer].add(card)
+            known[payer] = known[payer].add(Hand._trusted(1 << card, 0))
     pooled, pooled_seats = Hand(), ()
     if info["kind"] == "anti":
         payers = info["payers"]
@@ -119,23 +120,25 @@ def unseen(deal: Deal, seat: int) -> Unseen:
     c0, c1, c2, c3 = (0 if s == seat else left[s] - len(known[s]) for s in range(4))
     k0, k1, k2, k3 = known
     cards = hidden.remove(pooled)
-    paid = [(payer, card) for payer, _, card in info["payments"]]
-    paid += [(payer, next(card.indices())) for payer, card in chosen]
-    b0, b1, b2, b3 = _barred(deal, seat, cards, paid)
+    paid = [(payer, card) for payer, _, card in info["payments"]] + chosen
+    b0, b1, b2, b3 = _barred(seat, cards, paid, info.get("payers", ()), deal.level)
     return Unseen(seat, cards, (c0, c1, c2, c3), (k0, k1, k2, k3), pooled, pooled_seats, (b0, b1, b2, b3))
 
 
-def _barred(deal: Deal, seat: int, cards: Hand, paid: list[tuple[int, int]]) -> list[Hand]:
+def _barred(
+    seat: int, cards: Hand, paid: list[tuple[int, int]], payers: Sequence[int], level: int
+) -> list[Hand]:
     """For each seat, the cards of ``cards`` it cannot hold, given the tributes ``paid``
-    (payer, card) so far: a payer other than ``seat`` paid its highest card but the wildcard,
-    so it holds none above it (:func:`~guandan_fast.engine.tribute.cards_above_tribute`); and
-    the payers held fewer than two big jokers between them (two are an anti-tribute), so
-    once one of them paid a big joker no payer holds the other."""
+    (payer, card) so far by ``payers``: a payer other than ``seat`` paid its highest card but
+    the wildcard, so it holds none above it
+    (:func:`~guandan_fast.engine.tribute.cards_above_tribute`); and the payers held fewer than
+    two big jokers between them (two are an anti-tribute), so once one of them paid a big
+    joker no payer holds the other."""
     masks = [0] * 4
     for payer, card in paid:
-        masks[payer] |= cards_above_tribute(card, deal.level)
+        masks[payer] |= cards_above_tribute(card, level)
     if any(card == BIG_JOKER for _, card in paid):
-        for payer in deal.tribute["payers"]:
+        for payer in payers:
             masks[payer] |= 1 << BIG_JOKER
     masks[seat] = 0  # the seat knows its own hand
     return [Hand._trusted(cards.once & mask, cards.twice & mask) for mask in masks]
