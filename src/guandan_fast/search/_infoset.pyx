@@ -115,19 +115,25 @@ cdef int _restrict(Table* t, barred) except -1:
         for other in range(4):
             if (masks[seat] & ~masks[other]) and (masks[other] & ~masks[seat]):
                 raise ValueError("the barred sets must be nested (one seat's set inside the other's)")
-    k = 0
-    for size in range(4):  # seats allowed: 0..3 (a card barred from every seat fits nowhere)
-        for i in range(t.ncards):
-            card = t.cards[i]
+    cdef uint64_t any_barred = masks[0] | masks[1] | masks[2] | masks[3]
+    cdef int open_to[108]     # the seats with free slots card i may go to; -1: not barred anywhere
+    for i in range(t.ncards):  # t.cards[i] < 54: read from the validated planes
+        card = t.cards[i]
+        open_to[i] = -1
+        if any_barred >> card & 1:
             allowed = 0
             for seat in range(4):
                 if not (masks[seat] >> card & 1) and t.free[seat]:
                     allowed |= 1 << seat
-            if ((masks[0] | masks[1] | masks[2] | masks[3]) >> card & 1) and _popcount4(allowed) == size:
-                if size == 0:
-                    raise ValueError(f"card {card} is barred from every seat with free slots")
+            if allowed == 0:
+                raise ValueError(f"card {card} is barred from every seat with free slots")
+            open_to[i] = allowed
+    k = 0
+    for size in range(1, 4):  # the most restricted first: one seat open, then two, three
+        for i in range(t.ncards):
+            if open_to[i] >= 0 and _popcount4(open_to[i]) == size:
                 order[k] = i
-                chosen[k] = allowed
+                chosen[k] = open_to[i]
                 k += 1
     t.nrestricted = k
     if k and t.pooled_count:

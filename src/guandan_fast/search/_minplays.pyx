@@ -122,15 +122,24 @@ cdef inline int _lower_bound(uint64_t lo, uint64_t hi) noexcept nogil:
     return (cards + longest - 1) // longest
 
 
+cdef inline Entry* _entry(Search* s, uint64_t lo, uint64_t hi) noexcept nogil:
+    """The table's entry for the sub-hand (lo, hi) under the search's mode, NULL when its
+    slot holds none (empty, stale, another sub-hand or another mode)."""
+    cdef Entry* e = &s.table[hash_slot(lo, hi, s.table_mask)]
+    if e.stamp == s.stamp and e.lo == lo and e.hi == hi and e.owner >> ROOT_BITS == s.owner >> ROOT_BITS:
+        return e
+    return NULL
+
+
 cdef int _search(Search* s, uint64_t lo, uint64_t hi, int ub) noexcept nogil:
     """The cost of the best partition of the hand (lo, hi) when it is < ``ub`` (exact), else
     a lower bound >= ``ub`` of it (fail-soft)."""
     if lo == 0 and hi == 0:
         return 0
     s.nodes += 1
-    cdef Entry* e = &s.table[hash_slot(lo, hi, s.table_mask)]
+    cdef Entry* e = _entry(s, lo, hi)
     cdef int lb
-    if e.stamp == s.stamp and e.lo == lo and e.hi == hi and e.owner >> ROOT_BITS == s.owner >> ROOT_BITS:
+    if e != NULL:
         if e.best >= 0 or e.value >= ub:
             return e.value
         lb = e.value
@@ -485,11 +494,10 @@ cdef Py_ssize_t solver_decompose(Solver* solver, uint64_t once, uint64_t twice, 
         # Walk one optimal decomposition (a slot overwritten on the way is solved again)
         # and give each pattern cards of the hand.
         while (lo != 0 or hi != 0) and count < 108:
-            e = &s.table[hash_slot(lo, hi, s.table_mask)]
-            if not (e.stamp == s.stamp and e.lo == lo and e.hi == hi and e.owner >> ROOT_BITS == s.owner >> ROOT_BITS
-                    and e.best >= 0):
-                _search(&s, lo, hi, INFINITE)
-                e = &s.table[hash_slot(lo, hi, s.table_mask)]
+            e = _entry(&s, lo, hi)
+            if e == NULL or e.best < 0:
+                _search(&s, lo, hi, INFINITE)  # exact now, in its slot
+                e = _entry(&s, lo, hi)
             if e.owner == s.owner:
                 p = &s.plays[e.best]
             else:  # solved for another hand: its first play in this hand's order
