@@ -312,13 +312,14 @@ def test_agents_see_only_what_their_seat_may_know(name: str, options: dict) -> N
 @pytest.mark.parametrize(
     "options, words",
     [
-        ({"playouts": 0}, "playouts must be an integer >= 1, not"),
+        ({"playouts": 0}, "playouts must be an integer 1..2147483647, not"),
         ({"budget_ms": 0}, "budget_ms must be a positive"),
         ({"budget_ms": -5.0}, "budget_ms must be a positive"),
         ({"rollout": "smart"}, "unknown rollout 'smart'"),
         ({"objective": "levels"}, "unknown objective 'levels'"),
         ({"worlds": 1.5}, "worlds must be an integer"),
-        ({"endgame": 0}, "endgame must be an integer >= 1, not"),
+        ({"endgame": 0}, "endgame must be an integer 1..2147483647, not"),
+        ({"worlds": 2**31}, "worlds must be an integer 1..2147483647, not"),
         ({"margin": -1}, "margin must be a number"),
         ({"confidence": -0.5}, "confidence must be a number"),
         ({"confidence": "high"}, "confidence must be a number"),

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from guandan_fast import Hand, Move, MoveType, legal_moves, parse_level
+from guandan_fast import Deal, Hand, Move, MoveType, legal_moves, legal_moves_batch, parse_level
+from guandan_fast.engine.movelist import MoveList
 
 
 @pytest.mark.parametrize(
@@ -111,8 +112,10 @@ def test_move_constructor_checks_the_reading() -> None:
     assert Move(MoveType.SINGLE, 3, "S3", 2) == Move.from_platform(["Single", "3", ["S3"]], 2)
     with pytest.raises(ValueError, match="do not read as Single with key 4"):
         Move(MoveType.SINGLE, 4, "S3", 2)
-    with pytest.raises(ValueError, match="not a valid MoveType"):
+    with pytest.raises(TypeError, match="a move's kind must be a MoveType or its integer code, not str"):
         Move("Single", 3, "S3", 2)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="not a valid MoveType"):
+        Move(99, 3, "S3", 2)
     with pytest.raises(ValueError, match="a pass has no cards"):
         Move(MoveType.PASS, 0, "S3", 2)
 
@@ -121,3 +124,138 @@ def test_move_constructor_checks_the_reading() -> None:
 def test_numpy_values_that_are_no_level(level: object) -> None:
     with pytest.raises((TypeError, ValueError), match="level"):
         parse_level(level)
+
+
+# -- found by a fuzzing round: each a wrong exception type or an answer that depended on history
+
+
+def test_a_moves_kind_is_a_movetype_or_its_integer_code() -> None:
+    assert Move(np.int64(1), 3, "S3", 2) == Move(MoveType.SINGLE, 3, "S3", 2)
+    for kind in (True, 1.0, np.float64(1.0)):
+        with pytest.raises(TypeError, match="a move's kind must be a MoveType or its integer code"):
+            Move(kind, 3, "S3", 2)  # type: ignore[arg-type]
+
+
+def test_a_batch_is_indexed_by_integers_or_slices() -> None:
+    batch = legal_moves_batch([Hand.parse("S3 S4"), Hand.parse("S5")], 2)
+    assert list(batch[np.int64(1)].rows()) == list(legal_moves("S5", 2).rows())
+    for index in (0.5, "a", None, True):
+        with pytest.raises(TypeError, match="batch indices must be integers or slices, not"):
+            batch[index]  # type: ignore[call-overload]
+
+
+def test_a_move_list_is_made_from_arrays_only() -> None:
+    with pytest.raises(TypeError, match="a MoveList is made from an object with kinds, keys and cards"):
+        MoveList(None, 2)  # type: ignore[arg-type]
+
+
+def test_a_triple_is_read_the_same_whatever_was_read_before() -> None:
+    def fresh_deal() -> Deal:
+        return Deal.start(["S3 H3 S9", "S8 D8", "C9 H9", "SK"], level=2, leader=0)
+
+    forms: list[object] = [iter(["S3"]), "S3", [["S3"]]]
+    refusals = []
+    for cards in forms:
+        with pytest.raises(TypeError) as refused:
+            fresh_deal().step(["Single", "3", cards])
+        refusals.append(str(refused.value))
+    fresh_deal().step(["Single", "3", ["S3"]])  # the spelling read (and remembered) with a list
+    for cards, refusal in zip(forms, refusals):
+        deal = fresh_deal()
+        with pytest.raises(TypeError) as refused:
+            deal.step(["Single", "3", cards])
+        assert str(refused.value) == refusal and deal.history == []
+    assert refusals[2] == "a card must be a string such as 'S2', not list"
+
+
+def test_world_playouts_name_bad_worlds() -> None:
+    deal = Deal.random(seed=1)
+    for worlds, error, words in [
+        ([[[-1, 0]] * 4], ValueError, "worlds holds integers outside 0..18446744073709551615"),
+        (2**64, ValueError, "worlds holds integers outside"),
+        (np.zeros((1, 4, 2)), TypeError, "worlds must be an array of integers, not of float64"),
+        (np.zeros((1, 4, 2), dtype=bool), TypeError, "worlds must be an array of integers, not of bool"),
+        (np.zeros((1, 4), dtype=np.uint64), ValueError, r"worlds must be hand planes of shape \(w, 4, 2\)"),
+    ]:
+        with pytest.raises(error, match=words):
+            deal.world_playouts(worlds, [0])  # type: ignore[arg-type]
+
+
+def test_sampling_needs_a_deal() -> None:
+    from guandan_fast.search.infoset import sample_hands
+
+    with pytest.raises(TypeError, match="expected a guandan_fast Deal, not NoneType"):
+        sample_hands(None, 0, 1, 0)  # type: ignore[arg-type]
+
+
+def test_integer_arrays_refuse_floats_bools_and_out_of_range_values() -> None:
+    from guandan_fast.engine.arrays import integer_array
+
+    assert integer_array([1, 2], np.uint8, "x").dtype == np.uint8
+    assert integer_array([], np.int64, "x").shape == (0,)
+    same = np.arange(3, dtype=np.int64)
+    assert integer_array(same, np.int64, "x") is same
+    assert integer_array(same[::2], np.int64, "x").flags.c_contiguous
+    for value, error, words in [
+        ([1.5], TypeError, "x must be an array of integers, not of float64"),
+        ([True], TypeError, "not of bool"),
+        ([256], ValueError, "x holds integers outside 0..255"),
+        ([-1], ValueError, "outside 0..255"),
+        ([2**70], ValueError, "outside 0..255"),
+        ([[1], [1, 2]], ValueError, "x must be an array of integers"),
+        (["1"], TypeError, "not of <U1"),
+    ]:
+        with pytest.raises(error, match=words):
+            integer_array(value, np.uint8, "x")
+
+
+def test_the_native_search_entry_points_name_bad_numbers() -> None:
+    """The search layer's native classes (private, but reachable): no OverflowError and no
+    float silently truncated to an integer."""
+    from guandan_fast.search import _infoset
+    from guandan_fast.search._minplays import MinPlays
+    from guandan_fast.search._worldsolve import WorldSolver
+    from guandan_fast.search.infoset import sample_hands
+
+    deal = Deal.start(["S3 H3", "S8 D8", "C9 H9", "SK SA"], level=2, leader=0)
+    worlds = sample_hands(deal, 0, 2, 0)
+    solver = WorldSolver()
+    assert solver.solve_worlds(deal, worlds, [0, 1], 1, 100, 0.0)[0].shape == (2, 2)
+    for rows, objective, nodes, error, words in [
+        (np.array([2**63], dtype=np.uint64), 1, 100, ValueError, "rows holds integers outside"),
+        ([1.9], 1, 100, TypeError, "rows must be an array of integers"),
+        ([True], 1, 100, TypeError, "rows must be an array of integers, not of bool"),
+        ([0], 1.5, 100, TypeError, "objective must be an integer, not float"),
+        ([0], 1, 2**63, ValueError, "max_nodes is out of range"),
+        ([0], 1, 1.5, TypeError, "max_nodes must be an integer, not float"),
+    ]:
+        with pytest.raises(error, match=words):
+            solver.solve_worlds(deal, worlds, rows, objective, nodes, 0.0)
+    with pytest.raises(TypeError, match="worlds must be an array of integers"):
+        solver.solve_worlds(deal, worlds.astype(float), [0], 1, 100, 0.0)
+
+    assert MinPlays().solve(1, 0, 2, 0)[0] == 1
+    for args, error, words in [
+        ((-1, 0, 2, 0), ValueError, "hand plane 'once' may only use bits 0..53"),
+        ((1.5, 0, 2, 0), TypeError, "once must be an integer, not float"),
+        ((1, 0, 2**31, 0), ValueError, "level is out of range"),
+        ((1, 0, 2, 2.0), TypeError, "prefer must be an integer, not float"),
+    ]:
+        with pytest.raises(error, match=words):
+            MinPlays().solve(*args)
+
+    base, free = [(0, 0)] * 4, [1, 1, 0, 0]
+    assert _infoset.sample_hands(base, 3, 0, free, 53, 0, 0, 1, 0).shape == (1, 4, 2)
+    for changed, error, words in [
+        ({"seed": 2**64}, ValueError, "seed must be 0..18446744073709551615"),
+        ({"seed": -1}, ValueError, "seed must be 0.."),
+        ({"n": 2**63}, ValueError, "the number of worlds must be 0..2147483647"),
+        ({"n": 1.0}, TypeError, "the number of worlds must be an integer, not float"),
+        ({"free": [2**64, 0, 0, 0]}, ValueError, "a seat's free slots must be 0..108"),
+        ({"pooled_card": 54}, ValueError, "the pooled card must be 0..53"),
+        ({"unseen_once": 2**60}, ValueError, "bad hand planes"),
+    ]:
+        args = {"base": base, "unseen_once": 3, "unseen_twice": 0, "free": free, "pooled_card": 53,
+                "pooled_count": 0, "pooled_mask": 0, "n": 1, "seed": 0, **changed}
+        with pytest.raises(error, match=words):
+            _infoset.sample_hands(**args)

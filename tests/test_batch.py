@@ -103,19 +103,21 @@ def test_levels_as_a_numpy_array_are_checked_at_once(backend: str) -> None:
 
 @pytest.mark.parametrize("threads", [1, 2])
 def test_a_batch_owns_its_arrays(threads: int) -> None:
-    """The kernel's output arrays are the batch's own (no copy): they outlive the batch,
-    stay apart from every other batch's and may be written to."""
+    """The kernel's output arrays are the batch's own (no copy): they outlive the batch and
+    stay apart from every other batch's (a dropped batch's memory is lent to the next only
+    once no array of it is left); read-only, as every move array."""
     hands = dealt_hands(300, seed=6)
     first = legal_moves_batch(hands, 9, threads=threads)
     kinds, cards, counts = first.kinds, first.cards, first.counts()
-    before = cards.copy()
+    before, kinds_before = cards.copy(), kinds.copy()
     del first
-    second = legal_moves_batch(hands, 9, threads=threads)
-    assert np.array_equal(second.cards, before) and np.array_equal(second.counts(), counts)
-    cards[:] = 0
-    kinds[:] = 0
-    assert np.array_equal(second.cards, before)  # untouched by writes to the first's arrays
-    assert list(legal_moves_batch(hands, 9, threads=threads)[17]) == list(legal_moves(hands[17], 9))
+    second = legal_moves_batch(hands[::-1], 2, threads=threads)  # other moves, where the first's were
+    assert np.array_equal(cards, before) and np.array_equal(kinds, kinds_before)
+    assert not second.cards.flags.writeable and not cards.flags.writeable
+    assert np.array_equal(legal_moves_batch(hands, 9, threads=threads).cards, before)
+    assert list(second[0]) == list(legal_moves(hands[-1], 2)) and np.array_equal(
+        legal_moves_batch(hands, 9).counts(), counts
+    )
 
 
 def test_dropped_batches_lend_their_memory_to_the_next() -> None:

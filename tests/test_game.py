@@ -712,6 +712,17 @@ def test_mutating_anything_returned_changes_nothing(stage: str) -> None:
     assert snapshot(deal.clone()) == before
 
 
+def test_the_played_cards_are_read_only_for_good() -> None:
+    deal = mid_play_deal()
+    before = snapshot(deal)
+    played = deal.played
+    with pytest.raises(ValueError, match="read-only"):
+        played[0, 0] = 1
+    with pytest.raises(ValueError, match="cannot set WRITEABLE"):
+        played.setflags(write=True)
+    assert snapshot(deal) == before and snapshot(deal.clone()) == before
+
+
 def test_the_move_list_is_read_only_and_its_own() -> None:
     from guandan_fast.engine.kinds import MoveArrays
 
@@ -724,7 +735,6 @@ def test_the_move_list_is_read_only_and_its_own() -> None:
             array[0] = 3
     # rebinding the returned list's arrays: its own business (the list gets memory of its own)
     moves.__init__(MoveArrays(moves.kinds[::-1], moves.keys[::-1], moves.cards[::-1]), deal.level)
-    moves.kinds[0] = moves.kinds[0]  # now writable
     assert snapshot(deal) == before
     assert deal.legal_moves().cards.tolist() == moves.cards.tolist()[::-1] != moves.cards.tolist()
     following = deal.clone()

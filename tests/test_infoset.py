@@ -295,9 +295,9 @@ def test_native_sampler_refuses_slot_counts_that_would_overflow() -> None:
     card buffer (a crash); any count above 108 is a ValueError now."""
     native = pytest.importorskip("guandan_fast.search._infoset")
     huge = (1 << 31) - 1
-    with pytest.raises(ValueError, match="0 to 108 free slots"):
+    with pytest.raises(ValueError, match="a seat's free slots must be 0..108"):
         native.sample_hands([(0, 0)] * 4, 0, 0, [huge, huge, 2, 0], 0, 0, 0, 1, 0)
-    with pytest.raises(ValueError, match="0 to 108 free slots"):
+    with pytest.raises(ValueError, match="a seat's free slots must be 0..108"):
         native.sample_hands([(0, 0)] * 4, 0, 0, [-1, 0, 0, 0], 0, 0, 0, 1, 0)
 
 

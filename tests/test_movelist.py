@@ -12,7 +12,7 @@ import sys
 import numpy as np
 import pytest
 
-from guandan_fast import PASS, Hand, Move
+from guandan_fast import PASS, Hand, Move, legal_moves_batch
 from guandan_fast.engine import backend
 from guandan_fast.engine.deal import deal_cards
 from guandan_fast.engine.kinds import MoveArrays
@@ -215,20 +215,32 @@ def test_a_shared_list_reads_the_same_memory_read_only():
     assert list(shared.rows()) == rows and shared.level == 2 and shared.cards.base is moves.cards.base
     with pytest.raises(ValueError, match="read-only"):
         shared.cards[0, 0] = 0
-    moves.kinds[0] = moves.kinds[0]  # the source's own views stay writable
     del moves
     gc.collect()
     assert list(shared.rows()) == rows and [m.cards for m in shared] == [Hand.from_bits(r[2], r[3]) for r in rows]
     shared.__init__(MoveArrays(shared.kinds[::-1], shared.keys[::-1], shared.cards[::-1]), 2)
-    shared.keys[0] = shared.keys[0]  # its own memory now: writable
     assert list(shared.rows()) == rows[::-1]
 
 
-def test_rows_written_into_a_view_are_refused_when_made_into_moves():
+def test_move_arrays_are_read_only_for_good():
+    """A row written in place would make a Move its cards do not read as (one S3 played as
+    four jokers, say) that a Deal would then play: every move array is read-only, and numpy
+    cannot make it writable; a changed array is set on the list, which checks it."""
     moves = legal_moves("S3 H3 S4", 2)
-    moves.kinds[0] = 200
-    with pytest.raises(ValueError, match="no move has kind 200"):
-        moves[0]
+    single = legal_moves_batch([Hand.parse("S3 H3 S4")], 2)
+    joined = legal_moves_batch([Hand.parse("S3 H3 S4")] * 200, 2, threads=2)
+    arrays = [moves.kinds, moves.keys, moves.cards, single.kinds, single.cards, single[0].keys, joined.keys]
+    for array in arrays:
+        with pytest.raises(ValueError, match="read-only"):
+            array[0] = 10
+    for array in arrays[:-1]:  # over the native memory: never writable again
+        with pytest.raises(ValueError, match="cannot set WRITEABLE"):
+            array.setflags(write=True)
+    kinds = moves.kinds.copy()
+    kinds[0] = 10  # row 0 is the single S3: as a four-joker bomb it is no reading
+    with pytest.raises(ValueError, match="move 0 of the list"):
+        moves.kinds = kinds
+    assert list(moves.rows()) == list(legal_moves("S3 H3 S4", 2).rows())
 
 
 @pytest.mark.parametrize("name", BACKENDS)

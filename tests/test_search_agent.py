@@ -148,7 +148,9 @@ def test_a_small_budget_is_respected(cut: int) -> None:
     [
         ({"budget_ms": 0}, "budget_ms must be a positive"),
         ({"budget_ms": "fast"}, "budget_ms must be a positive"),
-        ({"worlds": 0}, "worlds must be an integer >= 1"),
+        ({"worlds": 0}, "worlds must be an integer 1..2147483647"),
+        ({"worlds": 2**40}, "worlds must be an integer 1..2147483647"),
+        ({"max_nodes": 2**63}, "max_nodes must be an integer 1..9223372036854775807"),
         ({"max_nodes": 1.5}, "max_nodes must be an integer"),
         ({"solve_cards": -1}, "solve_cards must be an integer"),
         ({"margin": -0.1}, "margin must be a number"),

@@ -92,7 +92,7 @@ PRESETS: dict[str, dict[str, object]] = {
 
 
 def _count(value: object, name: str) -> int:
-    return bounded(value, f"PIMCAgent {name}", 1)
+    return bounded(value, f"PIMCAgent {name}", 1, 2**31 - 1)  # what one native call plays or draws
 
 
 class PIMCAgent:

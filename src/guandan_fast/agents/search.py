@@ -78,8 +78,8 @@ from .minplays import MinPlaysAgent
 from .pimc import OBJECTIVES, ROLLOUTS, paired_standard_error, rollout_results
 
 
-def _count(value: object, name: str) -> int:
-    return bounded(value, f"SearchAgent {name}", 1)
+def _count(value: object, name: str, most: int | None = None) -> int:
+    return bounded(value, f"SearchAgent {name}", 1, most)
 
 
 class SearchAgent:
@@ -112,8 +112,8 @@ class SearchAgent:
         tactics: bool | int = True,
         rollout: str = "tactics",
     ) -> None:
-        self.worlds = _count(worlds, "worlds")
-        self.max_nodes = _count(max_nodes, "max_nodes")
+        self.worlds = _count(worlds, "worlds", 2**31 - 1)  # what one sampling call draws
+        self.max_nodes = _count(max_nodes, "max_nodes", 2**63 - 1)  # the solver's C long long
         self.max_candidates = _count(max_candidates, "max_candidates")
         self.solve_cards = bounded(solve_cards, "SearchAgent solve_cards", 0, 108)
         self.endgame = bounded(endgame, "SearchAgent endgame", 0, 27)

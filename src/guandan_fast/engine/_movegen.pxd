@@ -29,6 +29,7 @@
 # read-only tables filled once when the module is imported, and a MoveBuffer belongs to
 # one thread at a time.
 
+from cpython.long cimport PyLong_AsLongLongAndOverflow
 from cpython.number cimport PyNumber_Index
 from libc.stdint cimport uint8_t, uint64_t
 from libc.stdlib cimport malloc, realloc, free
@@ -123,6 +124,35 @@ cdef inline object as_integer(object value, str what):
         return PyNumber_Index(value)
     except TypeError:
         raise TypeError(f"{what} must be an integer, not {type(value).__name__}") from None
+
+
+cdef inline long long as_long_long(object value, str what) except? -1:
+    """An integer argument (:func:`as_integer`) as a C long long; ValueError beyond its range."""
+    cdef int overflow = 0
+    cdef long long result
+    if type(value) is not int:  # the common case (an exact int) needs no conversion
+        value = as_integer(value, what)
+    result = PyLong_AsLongLongAndOverflow(value, &overflow)
+    if overflow:
+        raise ValueError(f"{what} is out of range: {value}")
+    return result
+
+
+cdef inline uint64_t as_plane(object value, str what) except? 0xFFFFFFFFFFFFFFFF:
+    """A hand plane argument: an integer of bits 0..53 (one per card)."""
+    cdef long long v = as_long_long(value, what)
+    if v < 0 or <uint64_t>v > FULL_PLANE:
+        raise ValueError(f"hand plane {what!r} may only use bits 0..53 (one per card), got {value}")
+    return <uint64_t>v
+
+
+cdef inline int as_small(object value, str what) except? -1:
+    """A small integer argument (-1000..1000: levels, kinds, keys, sizes, codes), whose
+    range the caller checks."""
+    cdef long long v = as_long_long(value, what)
+    if v < -1000 or v > 1000:
+        raise ValueError(f"{what} is out of range: {value}")
+    return <int>v
 
 
 cdef struct MoveBuffer:
@@ -259,15 +289,14 @@ cdef class Moves:
     # and whether the memory is lent to it (then Moves never frees it)
     cdef object _memory
     cdef bint lent
-    cdef bint shared  # the moves are another Moves' (share_moves): the views are read-only
     cdef object kinds_array(self)
     cdef object keys_array(self)
     cdef object cards_array(self)
 
 cdef int share_moves(Moves target, Moves source) except -1
     # Make the new, empty ``target`` hold ``source``'s moves without a copy: the same memory,
-    # kept alive by whichever of them (and their views) lives longest; ``target``'s views are
-    # read-only. Setting an array on either later gives it memory of its own.
+    # kept alive by whichever of them (and their views, read-only as every Moves' are) lives
+    # longest. Setting an array on either later gives it memory of its own.
 
 cdef int renew_moves(Moves moves, Py_ssize_t n) except -1
     # Give ``moves`` room for exactly ``n`` moves in one new block, not filled in (the caller

@@ -50,7 +50,6 @@ list, the argument checks, classify and reads_as), and the Python face: ``argume
 """
 
 cimport cython
-from cpython.long cimport PyLong_AsLongLongAndOverflow
 from cpython.object cimport PyTypeObject
 from cpython.ref cimport Py_INCREF
 from libc.stdint cimport uint8_t, uint16_t, uint64_t, int64_t

@@ -38,12 +38,14 @@ cdef int read_canonical(object action, int level, Reading* out) except -1:
     if type(action) is not list or len(<list>action) != 3:
         return 0
     type_name, rank, cards = <list>action
-    if type(cards) is not list:
-        return 0
+    if type(cards) is not list or type(type_name) is not str or type(rank) is not str:
+        return 0  # (the Python reader names the fault: no unhashable part reaches a dict here)
     code = _TYPE_CODES.get(type_name)
     if code is None:
         return 0
     for name in <list>cards:
+        if type(name) is not str:
+            return 0
         index = _CARD_INDEX.get(name)
         if index is None:
             return 0

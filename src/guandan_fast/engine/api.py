@@ -133,6 +133,9 @@ class MoveBatch(Sequence[MoveList]):
     def __getitem__(self, index: int | slice) -> MoveList | list[MoveList]:
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
+        if isinstance(index, bool) or not isinstance(index, (int, np.integer)):
+            raise TypeError(f"batch indices must be integers or slices, not {type(index).__name__}")
+        index = int(index)
         if not -len(self) <= index < len(self):
             raise IndexError(f"hand {index} of a batch of {len(self)}")
         index %= len(self)
@@ -165,6 +168,8 @@ class MoveBatch(Sequence[MoveList]):
                     np.concatenate([block[1] for block in self._blocks]),
                     np.concatenate([block[2] for block in self._blocks]).reshape(-1, 2),
                 )
+                for array in self._flat:  # read-only, as every move array
+                    array.flags.writeable = False
         return self._flat
 
     @property

@@ -67,12 +67,19 @@ cdef class MoveList(Moves):
     objects are made only on iteration or indexing, so bulk users pay nothing per move.
     ``MoveList(moves, level)`` copies any object with the three arrays (a
     :class:`~guandan_fast.engine.kinds.MoveArrays`, another list), checking that each row is
-    a legal reading at ``level``; an array set on a list is checked the same way.
+    a legal reading at ``level``; an array set on a list is checked the same way. The
+    arrays are read-only (a row written in place would be a move its cards do not read
+    as): copy one to change it, and set it back to check it.
     """
 
     def __init__(self, moves, level):
         level = parse_level(level)
-        self._take_checked(moves.kinds, moves.keys, moves.cards, level)
+        try:
+            kinds, keys, cards = moves.kinds, moves.keys, moves.cards
+        except AttributeError:
+            raise TypeError(f"a MoveList is made from an object with kinds, keys and cards arrays (a MoveArrays, "
+                            f"another list), not {type(moves).__name__}") from None
+        self._take_checked(kinds, keys, cards, level)
         self.level = level
 
     @classmethod

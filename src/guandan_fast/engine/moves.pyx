@@ -68,6 +68,10 @@ cdef class Move:
         if self.made:
             raise AttributeError("Move is immutable")
         level = parse_level(level)
+        if not isinstance(kind, MoveType):
+            if isinstance(kind, bool) or not hasattr(kind, "__index__"):
+                raise TypeError(f"a move's kind must be a MoveType or its integer code, not {type(kind).__name__}")
+            kind = operator.index(kind)
         kind = MoveType(kind)
         cdef Hand hand = as_hand(cards)
         if type(key) is not int and not isinstance(key, bool):

@@ -185,8 +185,10 @@ def reading(action: Sequence[Any], level: int) -> tuple[int, int, int, int, int,
     try:
         if len(action) == 3:
             cards = action[2]
-            memo_key = (action[0], action[1], cards if cards.__class__ is str else tuple(cards), level)
-            return _READINGS[memo_key]
+            kind_of_cards = cards.__class__
+            if kind_of_cards is str or kind_of_cards is list or kind_of_cards is tuple:  # what the reader accepts
+                memo_key = (action[0], action[1], cards if kind_of_cards is str else tuple(cards), level)
+                return _READINGS[memo_key]
     except KeyError:
         pass
     except TypeError:  # no sequence, or unhashable parts: read (and refused) below, not memoised

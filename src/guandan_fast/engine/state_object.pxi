@@ -408,18 +408,16 @@ cdef class State:
 
     @property
     def played(self):
-        """The cards each seat has played, as read-only ``uint64[4, 2]`` planes."""
-        cdef cnp.ndarray array
-        cdef uint64_t* data
+        """The cards each seat has played, as read-only ``uint64[4, 2]`` planes (over an
+        immutable bytes object, so that numpy cannot make them writable: the array is kept
+        and handed out again until the next play)."""
+        cdef uint64_t data[8]
         cdef int k
         if self.played_array is None:
-            array = np.empty((4, 2), dtype=np.uint64)
-            data = <uint64_t*>cnp.PyArray_DATA(array)
             for k in range(4):
                 data[2 * k] = self.s.played_once[k]
                 data[2 * k + 1] = self.s.played_twice[k]
-            cnp.PyArray_CLEARFLAGS(array, cnp.NPY_ARRAY_WRITEABLE)
-            self.played_array = array
+            self.played_array = np.frombuffer((<char*>data)[:sizeof(data)], dtype=np.uint64).reshape(4, 2)
         return self.played_array
 
     @property

@@ -29,7 +29,7 @@ cimport numpy as cnp
 
 from guandan_fast.engine._bitops cimport gf_ctz64, gf_hand_add
 from guandan_fast.engine._random cimport rng_below, shuffle_cards, add_card
-from guandan_fast.engine._movegen cimport FULL_PLANE
+from guandan_fast.engine._movegen cimport FULL_PLANE, as_integer
 
 cnp.import_array()
 
@@ -91,6 +91,25 @@ cdef void _sample(const Table* t, uint64_t seed, uint64_t* out) noexcept nogil:
         for i in range(free[seat]):
             add_card(&out[2 * seat], &out[2 * seat + 1], cards[next_card])
             next_card += 1
+
+
+cdef object _integer(object value, str what, object low, object high):
+    """An integer argument in ``low..high``: TypeError/ValueError name ``what``."""
+    number = as_integer(value, what)
+    if not low <= number <= high:
+        raise ValueError(f"{what} must be {low}..{high}, not {number}")
+    return number
+
+
+cdef uint64_t _plane(object value) except? 0:
+    """A hand plane (an integer of 54 bits); ValueError otherwise."""
+    try:
+        number = operator.index(value)
+    except TypeError:
+        raise ValueError(f"bad hand planes: integers of 54 bits, not {type(value).__name__}") from None
+    if number < 0 or number >> 54:
+        raise ValueError("bad hand planes: integers of 54 bits")
+    return number
 
 
 cdef int _restrict(Table* t, barred) except -1:
@@ -188,28 +207,24 @@ def sample_hands(base, unseen_once, unseen_twice, free, pooled_card, pooled_coun
     cdef Py_ssize_t count, i
     if len(base) != 4 or len(free) != 4:
         raise ValueError("base and free need one entry per seat")
-    count = n
-    if count < 0:
-        raise ValueError(f"the number of worlds must be >= 0, not {count}")
-    start = seed
-    t.pooled_card = pooled_card
-    t.pooled_count = pooled_count
-    t.pooled_mask = pooled_mask
-    if not (0 <= t.pooled_count <= 2 and 0 <= t.pooled_card < 54 and 0 <= t.pooled_mask < 16):
-        raise ValueError("bad pooled cards")
+    count = _integer(n, "the number of worlds", 0, 2**31 - 1)
+    start = _integer(seed, "seed", 0, 2**64 - 1)
+    t.pooled_card = _integer(pooled_card, "the pooled card", 0, 53)
+    t.pooled_count = _integer(pooled_count, "the pooled count", 0, 2)
+    t.pooled_mask = _integer(pooled_mask, "the pooled seats' mask", 0, 15)
     # Every card of the world, counted once: at most two copies of each.
     extra = (1ULL << t.pooled_card) if t.pooled_count else 0
     for seat in range(-1, 5):
         if seat == -1:
-            o, w = unseen_once, unseen_twice
+            o, w = _plane(unseen_once), _plane(unseen_twice)
         elif seat == 4:
             o, w = extra, extra if t.pooled_count == 2 else 0
         else:
-            o, w = base[seat]
+            once, twice = base[seat]
+            o, w = _plane(once), _plane(twice)
             t.base_once[seat], t.base_twice[seat] = o, w
-            t.free[seat] = free[seat]
-            if not 0 <= t.free[seat] <= 108:  # 108 bounds every sum below: no int overflow
-                raise ValueError(f"a seat has 0 to 108 free slots, not {free[seat]}")
+            # 108 bounds every sum below: no int overflow
+            t.free[seat] = _integer(free[seat], "a seat's free slots", 0, 108)
             slots += t.free[seat]
             if t.pooled_mask >> seat & 1:
                 pooled_slots += t.free[seat]

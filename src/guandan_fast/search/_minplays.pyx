@@ -35,6 +35,8 @@ cimport numpy as cnp
 from guandan_fast.engine._bitops cimport gf_popcount64, gf_ctz64
 from guandan_fast.engine._movegen cimport (
     FULL_PLANE,
+    as_plane,
+    as_small,
     HR_BIT,
     K_BOMB,
     K_FOUR_JOKERS,
@@ -540,20 +542,22 @@ cdef class MinPlays:
         left sub-hands it needed in the memo)."""
         return self.solver.nodes
 
-    def solve(self, uint64_t once, uint64_t twice, int level, int prefer):
+    def solve(self, once, twice, level, prefer):
         """solve(once, twice, level, prefer) -> (count, kinds, keys, cards)
 
         The fewest leading plays that empty the hand and one optimal decomposition, its
         plays as ``kinds uint8[count]``, ``keys uint8[count]``, ``cards uint64[count, 2]``.
         ``prefer``: 0 none, 1 bombs, 2 singles (see :data:`guandan_fast.search.minplays.PREFER`)."""
-        if check_args(once, twice, level, 0, 0, 0) != 0:
+        cdef uint64_t o = as_plane(once, "once"), t = as_plane(twice, "twice")
+        cdef int lv = as_small(level, "level"), code = as_small(prefer, "prefer")
+        if check_args(o, t, lv, 0, 0, 0) != 0:
             raise ValueError("bad hand planes or level")
-        if not 0 <= prefer <= 2:
-            raise ValueError(f"bad prefer code {prefer}")
+        if not 0 <= code <= 2:
+            raise ValueError(f"bad prefer code {code}")
         cdef Py_ssize_t rows[108]
         cdef Py_ssize_t count, k
         with nogil:
-            count = solver_decompose(&self.solver, once, twice, level, prefer, rows)
+            count = solver_decompose(&self.solver, o, t, lv, code, rows)
         if count == -1:
             raise MemoryError()
         if count < 0:

@@ -32,6 +32,8 @@ from libc.stdint cimport uint8_t, int8_t, uint32_t, uint64_t
 import numpy as np
 cimport numpy as cnp
 
+from guandan_fast.engine.arrays import integer_array
+
 from guandan_fast.engine._random cimport rng_next, rng_below, shuffle_cards, add_card
 from guandan_fast.engine._movegen cimport (
     FULL_PLANE,
@@ -481,12 +483,18 @@ def world_playouts(state, worlds, move_kinds, move_keys, move_cards, seed, n, po
     cdef uint64_t first_seed = _seed(seed)
     cdef Py_ssize_t count = _count(n, "the number of playouts")
     cdef int rule = _small(policy, "policy", POLICY_RANDOM, POLICY_TACTICS)
-    cdef cnp.ndarray[uint64_t, ndim=3] planes = np.ascontiguousarray(worlds, dtype=np.uint64)
-    cdef cnp.ndarray[uint8_t, ndim=1] kinds = np.ascontiguousarray(move_kinds, dtype=np.uint8)
-    cdef cnp.ndarray[uint8_t, ndim=1] keys = np.ascontiguousarray(move_keys, dtype=np.uint8)
-    cdef cnp.ndarray[uint64_t, ndim=2] cards = np.ascontiguousarray(move_cards, dtype=np.uint64)
-    if planes.shape[1] != 4 or planes.shape[2] != 2:
-        raise ValueError(f"worlds must be hand planes of shape (w, 4, 2), not {tuple(np.shape(worlds))}")
+    world_array = integer_array(worlds, np.uint64, "worlds")
+    if world_array.ndim != 3 or world_array.shape[1] != 4 or world_array.shape[2] != 2:
+        raise ValueError(f"worlds must be hand planes of shape (w, 4, 2), not {world_array.shape}")
+    cdef cnp.ndarray[uint64_t, ndim=3] planes = world_array
+    kind_array = integer_array(move_kinds, np.uint8, "the moves' kinds")
+    key_array = integer_array(move_keys, np.uint8, "the moves' keys")
+    card_array = integer_array(move_cards, np.uint64, "the moves' cards")
+    if kind_array.ndim != 1 or key_array.ndim != 1 or card_array.ndim != 2:
+        raise ValueError("the moves' kinds and keys (length m) and cards (shape (m, 2)) must describe the same moves")
+    cdef cnp.ndarray[uint8_t, ndim=1] kinds = kind_array
+    cdef cnp.ndarray[uint8_t, ndim=1] keys = key_array
+    cdef cnp.ndarray[uint64_t, ndim=2] cards = card_array
     cdef Py_ssize_t nworlds = planes.shape[0], nmoves = kinds.shape[0], m, i, nlegal
     if keys.shape[0] != nmoves or cards.shape[0] != nmoves or cards.shape[1] != 2:
         raise ValueError("the moves' kinds and keys (length m) and cards (shape (m, 2)) must describe the same moves")

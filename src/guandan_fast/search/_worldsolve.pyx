@@ -17,6 +17,9 @@ import time
 import numpy as np
 cimport numpy as cnp
 
+from guandan_fast.engine._movegen cimport as_long_long, as_small
+from guandan_fast.engine.arrays import integer_array
+
 from guandan_fast.engine.state cimport PlayState, hand_size, state_check, state_from_deal
 from guandan_fast.search._solve cimport (
     OBJECTIVE_FIRST,
@@ -69,7 +72,7 @@ cdef class WorldSolver:
     def __dealloc__(self):
         solve_context_free(&self.ctx)
 
-    def solve_worlds(self, deal, worlds, rows, int objective, long long max_nodes, double deadline):
+    def solve_worlds(self, deal, worlds, rows, objective, max_nodes, double deadline):
         """solve_worlds(deal, worlds, rows, objective, max_nodes, deadline) -> tuple
 
         ``(values, exact, solved, nodes)`` for ``deal`` (a Deal or State in its play phase,
@@ -83,17 +86,23 @@ cdef class WorldSolver:
         cdef PlayState base, s
         cdef SolveLimits limits
         cdef SolveResult r
-        cdef cnp.ndarray[uint64_t, ndim=3] planes = np.ascontiguousarray(worlds, dtype=np.uint64)
-        cdef cnp.ndarray[cnp.int64_t, ndim=1] wanted = np.ascontiguousarray(rows, dtype=np.int64)
+        cdef int goal = as_small(objective, "objective")
+        cdef long long node_limit = as_long_long(max_nodes, "max_nodes")
+        world_array = integer_array(worlds, np.uint64, "worlds")
+        if world_array.ndim != 3 or world_array.shape[1] != 4 or world_array.shape[2] != 2:
+            raise ValueError(f"worlds must be hand planes of shape (w, 4, 2), not {world_array.shape}")
+        row_array = integer_array(rows, np.int64, "rows")
+        if row_array.ndim != 1:
+            raise ValueError(f"rows must be one-dimensional, not of shape {row_array.shape}")
+        cdef cnp.ndarray[uint64_t, ndim=3] planes = world_array
+        cdef cnp.ndarray[cnp.int64_t, ndim=1] wanted = row_array
         cdef Py_ssize_t nworlds, ncand = wanted.shape[0], w, j, row
         cdef int seat, code
         cdef int64_t nodes = 0
         cdef double left
         cdef bint tight
-        if planes.shape[1] != 4 or planes.shape[2] != 2:
-            raise ValueError(f"worlds must be hand planes of shape (w, 4, 2), not {tuple(np.shape(worlds))}")
-        if objective != OBJECTIVE_POINTS and objective != OBJECTIVE_FIRST:
-            raise ValueError(f"unknown objective code {objective}")
+        if goal != OBJECTIVE_POINTS and goal != OBJECTIVE_FIRST:
+            raise ValueError(f"unknown objective code {goal}")
         nworlds = planes.shape[0]
         state_from_deal(deal, &base)
         if base.done:
@@ -124,7 +133,7 @@ cdef class WorldSolver:
         cdef double[:, ::1] out = values
         cdef uint8_t[::1] proven = exact.view(np.uint8)
         solve_limits_none(&limits)
-        limits.max_nodes = max_nodes
+        limits.max_nodes = node_limit
         limits.check_signals = 1
         self.busy = True
         try:
@@ -139,7 +148,7 @@ cdef class WorldSolver:
                     s.once[seat] = planes[w, seat, 0]
                     s.twice[seat] = planes[w, seat, 1]
                 with nogil:
-                    code = solve_state(&self.ctx, &s, objective, &limits, &r)
+                    code = solve_state(&self.ctx, &s, goal, &limits, &r)
                 if self.ctx.stopped == STOP_SIGNAL:
                     _raise_pending()
                 if code == -1:

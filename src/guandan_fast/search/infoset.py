@@ -40,12 +40,13 @@ import numpy as np
 
 from ..engine.cards import BIG_JOKER, bounded, check_seat
 from ..engine.hand import Hand
+from ..engine.state import State
 from ..engine.tribute import cards_above_tribute
 from . import _infoset as _native
 from .playout import SEED_MASK
 
 if TYPE_CHECKING:
-    from ..engine.deal import Deal
+    from ..engine.deal import Deal  # (engine.deal imports this module: no import at run time)
 
 __all__ = ["Unseen", "sample_hands", "sample_worlds", "unseen"]
 
@@ -77,6 +78,8 @@ class Unseen:
 
 def unseen(deal: Deal, seat: int) -> Unseen:
     """What ``seat`` cannot see of ``deal`` (see :class:`Unseen` and the module notes)."""
+    if not isinstance(getattr(deal, "_state", None), State):  # a Deal, which owns a native State
+        raise TypeError(f"expected a guandan_fast Deal, not {type(deal).__name__}")
     seat = check_seat(seat)
     hands = deal.hands
     left = deal.cards_left()

@@ -1,37 +1,11 @@
 # Included by _movegen.pyx (one module: the kernels inline across these files).
 # The Python face, 1/4: reading and checking the arguments of the entry points.
 
-cdef inline long long _as_int(object value, str what) except? -1:
-    """An integer argument (:func:`as_integer`) as a C long long."""
-    cdef int overflow = 0
-    cdef long long result
-    if type(value) is not int:  # the common case (an exact int) needs no conversion
-        value = as_integer(value, what)
-    result = PyLong_AsLongLongAndOverflow(value, &overflow)
-    if overflow:
-        raise ValueError(f"{what} is out of range: {value}")
-    return result
-
-
-cdef inline uint64_t _as_plane(object value, str what) except? 0xFFFFFFFFFFFFFFFF:
-    cdef long long v = _as_int(value, what)
-    if v < 0 or <uint64_t>v > FULL_PLANE:
-        raise ValueError(f"hand plane {what!r} may only use bits 0..53 (one per card), got {value}")
-    return <uint64_t>v
-
-
-cdef inline int _as_small(object value, str what) except? -1:
-    cdef long long v = _as_int(value, what)
-    if v < -1000 or v > 1000:
-        raise ValueError(f"{what} is out of range: {value}")
-    return <int>v
-
-
 cdef int _hand_args(Args* a, object once, object twice, object level) except -1:
     """Convert (once, twice, level) into ``a``, the move part set to the pass."""
-    a.once = _as_plane(once, "once")
-    a.twice = _as_plane(twice, "twice")
-    a.level = _as_small(level, "level")
+    a.once = as_plane(once, "once")
+    a.twice = as_plane(twice, "twice")
+    a.level = as_small(level, "level")
     a.kind = K_PASS
     a.key = 0
     a.size = 0
@@ -40,9 +14,9 @@ cdef int _hand_args(Args* a, object once, object twice, object level) except -1:
 
 cdef int _last_args(Args* a, object last_kind, object last_key, object last_size) except -1:
     """Convert the move to beat into ``a`` and check all of ``a`` (ValueError names the fault)."""
-    a.kind = _as_small(last_kind, "last_kind")
-    a.key = _as_small(last_key, "last_key")
-    a.size = _as_small(last_size, "last_size")
+    a.kind = as_small(last_kind, "last_kind")
+    a.key = as_small(last_key, "last_key")
+    a.size = as_small(last_size, "last_size")
     _check(a.once, a.twice, a.level, a.kind, a.key, a.size)
     return 0
 

@@ -93,9 +93,9 @@ def generate_batch(hands, levels, last_kind, last_key, last_size, strongest):
     offsets)`` where hand i's moves are rows ``offsets[i]:offsets[i + 1]`` (``offsets``
     is ``int64[n + 1]``).
     """
-    cdef int lk = _as_small(last_kind, "last_kind")
-    cdef int lkey = _as_small(last_key, "last_key")
-    cdef int lsize = _as_small(last_size, "last_size")
+    cdef int lk = as_small(last_kind, "last_kind")
+    cdef int lkey = as_small(last_key, "last_key")
+    cdef int lsize = as_small(last_size, "last_size")
     cdef bint strong = strongest
     cdef int one_level = 0
     cdef cnp.ndarray hand_array, level_array
@@ -133,7 +133,7 @@ def generate_batch(hands, levels, last_kind, last_key, last_size, strongest):
             raise ValueError("levels must be a C-contiguous array")
         lp = <const uint8_t*>cnp.PyArray_DATA(level_array)
     else:
-        one_level = _as_small(levels, "level")
+        one_level = as_small(levels, "level")
         if one_level < 2 or one_level > 14:
             raise ValueError(f"bad level {one_level}: a level is 2..14 (2..A)")
 
@@ -176,7 +176,7 @@ def generate_batch(hands, levels, last_kind, last_key, last_size, strongest):
 
 def hand_size(once, twice):
     """Number of cards in a hand given as two planes (validated)."""
-    cdef uint64_t o = _as_plane(once, "once")
-    cdef uint64_t t = _as_plane(twice, "twice")
+    cdef uint64_t o = as_plane(once, "once")
+    cdef uint64_t t = as_plane(twice, "twice")
     _check(o, t, 2, K_PASS, 0, 0)
     return gf_popcount64(o) + gf_popcount64(t)

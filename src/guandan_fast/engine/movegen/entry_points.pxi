@@ -100,8 +100,8 @@ def reads_as(once, twice, level, kind, key):
     cdef Args a
     cdef int found
     _hand_args(&a, once, twice, level)
-    a.kind = _as_small(kind, "kind")
-    a.key = _as_small(key, "key")
+    a.kind = as_small(kind, "kind")
+    a.key = as_small(key, "key")
     _check(a.once, a.twice, a.level, K_PASS, 0, 0)
     found = reads_as_c(a.once, a.twice, a.level, a.kind, a.key)
     if found < 0:

@@ -51,13 +51,9 @@ cdef _Memory _lent_memory(Moves owner):
 
 
 cdef object _view(Moves owner, cnp.dtype descr, int nd, void* data):
-    """A numpy array over ``n`` rows of the memory of ``owner``, which moves into a
-    :class:`_Memory` (the view's base) at the first view; read-only when ``owner`` shares
-    another's moves."""
-    view = _array_over(_lent_memory(owner), descr, nd, owner.n, data)
-    if owner.shared:
-        cnp.PyArray_CLEARFLAGS(<cnp.ndarray>view, cnp.NPY_ARRAY_WRITEABLE)
-    return view
+    """A read-only numpy array over ``n`` rows of the memory of ``owner``, which moves
+    into a :class:`_Memory` (the view's base) at the first view."""
+    return _array_over(_lent_memory(owner), descr, nd, owner.n, data)
 
 
 cdef int share_moves(Moves target, Moves source) except -1:
@@ -68,18 +64,19 @@ cdef int share_moves(Moves target, Moves source) except -1:
     target.separate = source.separate
     target.n = source.n
     target.lent = True
-    target.shared = True
     return 0
 
 
 cdef object _array_over(_Memory memory, cnp.dtype descr, int nd, Py_ssize_t n, void* data):
-    """A C-contiguous array of ``n`` rows (``nd`` 2: rows of two) at ``data``, inside the
-    memory ``memory`` owns, which is its base."""
+    """A read-only C-contiguous array of ``n`` rows (``nd`` 2: rows of two) at ``data``,
+    inside the memory ``memory`` owns, which is its base. Read-only for good (its base
+    offers no writable buffer, so numpy refuses to make it writable): rows written into
+    it would become moves that are no legal reading of their cards."""
     cdef cnp.npy_intp dims[2]
     dims[0] = n
     dims[1] = 2
     Py_INCREF(descr)  # the reference _new_array steals
-    view = _new_array(<PyTypeObject*>cnp.ndarray, descr, nd, dims, NULL, data, cnp.NPY_ARRAY_CARRAY, None)
+    view = _new_array(<PyTypeObject*>cnp.ndarray, descr, nd, dims, NULL, data, cnp.NPY_ARRAY_CARRAY_RO, None)
     cnp.set_array_base(<cnp.ndarray>view, memory)
     return view
 
@@ -89,8 +86,8 @@ cdef class Moves:
     """The moves of one :func:`generate` or :func:`classify` call.
 
     ``len(moves)`` is the number of moves; :attr:`kinds` (``uint8[n]``), :attr:`keys`
-    (``uint8[n]``) and :attr:`cards` (``uint64[n, 2]``) are numpy arrays over the
-    object's memory, made on first access (the moves themselves are all computed by the
+    (``uint8[n]``) and :attr:`cards` (``uint64[n, 2]``) are read-only numpy arrays over
+    the object's memory, made on first access (the moves themselves are all computed by the
     call), so a caller who only counts the moves or reads one array pays for no other.
     The memory is one block (cards, then kinds, then keys): a leading list is written
     straight into it (grown by realloc when it fills), a following list copied in from
@@ -104,7 +101,6 @@ cdef class Moves:
         self.keys_at = NULL
         self.separate = False
         self.lent = False
-        self.shared = False
         self.n = 0
 
     def __dealloc__(self):
@@ -201,7 +197,6 @@ cdef int renew_moves(Moves moves, Py_ssize_t n) except -1:
     moves.keys_at = NULL
     moves.separate = False
     moves.lent = False
-    moves.shared = False
     moves.n = 0
     moves._kinds = None
     moves._keys = None
