@@ -7,6 +7,8 @@ closing summary:
 * ``random_deals``: complete random deals (shuffle, play) entirely in C, per second;
 * ``deal.playouts``: the rest of a fresh 27-card deal, a batch from Python, per second;
 * ``deal.playout``: one playout per Python call (the per-call overhead included);
+* ``deal.playouts(1, policy="tactics")`` from a new endgame position each call (≤ 6 cards a
+  seat), what an MCTS's leaf evaluations do;
 * ``world_playouts``: the search's rollouts, the tactics rules for all four seats, from the
   first lead of dealt hands in sampled worlds after each of the first candidates, per second;
 * ``turn``: ``legal_actions()`` + ``step(action)`` from Python, µs per turn, over whole
@@ -81,6 +83,40 @@ def test_deal_playout_single_calls(benchmark: Any) -> None:
 
     benchmark(run)
     _per_second(benchmark, 50, "deal.playout (one call per full deal)")
+
+
+def _endgames(count: int) -> list[Deal]:
+    """Distinct endgame positions (every seat in play with at most 6 cards), all levels,
+    reached by the tactics rules from dealt hands."""
+    from guandan_fast.agents import MinPlaysAgent
+
+    rules, out, seed = MinPlaysAgent(tactics=True), [], 0
+    while len(out) < count:
+        deal = Deal.random(seed, level=2 + seed % 13)
+        seed += 1
+        while not deal.done and (deal.phase != "play" or max(deal.cards_left()) > 6):
+            deal.step(rules.act(deal, deal.current_seat))
+        if not deal.done:
+            out.append(deal)
+    return out
+
+
+def test_rules_playout_per_endgame_position(benchmark: Any) -> None:
+    """One tactics playout per call from each of 100 endgame positions never played before in
+    the run (an MCTS's leaf evaluations): each round gets new positions, so what a call keeps
+    for the next (its policy's memory of the level's hands) is not flattered by repeats."""
+    rounds = 5
+    pool = iter(_endgames(100 * (rounds + 1)))
+
+    def next_positions() -> tuple[tuple[list[Deal]], dict[str, Any]]:
+        return ([next(pool) for _ in range(100)],), {}
+
+    def run(positions: list[Deal]) -> None:
+        for deal in positions:
+            deal.playouts(1, 0, policy="tactics")
+
+    benchmark.pedantic(run, setup=next_positions, rounds=rounds, warmup_rounds=1)
+    _per_second(benchmark, 100, "deal.playouts(1, policy='tactics'), one call per new endgame position")
 
 
 def _turns(deal: Deal, seed: int, *, by_index: bool) -> int:

@@ -621,3 +621,51 @@ def test_bad_playout_policy() -> None:
         with pytest.raises(error, match="policy"):
             _playout.world_playouts(State.position(**args), worlds=np.zeros((0, 4, 2), dtype=np.uint64), move_kinds=[], move_keys=[],
                                     move_cards=np.zeros((0, 2), dtype=np.uint64), seed=0, n=1, policy=policy)
+
+
+def test_calls_that_reuse_kept_caches_answer_as_fresh_ones() -> None:
+    """A call takes the cache an earlier call of its policy left (its move lists, the rules'
+    decompositions and min-plays table): the results are those of a fresh cache whatever
+    came before, also for the same hands at another level right after (a cache's leading
+    lists are of its last call's level, and are forgotten when it is taken)."""
+    from guandan_fast.agents import MinPlaysAgent
+    from guandan_fast.search import _playout
+    from guandan_fast.search.infoset import sample_hands
+
+    rules, cases = MinPlaysAgent(tactics=True), []
+    for i in range(12):
+        hands = Deal.random(i).hands
+        for level in (2 + i % 13, 14 - i % 13):  # the same hands at two levels, one after the other
+            deal = Deal.start(list(hands), level=level, leader=i % 4)
+            for _ in range(i * 4):
+                deal.step(rules.act(deal, deal.current_seat))
+            assert not deal.done
+            cases.append((deal, sample_hands(deal, deal.current_seat, 3, i)))
+
+    def results(deal: Deal, worlds: np.ndarray) -> list[str]:
+        actions = list(range(min(3, len(deal.legal_actions()))))
+        return [
+            repr(out)
+            for policy in ("tactics", "minplays", "greedy", "random")
+            for out in (
+                deal.world_playouts(worlds, actions, 2, 7, policy=policy).tobytes(),
+                deal.playouts(2, 7, policy=policy).tobytes(),
+                deal.playout(7, record=True, policy=policy),
+            )
+        ]
+
+    fresh = []
+    for deal, worlds in cases:
+        _playout._release_kept_caches()
+        fresh.append(results(deal, worlds))
+    assert _playout._release_kept_caches() >= 1  # the calls left their caches
+    assert [results(deal, worlds) for deal, worlds in cases] == fresh
+
+    # the first lead of a call whose last call ended with the same hand leading (a 5 is the
+    # level card at 5, which nothing here beats, and a low single at 2)
+    start = ["S5 D5", "S6 D6 H9", "C7 D7 DK", "H8 S8 SA"]
+    for policy in ("random", "minplays", "tactics"):
+        _playout._release_kept_caches()
+        alone = Deal.start(start, level=5, leader=0).playout(3, record=True, policy=policy)
+        Deal.start(start, level=2, leader=0).playout(3, record=True, policy=policy)
+        assert Deal.start(start, level=5, leader=0).playout(3, record=True, policy=policy) == alone

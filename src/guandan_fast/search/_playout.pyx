@@ -27,7 +27,9 @@ replaced by each of several sampled worlds, each of several candidate moves play
 playouts to the end.
 """
 
+cimport cython
 from libc.stdint cimport uint8_t, int8_t, uint32_t, uint64_t
+from libc.stdlib cimport free, malloc
 
 import numpy as np
 cimport numpy as cnp
@@ -79,7 +81,8 @@ PLAYOUT_LIMIT = MAX_PLAYOUTS
 # -- the leading lists, the policy, the action log ------------------------------------------------
 cdef struct Cache:
     # The leading move list of each seat, valid while the seat's planes match, and the
-    # policy. A cache serves one call, whose deals are all played at one level.
+    # policy. A cache serves one call at a time, whose deals are all played at one level
+    # (a call that takes a kept cache forgets its leading lists first).
     MoveBuffer buf[4]
     uint64_t once[4]
     uint64_t twice[4]
@@ -119,6 +122,64 @@ cdef void _cache_free(Cache* c) noexcept nogil:
         movebuf_free(&c.buf[seat])
     movebuf_free(&c.scratch)
     policy_free(&c.policy)
+
+
+# The caches of finished calls, kept for the next calls of their policy (at most
+# KEPT_CACHES, about 2 MB each for the rules): a fresh cache costs its allocations and, for
+# the rules, the page faults of its tables (30-40 µs a call here, more than a short endgame
+# playout), and a kept one brings what its policy learnt about the hands of its level
+# (decompositions, the min-plays solver's table), which is the same whichever call learnt
+# it: the results are those of fresh caches. A cache serves one call at a time.
+cdef enum:
+    KEPT_CACHES = 8
+cdef Cache* _kept_caches[KEPT_CACHES]
+cdef object _kept_lock = []  # locked (cython.critical_section) where there is no GIL
+
+
+cdef Cache* _take_cache(int policy) except NULL:
+    """A kept cache of ``policy``, else a new one (MemoryError when out of memory)."""
+    cdef Cache* c = NULL
+    cdef int i, seat
+    with cython.critical_section(_kept_lock):
+        for i in range(KEPT_CACHES):
+            if _kept_caches[i] != NULL and _kept_caches[i].policy.policy == policy:
+                c, _kept_caches[i] = _kept_caches[i], NULL
+                break
+    if c != NULL:
+        for seat in range(4):  # the leading lists are of the last call's level
+            c.valid[seat] = 0
+        return c
+    c = <Cache*>malloc(sizeof(Cache))
+    if c == NULL or _cache_init(c, policy) != 0:
+        free(c)
+        raise MemoryError("out of memory in a native playout")
+    return c
+
+
+cdef void _give_back_cache(Cache* c, bint keep) noexcept:
+    """Keep ``c`` for the next calls (``keep``: its call ended without an error), or free it."""
+    cdef int i
+    if keep:
+        with cython.critical_section(_kept_lock):
+            for i in range(KEPT_CACHES):
+                if _kept_caches[i] == NULL:
+                    _kept_caches[i] = c
+                    return
+    _cache_free(c)
+    free(c)
+
+
+def _release_kept_caches():
+    """Free the kept caches (tests, and callers who want the memory back now); the number freed."""
+    cdef int i, freed = 0
+    with cython.critical_section(_kept_lock):
+        for i in range(KEPT_CACHES):
+            if _kept_caches[i] != NULL:
+                _cache_free(_kept_caches[i])
+                free(_kept_caches[i])
+                _kept_caches[i] = NULL
+                freed += 1
+    return freed
 
 
 cdef inline MoveBuffer* _leading(Cache* c, PlayState* s, int seat) noexcept nogil:
@@ -277,7 +338,7 @@ def playout(state, seed, bint record=False, policy=POLICY_RANDOM):
     cdef uint64_t start_seed = _seed(seed)
     cdef int rule = _small(policy, "policy", POLICY_RANDOM, POLICY_TACTICS)
     cdef int code
-    cdef Cache cache
+    cdef Cache* cache
     cdef Log log
     cdef cnp.ndarray[int8_t, ndim=1] seats
     cdef cnp.ndarray[uint8_t, ndim=1] kinds, keys
@@ -296,11 +357,10 @@ def playout(state, seed, bint record=False, policy=POLICY_RANDOM):
         log.kinds = <uint8_t*>kinds.data
         log.keys = <uint8_t*>keys.data
         log.cards = <uint64_t*>cards.data
-    if _cache_init(&cache, rule) != 0:
-        raise MemoryError("out of memory in a native playout")
+    cache = _take_cache(rule)
     with nogil:
-        code = _run(&s, start_seed, &cache, &log if record else NULL, rule) if not s.done else 0
-        _cache_free(&cache)
+        code = _run(&s, start_seed, cache, &log if record else NULL, rule) if not s.done else 0
+    _give_back_cache(cache, code == 0)
     if code != 0:
         _raise(code)
     finish_order = (s.finish[0], s.finish[1], s.finish[2], s.finish[3])
@@ -311,18 +371,16 @@ def playout(state, seed, bint record=False, policy=POLICY_RANDOM):
 
 
 cdef int _play_many(const PlayState* start, int deal_level, uint64_t first_seed, Py_ssize_t count,
-                    int8_t* rows, int policy) noexcept nogil:
-    """Play ``count`` deals, finishing orders into ``rows`` (4 seats a row); 0 or an error.
+                    int8_t* rows, int policy, Cache* cache) noexcept nogil:
+    """Play ``count`` deals by ``policy`` (``cache``'s), finishing orders into ``rows`` (4
+    seats a row); 0 or an error.
 
     Deal ``i`` uses the random stream seeded with ``first_seed + i``: it continues
     ``start``, or (``start`` NULL) is dealt afresh at ``deal_level`` from that stream."""
-    cdef Cache cache
     cdef PlayState s
     cdef uint64_t rng
     cdef Py_ssize_t i
     cdef int code = 0, k
-    if _cache_init(&cache, policy) != 0:
-        return ERR_MEMORY
     for i in range(count):
         if start != NULL and policy != POLICY_RANDOM and i > 0:
             # a deterministic policy replays one game: copy its finishing order
@@ -336,12 +394,11 @@ cdef int _play_many(const PlayState* start, int deal_level, uint64_t first_seed,
         else:
             s = start[0]
         if not s.done:
-            code = _run(&s, rng, &cache, NULL, policy)
+            code = _run(&s, rng, cache, NULL, policy)
         if code != 0:
             break
         for k in range(4):
             rows[4 * i + k] = <int8_t>s.finish[k]
-    _cache_free(&cache)
     return code
 
 
@@ -349,8 +406,10 @@ cdef _finishing_orders(const PlayState* start, int deal_level, uint64_t first_se
     cdef cnp.ndarray[int8_t, ndim=2] out = np.empty((count, 4), dtype=np.int8)
     cdef int8_t* rows = <int8_t*>out.data
     cdef int code
+    cdef Cache* cache = _take_cache(policy)
     with nogil:
-        code = _play_many(start, deal_level, first_seed, count, rows, policy)
+        code = _play_many(start, deal_level, first_seed, count, rows, policy, cache)
+    _give_back_cache(cache, code == 0)
     if code != 0:
         _raise(code)
     return out
@@ -404,14 +463,13 @@ cdef int _check_world(const PlayState* base, const uint64_t* planes, uint64_t on
 
 cdef int _world_playouts(const PlayState* base, const uint64_t* worlds, Py_ssize_t nworlds,
                          const uint8_t* kinds, const uint8_t* keys, const uint64_t* cards, Py_ssize_t nmoves,
-                         Py_ssize_t n, uint64_t first_seed, int policy, int8_t* rows,
+                         Py_ssize_t n, uint64_t first_seed, int policy, Cache* cache, int8_t* rows,
                          Py_ssize_t* bad) noexcept nogil:
     """For world ``w`` (``worlds[8 w : 8 w + 8]``) and move ``m`` (kind 0: the pass), play
     the move from ``base`` with the world's hands and then ``n`` playouts, playout ``r``
     seeded ``first_seed + w n + r``; finishing orders into ``rows[((w nmoves + m) n + r) 4 :]``.
     0 or an error; ERR_WORLD with ``bad[0]`` the world that does not fit and ``bad[1]``
     the move whose cards its seat to act does not hold (-1: the hands do not fit)."""
-    cdef Cache cache
     cdef PlayState s, after, s_run
     cdef Py_ssize_t w, m, r, at
     cdef int seat, k, code = 0, played
@@ -421,8 +479,6 @@ cdef int _world_playouts(const PlayState* base, const uint64_t* worlds, Py_ssize
         base_planes[2 * seat] = base.once[seat]
         base_planes[2 * seat + 1] = base.twice[seat]
     _multiset(base_planes, &one, &two, &over)
-    if _cache_init(&cache, policy) != 0:
-        return ERR_MEMORY
     for w in range(nworlds):
         if _check_world(base, &worlds[8 * w], one, two) != 0:
             bad[0] = w
@@ -454,7 +510,7 @@ cdef int _world_playouts(const PlayState* base, const uint64_t* worlds, Py_ssize
                         rows[at + k] = rows[at - 4 + k]
                     continue
                 s_run = after
-                code = 0 if s_run.done else _run(&s_run, first_seed + <uint64_t>(w * n + r), &cache, NULL, policy)
+                code = 0 if s_run.done else _run(&s_run, first_seed + <uint64_t>(w * n + r), cache, NULL, policy)
                 if code != 0:
                     break
                 played = 1
@@ -464,7 +520,6 @@ cdef int _world_playouts(const PlayState* base, const uint64_t* worlds, Py_ssize
                 break
         if code != 0:
             break
-    _cache_free(&cache)
     return code
 
 
@@ -530,10 +585,12 @@ def world_playouts(state, worlds, move_kinds, move_keys, move_cards, seed, n, po
     cdef Py_ssize_t bad[2]
     cdef int code
     bad[0] = bad[1] = -1  # set by the kernel when a world or move does not fit
+    cdef Cache* cache = _take_cache(rule)
     with nogil:
         code = _world_playouts(&start, <const uint64_t*>planes.data, nworlds, <const uint8_t*>kinds.data,
                                <const uint8_t*>keys.data, <const uint64_t*>cards.data, nmoves, count, first_seed,
-                               rule, <int8_t*>out.data, bad)
+                               rule, cache, <int8_t*>out.data, bad)
+    _give_back_cache(cache, code == 0)
     if code == ERR_WORLD:
         if bad[1] >= 0:
             raise ValueError(f"world {bad[0]}: the seat to act does not hold the cards of move {bad[1]}")
