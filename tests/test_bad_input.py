@@ -192,18 +192,21 @@ def test_integer_arrays_refuse_floats_bools_and_out_of_range_values() -> None:
     from guandan_fast.engine.arrays import integer_array
 
     assert integer_array([1, 2], np.uint8, "x").dtype == np.uint8
+    assert integer_array(np.array([1, 2], dtype=object), np.uint8, "x").tolist() == [1, 2]
     assert integer_array([], np.int64, "x").shape == (0,)
     same = np.arange(3, dtype=np.int64)
     assert integer_array(same, np.int64, "x") is same
     assert integer_array(same[::2], np.int64, "x").flags.c_contiguous
     for value, error, words in [
-        ([1.5], TypeError, "x must be an array of integers, not of float64"),
+        ([1.5], TypeError, "x must be an array of integers, not of float"),
         ([True], TypeError, "not of bool"),
         ([256], ValueError, "x holds integers outside 0..255"),
         ([-1], ValueError, "outside 0..255"),
         ([2**70], ValueError, "outside 0..255"),
-        ([[1], [1, 2]], ValueError, "x must be an array of integers"),
-        (["1"], TypeError, "not of <U1"),
+        ([[1], [1, 2]], TypeError, "x must be an array of integers, not of list"),
+        (["1"], TypeError, "not of str"),
+        ([2**63, -1], ValueError, "outside 0..255"),  # (numpy alone reads it as floats)
+        (np.array([1.0]), TypeError, "not of float64"),
     ]:
         with pytest.raises(error, match=words):
             integer_array(value, np.uint8, "x")
@@ -244,6 +247,15 @@ def test_the_native_search_entry_points_name_bad_numbers() -> None:
         with pytest.raises(error, match=words):
             MinPlays().solve(*args)
 
+    class TwoFaced:  # an integer whose __index__ and __int__ disagree: read once, as __index__
+        def __index__(self) -> int:
+            return 0
+
+        def __int__(self) -> int:
+            return 2**64 - 1
+
+    with pytest.raises(ValueError, match="128 free slots for 0 unseen"):  # (read twice: 128 cards, past the table)
+        _infoset.sample_hands([(0, 0)] * 4, TwoFaced(), TwoFaced(), [32] * 4, 0, 0, 0, 2, 0)
     base, free = [(0, 0)] * 4, [1, 1, 0, 0]
     assert _infoset.sample_hands(base, 3, 0, free, 53, 0, 0, 1, 0).shape == (1, 4, 2)
     for changed, error, words in [
@@ -253,7 +265,9 @@ def test_the_native_search_entry_points_name_bad_numbers() -> None:
         ({"n": 1.0}, TypeError, "the number of worlds must be an integer, not float"),
         ({"free": [2**64, 0, 0, 0]}, ValueError, "a seat's free slots must be 0..108"),
         ({"pooled_card": 54}, ValueError, "the pooled card must be 0..53"),
-        ({"unseen_once": 2**60}, ValueError, "bad hand planes"),
+        ({"unseen_once": 2**60}, ValueError, "hand plane 'unseen_once' may only use bits 0..53"),
+        ({"unseen_once": True}, TypeError, "unseen_once must be an integer, not bool"),
+        ({"base": [(1.0, 0)] + [(0, 0)] * 3}, TypeError, "base once must be an integer, not float"),
     ]:
         args = {"base": base, "unseen_once": 3, "unseen_twice": 0, "free": free, "pooled_card": 53,
                 "pooled_count": 0, "pooled_mask": 0, "n": 1, "seed": 0, **changed}

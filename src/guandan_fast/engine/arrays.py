@@ -12,20 +12,24 @@ import numpy as np
 def integer_array(value: object, dtype: type[np.integer[Any]], what: str) -> np.ndarray:
     """``value`` as a C-contiguous array of the integer ``dtype``: TypeError naming ``what``
     unless it holds integers (bools and floats are not), ValueError for ragged nesting or an
-    integer outside ``dtype``'s range. An array of ``dtype`` already is taken as it is."""
-    if isinstance(value, np.ndarray) and value.dtype == dtype:
-        return np.ascontiguousarray(value)
-    try:
-        array = np.asarray(value)
-    except (ValueError, OverflowError) as error:
-        raise ValueError(f"{what} must be an array of integers ({error})") from None
+    integer outside ``dtype``'s range. An array of ``dtype`` already is taken as it is; an
+    integer array is range-checked; anything else is read item by item, as given (numpy
+    would turn ``[2**63, -1]`` into floats)."""
     info = np.iinfo(dtype)
-    if array.size == 0:
-        return np.ascontiguousarray(array, dtype=dtype)
-    if array.dtype == object and all(type(item) is int for item in array.flat):  # beyond 64 bits
+    if isinstance(value, np.ndarray) and value.dtype.kind in "iu":
+        if value.dtype != dtype and value.size and (value.min() < info.min or value.max() > info.max):
+            raise ValueError(f"{what} holds integers outside {info.min}..{info.max}")
+        return np.ascontiguousarray(value, dtype=dtype)
+    if isinstance(value, np.ndarray) and value.dtype != object:
+        raise TypeError(f"{what} must be an array of integers, not of {value.dtype}")
+    try:
+        array = np.asarray(value, dtype=object)
+    except ValueError as error:  # ragged nesting
+        raise ValueError(f"{what} must be an array of integers ({error})") from None
+    items = array.ravel().tolist()
+    for item in items:
+        if isinstance(item, (bool, np.bool_)) or not isinstance(item, (int, np.integer)):
+            raise TypeError(f"{what} must be an array of integers, not of {type(item).__name__}")
+    if items and (min(items) < info.min or max(items) > info.max):
         raise ValueError(f"{what} holds integers outside {info.min}..{info.max}")
-    if array.dtype.kind not in "iu":
-        raise TypeError(f"{what} must be an array of integers, not of {array.dtype}")
-    if array.min() < info.min or array.max() > info.max:
-        raise ValueError(f"{what} holds integers outside {info.min}..{info.max}")
-    return np.ascontiguousarray(array, dtype=dtype)
+    return np.array(items, dtype=dtype).reshape(array.shape)

@@ -712,9 +712,9 @@ class Deal:
             raise TypeError(f"actions must be a sequence of action indices, not {type(actions).__name__}")
         state = self._state
         rows = [state.row(bounded(action, "an action index", 0, sys.maxsize)) for action in actions]
-        moves = (
-            [row[0] for row in rows],
-            [row[1] for row in rows],
+        moves = (  # arrays of the native dtypes: taken as they are (rows of the deal's own moves)
+            np.array([row[0] for row in rows], dtype=np.uint8),
+            np.array([row[1] for row in rows], dtype=np.uint8),
             np.array([row[2:4] for row in rows], dtype=np.uint64).reshape(len(rows), 2),
         )
         return playouts.native_world_playouts(state, worlds, moves, playouts.check_seed(seed), n,

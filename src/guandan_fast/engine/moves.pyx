@@ -74,7 +74,9 @@ cdef class Move:
             kind = operator.index(kind)
         kind = MoveType(kind)
         cdef Hand hand = as_hand(cards)
-        if type(key) is not int and not isinstance(key, bool):
+        if isinstance(key, bool):
+            raise TypeError("a move's key must be an integer, not bool")
+        if type(key) is not int:
             key = _plain(key)
         if kind is MoveType.PASS:
             if hand.once or key:

@@ -29,7 +29,7 @@ cimport numpy as cnp
 
 from guandan_fast.engine._bitops cimport gf_ctz64, gf_hand_add
 from guandan_fast.engine._random cimport rng_below, shuffle_cards, add_card
-from guandan_fast.engine._movegen cimport FULL_PLANE, as_integer
+from guandan_fast.engine._movegen cimport FULL_PLANE, as_integer, as_plane
 
 cnp.import_array()
 
@@ -98,17 +98,6 @@ cdef object _integer(object value, str what, object low, object high):
     number = as_integer(value, what)
     if not low <= number <= high:
         raise ValueError(f"{what} must be {low}..{high}, not {number}")
-    return number
-
-
-cdef uint64_t _plane(object value) except? 0:
-    """A hand plane (an integer of 54 bits); ValueError otherwise."""
-    try:
-        number = operator.index(value)
-    except TypeError:
-        raise ValueError(f"bad hand planes: integers of 54 bits, not {type(value).__name__}") from None
-    if number < 0 or number >> 54:
-        raise ValueError("bad hand planes: integers of 54 bits")
     return number
 
 
@@ -203,6 +192,8 @@ def sample_hands(base, unseen_once, unseen_twice, free, pooled_card, pooled_coun
     card no seat with a free slot, ...)."""
     cdef Table t
     cdef uint64_t o, w, all_once = 0, all_twice = 0, extra, start
+    # each plane read once (a second read of the object could give another value)
+    cdef uint64_t unseen_o = as_plane(unseen_once, "unseen_once"), unseen_w = as_plane(unseen_twice, "unseen_twice")
     cdef int seat, c, slots = 0, pooled_slots = 0
     cdef Py_ssize_t count, i
     if len(base) != 4 or len(free) != 4:
@@ -216,12 +207,12 @@ def sample_hands(base, unseen_once, unseen_twice, free, pooled_card, pooled_coun
     extra = (1ULL << t.pooled_card) if t.pooled_count else 0
     for seat in range(-1, 5):
         if seat == -1:
-            o, w = _plane(unseen_once), _plane(unseen_twice)
+            o, w = unseen_o, unseen_w
         elif seat == 4:
             o, w = extra, extra if t.pooled_count == 2 else 0
         else:
             once, twice = base[seat]
-            o, w = _plane(once), _plane(twice)
+            o, w = as_plane(once, "base once"), as_plane(twice, "base twice")
             t.base_once[seat], t.base_twice[seat] = o, w
             # 108 bounds every sum below: no int overflow
             t.free[seat] = _integer(free[seat], "a seat's free slots", 0, 108)
@@ -234,7 +225,7 @@ def sample_hands(base, unseen_once, unseen_twice, free, pooled_card, pooled_coun
             raise ValueError("a card would appear more than twice")
         gf_hand_add(&all_once, &all_twice, o, w)
     t.ncards = 0
-    o, w = unseen_once, unseen_twice
+    o, w = unseen_o, unseen_w
     while o:
         c = gf_ctz64(o)
         t.cards[t.ncards] = c

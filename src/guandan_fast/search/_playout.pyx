@@ -125,24 +125,27 @@ cdef void _cache_free(Cache* c) noexcept nogil:
 
 
 # The caches of finished calls, kept for the next calls of their policy (at most
-# KEPT_CACHES, about 2 MB each for the rules): a fresh cache costs its allocations and, for
-# the rules, the page faults of its tables (30-40 µs a call here, more than a short endgame
-# playout), and a kept one brings what its policy learnt about the hands of its level
-# (decompositions, the min-plays solver's table), which is the same whichever call learnt
-# it: the results are those of fresh caches. A cache serves one call at a time.
+# KEPT_PER_POLICY a policy, about 2 MB each for the rules): a fresh cache costs its
+# allocations and, for the rules, the page faults of its tables (30-40 µs a call here, more
+# than a short endgame playout), and a kept one brings what its policy learnt about the
+# hands of its level (decompositions, the min-plays solver's table), which is the same
+# whichever call learnt it: the results are those of fresh caches. A cache serves one call
+# at a time; slot ``policy * KEPT_PER_POLICY + i`` holds caches of ``policy`` only.
 cdef enum:
-    KEPT_CACHES = 8
-cdef Cache* _kept_caches[KEPT_CACHES]
+    KEPT_PER_POLICY = 4
+    KEPT_SLOTS = (POLICY_TACTICS + 1) * KEPT_PER_POLICY
+cdef Cache* _kept_caches[KEPT_SLOTS]
 cdef object _kept_lock = []  # locked (cython.critical_section) where there is no GIL
 
 
 cdef Cache* _take_cache(int policy) except NULL:
-    """A kept cache of ``policy``, else a new one (MemoryError when out of memory)."""
+    """A kept cache of ``policy`` (0..POLICY_TACTICS, checked by the caller), else a new one
+    (MemoryError when out of memory)."""
     cdef Cache* c = NULL
     cdef int i, seat
     with cython.critical_section(_kept_lock):
-        for i in range(KEPT_CACHES):
-            if _kept_caches[i] != NULL and _kept_caches[i].policy.policy == policy:
+        for i in range(policy * KEPT_PER_POLICY, (policy + 1) * KEPT_PER_POLICY):
+            if _kept_caches[i] != NULL:
                 c, _kept_caches[i] = _kept_caches[i], NULL
                 break
     if c != NULL:
@@ -157,11 +160,12 @@ cdef Cache* _take_cache(int policy) except NULL:
 
 
 cdef void _give_back_cache(Cache* c, bint keep) noexcept:
-    """Keep ``c`` for the next calls (``keep``: its call ended without an error), or free it."""
-    cdef int i
+    """Keep ``c`` for the next calls of its policy (``keep``: no allocation failed during its
+    call), or free it."""
+    cdef int i, policy = c.policy.policy
     if keep:
         with cython.critical_section(_kept_lock):
-            for i in range(KEPT_CACHES):
+            for i in range(policy * KEPT_PER_POLICY, (policy + 1) * KEPT_PER_POLICY):
                 if _kept_caches[i] == NULL:
                     _kept_caches[i] = c
                     return
@@ -173,7 +177,7 @@ def _release_kept_caches():
     """Free the kept caches (tests, and callers who want the memory back now); the number freed."""
     cdef int i, freed = 0
     with cython.critical_section(_kept_lock):
-        for i in range(KEPT_CACHES):
+        for i in range(KEPT_SLOTS):
             if _kept_caches[i] != NULL:
                 _cache_free(_kept_caches[i])
                 free(_kept_caches[i])
@@ -590,7 +594,7 @@ def world_playouts(state, worlds, move_kinds, move_keys, move_cards, seed, n, po
         code = _world_playouts(&start, <const uint64_t*>planes.data, nworlds, <const uint8_t*>kinds.data,
                                <const uint8_t*>keys.data, <const uint64_t*>cards.data, nmoves, count, first_seed,
                                rule, cache, <int8_t*>out.data, bad)
-    _give_back_cache(cache, code == 0)
+    _give_back_cache(cache, code == 0 or code == ERR_WORLD)  # (a world that does not fit is refused unplayed)
     if code == ERR_WORLD:
         if bad[1] >= 0:
             raise ValueError(f"world {bad[0]}: the seat to act does not hold the cards of move {bad[1]}")

@@ -76,7 +76,7 @@ def native_playouts(state: State, seed: int, n: int, policy: int = 0) -> np.ndar
     return np.asarray(_native.playouts(state, seed, n, policy), dtype=np.int8)
 
 
-def native_world_playouts(state: State, worlds: np.ndarray, moves: tuple[list[int], list[int], np.ndarray], seed: int, n: int,
+def native_world_playouts(state: State, worlds: np.ndarray, moves: tuple[np.ndarray, np.ndarray, np.ndarray], seed: int, n: int,
                           policy: int = 0) -> np.ndarray:
     """``n`` native playouts from ``state`` with its hands replaced by each world
     (``uint64[w, 4, 2]``) after each move (``(kinds, keys, cards)`` rows, kind 0 the
