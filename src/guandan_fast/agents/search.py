@@ -205,8 +205,9 @@ class SearchAgent:
         solver = self._solver
         if solver is None:
             solver = self._solver = WorldSolver()
+        rows = np.array(candidates, dtype=np.int64)  # (the native dtype: no per-item check of a list)
         values, exact, reached, _ = solver.solve_worlds(
-            deal, worlds, candidates, OBJECTIVE_CODES[objective], self.max_nodes, 0.0 if deadline is None else deadline
+            deal, worlds, rows, OBJECTIVE_CODES[objective], self.max_nodes, 0.0 if deadline is None else deadline
         )
         proven = values[:reached][exact[:reached]]
         unproven = worlds[:reached][~exact[:reached]]

@@ -126,6 +126,15 @@ cdef inline object as_integer(object value, str what):
         raise TypeError(f"{what} must be an integer, not {type(value).__name__}") from None
 
 
+cdef inline object as_in_range(object value, str what, object low, object high):
+    """An integer argument (:func:`as_integer`) in ``low..high``, as a Python int; ValueError
+    naming ``what`` outside (callers assign it to the C type the range fits)."""
+    number = as_integer(value, what)
+    if not low <= number <= high:
+        raise ValueError(f"{what} must be {low}..{high}, not {number}")
+    return number
+
+
 cdef inline long long as_long_long(object value, str what) except? -1:
     """An integer argument (:func:`as_integer`) as a C long long; ValueError beyond its range."""
     cdef int overflow = 0

@@ -10,7 +10,7 @@ from libc.string cimport memcpy
 import numpy as np
 cimport numpy as cnp
 
-from guandan_fast.engine._movegen cimport K_FOUR_JOKERS, as_integer
+from guandan_fast.engine._movegen cimport K_FOUR_JOKERS, as_in_range, as_integer
 from guandan_fast.engine.movelist cimport list_of_rows
 from guandan_fast.engine.moves cimport Move
 
@@ -42,14 +42,6 @@ cdef int state_from_deal(object deal, PlayState* out) except -1:
     return 0
 
 
-cdef int _small(object value, str what, int lo, int hi) except? -1:
-    """An integer argument that must lie in lo..hi."""
-    number = as_integer(value, what)
-    if not lo <= number <= hi:
-        raise ValueError(f"{what} must be {lo}..{hi}, not {number}")
-    return <int>number
-
-
 cdef uint64_t _plane(object value, str what) except? 0xFFFFFFFFFFFFFFFF:
     number = as_integer(value, what)
     if not 0 <= number <= FULL_PLANE:
@@ -67,7 +59,7 @@ cdef uint64_t _hand_plane(object value, int seat, str which) except? 0xFFFFFFFFF
 cdef list _seats(object value, str what):
     if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
         raise TypeError(f"{what} must be a sequence of seats, not {type(value).__name__}")
-    return [_small(seat, f"a seat of {what}", 0, 3) for seat in value]
+    return [as_in_range(seat, f"a seat of {what}", 0, 3) for seat in value]
 
 
 cdef void _table(const uint64_t* planes, uint64_t* one, uint64_t* two, uint64_t* over) noexcept:
@@ -150,27 +142,27 @@ cdef class State:
         cdef int seat, k, code
         if isinstance(hands, (str, bytes)) or not hasattr(hands, "__len__") or len(hands) != 4:
             raise ValueError("a position has four hands: hands must be four (once, twice) plane pairs")
-        state_clear(s, _small(level, "level", 2, 14))
+        state_clear(s, as_in_range(level, "level", 2, 14))
         for seat in range(4):
             pair = hands[seat]
             if isinstance(pair, (str, bytes)) or not hasattr(pair, "__len__") or len(pair) != 2:
                 raise ValueError(f"hand {seat} must be a pair of planes (once, twice)")
             s.once[seat] = _hand_plane(pair[0], seat, "once")
             s.twice[seat] = _hand_plane(pair[1], seat, "twice")
-        s.to_act = _small(to_act, "to_act", 0, 3)
+        s.to_act = as_in_range(to_act, "to_act", 0, 3)
         order = _seats(finished, "finished")
         if len(order) > 2 or len(set(order)) != len(order):
             raise ValueError(f"bad finishing order {order}: at most two distinct seats can be out mid-deal")
         s.nfinish = len(order)
         for k in range(s.nfinish):
             s.finish[k] = order[k]
-        s.last_seat = _small(last_seat, "last_seat", -1, 3)
-        s.passes = _small(passes, "passes", 0, 3)
+        s.last_seat = as_in_range(last_seat, "last_seat", -1, 3)
+        s.passes = as_in_range(passes, "passes", 0, 3)
         if last is not None:
             if isinstance(last, (str, bytes)) or not hasattr(last, "__len__") or len(last) != 4:
                 raise ValueError("last must be the move to beat as (kind, key, once, twice), or None")
-            s.last_kind = _small(last[0], "the kind of the move to beat", 0, K_FOUR_JOKERS)
-            s.last_key = _small(last[1], "the key of the move to beat", 0, 255)
+            s.last_kind = as_in_range(last[0], "the kind of the move to beat", 0, K_FOUR_JOKERS)
+            s.last_key = as_in_range(last[1], "the key of the move to beat", 0, 255)
             s.last_once = _plane(last[2], "the once plane of the move to beat")
             s.last_twice = _plane(last[3], "the twice plane of the move to beat")
             s.last_size = hand_size(s.last_once, s.last_twice)
@@ -571,7 +563,7 @@ cdef class State:
     def perft(self, depth):
         """The number of sequences of ``depth`` legal actions from this position (see
         :func:`guandan_fast.perft`), without the GIL."""
-        cdef int d = _small(depth, "depth", 0, MAX_ACTIONS)
+        cdef int d = as_in_range(depth, "depth", 0, MAX_ACTIONS)
         if self.phase < PHASE_PLAY:
             raise ValueError(f"perft counts the actions of the play phase, and the deal is in its "
                              f"{PHASES[self.phase]} phase")

@@ -29,7 +29,7 @@ cimport numpy as cnp
 
 from guandan_fast.engine._bitops cimport gf_ctz64, gf_hand_add
 from guandan_fast.engine._random cimport rng_below, shuffle_cards, add_card
-from guandan_fast.engine._movegen cimport FULL_PLANE, as_integer, as_plane
+from guandan_fast.engine._movegen cimport FULL_PLANE, as_in_range, as_plane
 
 cnp.import_array()
 
@@ -91,14 +91,6 @@ cdef void _sample(const Table* t, uint64_t seed, uint64_t* out) noexcept nogil:
         for i in range(free[seat]):
             add_card(&out[2 * seat], &out[2 * seat + 1], cards[next_card])
             next_card += 1
-
-
-cdef object _integer(object value, str what, object low, object high):
-    """An integer argument in ``low..high``: TypeError/ValueError name ``what``."""
-    number = as_integer(value, what)
-    if not low <= number <= high:
-        raise ValueError(f"{what} must be {low}..{high}, not {number}")
-    return number
 
 
 cdef int _restrict(Table* t, barred) except -1:
@@ -198,11 +190,11 @@ def sample_hands(base, unseen_once, unseen_twice, free, pooled_card, pooled_coun
     cdef Py_ssize_t count, i
     if len(base) != 4 or len(free) != 4:
         raise ValueError("base and free need one entry per seat")
-    count = _integer(n, "the number of worlds", 0, 2**31 - 1)
-    start = _integer(seed, "seed", 0, 2**64 - 1)
-    t.pooled_card = _integer(pooled_card, "the pooled card", 0, 53)
-    t.pooled_count = _integer(pooled_count, "the pooled count", 0, 2)
-    t.pooled_mask = _integer(pooled_mask, "the pooled seats' mask", 0, 15)
+    count = as_in_range(n, "the number of worlds", 0, 2**31 - 1)
+    start = as_in_range(seed, "seed", 0, 2**64 - 1)
+    t.pooled_card = as_in_range(pooled_card, "the pooled card", 0, 53)
+    t.pooled_count = as_in_range(pooled_count, "the pooled count", 0, 2)
+    t.pooled_mask = as_in_range(pooled_mask, "the pooled seats' mask", 0, 15)
     # Every card of the world, counted once: at most two copies of each.
     extra = (1ULL << t.pooled_card) if t.pooled_count else 0
     for seat in range(-1, 5):
@@ -215,7 +207,7 @@ def sample_hands(base, unseen_once, unseen_twice, free, pooled_card, pooled_coun
             o, w = as_plane(once, "base once"), as_plane(twice, "base twice")
             t.base_once[seat], t.base_twice[seat] = o, w
             # 108 bounds every sum below: no int overflow
-            t.free[seat] = _integer(free[seat], "a seat's free slots", 0, 108)
+            t.free[seat] = as_in_range(free[seat], "a seat's free slots", 0, 108)
             slots += t.free[seat]
             if t.pooled_mask >> seat & 1:
                 pooled_slots += t.free[seat]

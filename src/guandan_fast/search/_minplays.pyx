@@ -35,8 +35,6 @@ cimport numpy as cnp
 from guandan_fast.engine._bitops cimport gf_popcount64, gf_ctz64
 from guandan_fast.engine._movegen cimport (
     FULL_PLANE,
-    as_plane,
-    as_small,
     HR_BIT,
     K_BOMB,
     K_FOUR_JOKERS,
@@ -46,6 +44,8 @@ from guandan_fast.engine._movegen cimport (
     NUM_CARDS,
     SB_BIT,
     MoveBuffer,
+    as_plane,
+    as_small,
     movebuf_init,
     movebuf_free,
     generate_into,
@@ -500,6 +500,8 @@ cdef Py_ssize_t solver_decompose(Solver* solver, uint64_t once, uint64_t twice, 
             if e == NULL or e.best < 0:
                 _search(&s, lo, hi, INFINITE)  # exact now, in its slot
                 e = _entry(&s, lo, hi)
+                if e == NULL or e.best < 0:  # (cannot happen: _search writes its own slot last)
+                    break
             if e.owner == s.owner:
                 p = &s.plays[e.best]
             else:  # solved for another hand: its first play in this hand's order

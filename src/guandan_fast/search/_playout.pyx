@@ -41,6 +41,7 @@ from guandan_fast.engine._movegen cimport (
     FULL_PLANE,
     K_PASS,
     MoveBuffer,
+    as_in_range,
     as_integer,
     generate_into,
     movebuf_free,
@@ -286,26 +287,11 @@ cdef void _deal_random(PlayState* s, uint64_t* rng, int level) noexcept nogil:
 # integer (bool and float included) or no State, ValueError for a value out of range. A
 # State holds only positions a deal can be in (it checks them when made).
 
-cdef int _small(object value, str what, int lo, int hi) except? -1:
-    """An integer argument that must lie in lo..hi."""
-    v = as_integer(value, what)
-    if not lo <= v <= hi:
-        raise ValueError(f"{what} must be {lo}..{hi}, not {v}")
-    return <int>v
-
-
 cdef uint64_t _seed(object value) except? 0xFFFFFFFFFFFFFFFF:
     v = as_integer(value, "seed")
     if not 0 <= v <= 0xFFFFFFFFFFFFFFFF:
         raise ValueError(f"seed must be an integer 0 <= seed < 2**64, not {v}")
     return <uint64_t>v
-
-
-cdef Py_ssize_t _count(object value, str what) except? -1:
-    v = as_integer(value, what)
-    if not 0 <= v <= MAX_PLAYOUTS:
-        raise ValueError(f"{what} must be 0..{MAX_PLAYOUTS}, not {v}")
-    return <Py_ssize_t>v
 
 
 cdef PlayState _state_from(object state) except *:
@@ -340,7 +326,7 @@ def playout(state, seed, bint record=False, policy=POLICY_RANDOM):
     """
     cdef PlayState s = _state_from(state)
     cdef uint64_t start_seed = _seed(seed)
-    cdef int rule = _small(policy, "policy", POLICY_RANDOM, POLICY_TACTICS)
+    cdef int rule = as_in_range(policy, "policy", POLICY_RANDOM, POLICY_TACTICS)
     cdef int code
     cdef Cache* cache
     cdef Log log
@@ -428,8 +414,8 @@ def playouts(state, seed, n, policy=POLICY_RANDOM):
     row repeated; the seed is not used)."""
     cdef PlayState start = _state_from(state)
     cdef uint64_t first_seed = _seed(seed)
-    cdef Py_ssize_t count = _count(n, "the number of playouts")
-    cdef int code = _small(policy, "policy", POLICY_RANDOM, POLICY_TACTICS)
+    cdef Py_ssize_t count = as_in_range(n, "the number of playouts", 0, MAX_PLAYOUTS)
+    cdef int code = as_in_range(policy, "policy", POLICY_RANDOM, POLICY_TACTICS)
     return _finishing_orders(&start, start.level, first_seed, count, code)
 
 
@@ -540,8 +526,8 @@ def world_playouts(state, worlds, move_kinds, move_keys, move_cards, seed, n, po
     the move (common random numbers). ``policy`` as in :func:`playouts`."""
     cdef PlayState start = _state_from(state)
     cdef uint64_t first_seed = _seed(seed)
-    cdef Py_ssize_t count = _count(n, "the number of playouts")
-    cdef int rule = _small(policy, "policy", POLICY_RANDOM, POLICY_TACTICS)
+    cdef Py_ssize_t count = as_in_range(n, "the number of playouts", 0, MAX_PLAYOUTS)
+    cdef int rule = as_in_range(policy, "policy", POLICY_RANDOM, POLICY_TACTICS)
     world_array = integer_array(worlds, np.uint64, "worlds")
     if world_array.ndim != 3 or world_array.shape[1] != 4 or world_array.shape[2] != 2:
         raise ValueError(f"worlds must be hand planes of shape (w, 4, 2), not {world_array.shape}")
@@ -613,7 +599,7 @@ def random_deals(n, seed, level=2):
     Deal ``i`` draws its cards, leader and actions from the stream seeded with
     ``seed + i`` (mod 2**64). Returns the finishing orders, ``int8`` of shape ``(n, 4)``.
     """
-    cdef Py_ssize_t count = _count(n, "the number of deals")
+    cdef Py_ssize_t count = as_in_range(n, "the number of deals", 0, MAX_PLAYOUTS)
     cdef uint64_t first_seed = _seed(seed)
-    cdef int deal_level = _small(level, "level", 2, 14)
+    cdef int deal_level = as_in_range(level, "level", 2, 14)
     return _finishing_orders(NULL, deal_level, first_seed, count, POLICY_RANDOM)

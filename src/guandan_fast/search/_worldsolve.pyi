@@ -18,7 +18,7 @@ class WorldSolver:
         self,
         deal: Deal | State,
         worlds: npt.NDArray[np.uint64],
-        rows: Sequence[int],
+        rows: Sequence[int] | npt.NDArray[np.int64],
         objective: int,
         max_nodes: int,
         deadline: float,
