@@ -1,7 +1,7 @@
 """MinPlaysAgent's play rules written in Python over the public API: the test oracle of
 the native policies (``search/_policies.pyx``, which MinPlaysAgent and
 ``Deal.playouts(policy="minplays" | "tactics")`` play). See guandan_fast.agents.minplays for
-the rules; ``tactics`` leads the plays nobody can beat first when at most one other is
+the rules; ``tactics`` decomposes with ``prefer="high"``, leads the plays nobody can beat first when at most one other is
 left, changes the lead when an opponent is close to going out, and holds a trick the next
 seat could go out on."""
 
@@ -30,7 +30,7 @@ def unseen(deal: Deal, seat: int) -> Hand:
 
 
 def lead(deal: Deal, seat: int, tactics: bool = False) -> int:
-    _, plays = min_plays(deal.hands[seat], deal.level, prefer="bombs")
+    _, plays = min_plays(deal.hands[seat], deal.level, prefer="high" if tactics else "bombs")
     rows = list(deal.legal_moves().rows())
     plain = [p for p in plays if p.kind not in BOMB_KINDS]
     left = deal.cards_left()

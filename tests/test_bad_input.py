@@ -243,6 +243,7 @@ def test_the_native_search_entry_points_name_bad_numbers() -> None:
         ((1.5, 0, 2, 0), TypeError, "once must be an integer, not float"),
         ((1, 0, 2**31, 0), ValueError, "level is out of range"),
         ((1, 0, 2, 2.0), TypeError, "prefer must be an integer, not float"),
+        ((1, 0, 2, 4), ValueError, "bad prefer code 4"),
     ]:
         with pytest.raises(error, match=words):
             MinPlays().solve(*args)

@@ -147,7 +147,7 @@ def test_a_solver_remembers_other_hands_without_changing_an_answer() -> None:
     kept, checked = MinPlays(), 0
     for _ in range(60):
         hand = deal_cards(rng)[0]
-        level, prefer = rng.randint(2, 14), rng.randrange(3)
+        level, prefer = rng.randint(2, 14), rng.randrange(4)
         once, twice = hand.once, hand.twice
         while once:
             answer = kept.solve(once, twice, level, prefer)
@@ -160,11 +160,11 @@ def test_a_solver_remembers_other_hands_without_changing_an_answer() -> None:
             if rng.random() < 0.5:  # between two hands of a chain: an unrelated hand, mostly
                 other = deal_cards(rng)[1]  # of the same level (its entries stay), any tie-break
                 kept.solve(other.once, other.twice, level if rng.random() < 0.75 else rng.randint(2, 14),
-                           rng.randrange(3))
+                           rng.randrange(4))
     assert checked > 300
 
 
-@pytest.mark.parametrize("prefer", ["bombs", "singles"])
+@pytest.mark.parametrize("prefer", ["bombs", "singles", "high"])
 def test_tie_breaks_keep_the_count_and_improve_their_criterion(prefer: str) -> None:
     rng = random.Random(11)
     for _ in range(40):
@@ -174,17 +174,26 @@ def test_tie_breaks_keep_the_count_and_improve_their_criterion(prefer: str) -> N
         tied_count, tied = min_plays(hand, level, prefer=prefer)  # type: ignore[arg-type]
         assert tied_count == count
         check_decomposition(hand, level, count, tied)
-        if prefer == "bombs":
+        if prefer in ("bombs", "high"):
             assert sum(m.kind in BOMB_KINDS for m in tied) >= sum(m.kind in BOMB_KINDS for m in plays)
-        else:
+        if prefer == "high":  # as many bombs as "bombs" keeps, and singles and pairs no lower
+            _, kept = min_plays(hand, level, prefer="bombs")
+            assert sum(m.kind in BOMB_KINDS for m in tied) == sum(m.kind in BOMB_KINDS for m in kept)
+            low = [sum(tie_break_cost("high", m.kind, m.key)[2] for m in d) for d in (tied, kept)]
+            assert low[0] <= low[1]
+        elif prefer == "singles":
             assert sum(m.kind is MoveType.SINGLE for m in tied) <= sum(m.kind is MoveType.SINGLE for m in plays)
 
 
-def tie_break_cost(prefer: str, kind: MoveType) -> tuple[int, int, int]:
+def tie_break_cost(prefer: str, kind: MoveType, key: int) -> tuple[int, int, int]:
     """(plays, major, minor) of one play under a tie-break, as documented in solver.PREFER
     (a straight flush counts as a straight: the search sees counts, not suits)."""
     if prefer == "bombs":
         return (1, int(kind not in BOMB_KINDS), int(kind is MoveType.SINGLE))
+    if prefer == "high":
+        low = max(0, 14 - key)
+        minor = 2 + 2 * low if kind is MoveType.SINGLE else low if kind is MoveType.PAIR else 0
+        return (1, int(kind not in BOMB_KINDS), minor)
     return (1, int(kind is MoveType.SINGLE), int(kind is MoveType.PAIR))
 
 
@@ -192,7 +201,7 @@ def brute_force_tie_break(hand: Hand, level: int, prefer: str) -> tuple[int, int
     """The lexicographically smallest (plays, major, minor) over card-level partitions."""
     cheapest: dict[tuple[int, int], tuple[int, int, int]] = {}
     for move in legal_moves(hand, level):
-        cost = tie_break_cost(prefer, move.kind)
+        cost = tie_break_cost(prefer, move.kind, move.key)
         key = (move.cards.once, move.cards.twice)
         cheapest[key] = min(cheapest.get(key, cost), cost)
 
@@ -211,7 +220,7 @@ def brute_force_tie_break(hand: Hand, level: int, prefer: str) -> tuple[int, int
     return best(hand.once, hand.twice)
 
 
-@pytest.mark.parametrize("prefer", ["bombs", "singles"])
+@pytest.mark.parametrize("prefer", ["bombs", "singles", "high"])
 def test_tie_breaks_equal_brute_force_on_small_hands(prefer: str) -> None:
     rng = random.Random(prefer)
     for _ in range(300):
@@ -220,7 +229,8 @@ def test_tie_breaks_equal_brute_force_on_small_hands(prefer: str) -> None:
         count, plays = min_plays(hand, level, prefer=prefer)  # type: ignore[arg-type]
         check_decomposition(hand, level, count, plays)
         kinds = [MoveType.STRAIGHT if m.kind is MoveType.STRAIGHT_FLUSH else m.kind for m in plays]
-        total = tuple(map(sum, zip((0, 0, 0), *(tie_break_cost(prefer, kind) for kind in kinds))))
+        costs = (tie_break_cost(prefer, kind, m.key) for kind, m in zip(kinds, plays))
+        total = tuple(map(sum, zip((0, 0, 0), *costs)))
         assert total == brute_force_tie_break(hand, level, prefer), (str(hand), level)
 
 
@@ -232,6 +242,18 @@ def test_bombs_tie_break_keeps_both_bombs() -> None:
     assert count == 3
     assert sorted(m.kind for m in plays) == [MoveType.PAIR, MoveType.BOMB, MoveType.BOMB]
     check_decomposition(hand, 14, count, plays)
+
+
+def test_high_tie_break_leaves_the_high_single() -> None:
+    # H2 C2 D3 555 7 J at level 2 (H2 the wildcard): four plays either as 555+22 and the
+    # singles 3, 7, J ("bombs": as few singles as any) or as 555+3 and the wildcard, the
+    # single 2 (a level card, high), 7, J; "high" leaves the 3 out of the singles.
+    hand = Hand.parse("H2 C2 D3 S5 H5 C5 S7 SJ")
+    singles = {
+        prefer: sorted(m.key for m in min_plays(hand, 2, prefer=prefer)[1] if m.kind is MoveType.SINGLE)
+        for prefer in ("bombs", "high")
+    }
+    assert singles == {"bombs": [3, 7, 11], "high": [7, 11, 15]}
 
 
 def test_singles_tie_break_leaves_only_the_forced_single() -> None:

@@ -9,6 +9,8 @@ Leading
     then most cards), every such play leaving the rest optimal (``count(rest) = n - 1``);
     a bomb only when nothing else is left.
 Tactics, with ``tactics=True`` (``"minplays:tactics=1"``)
+    the decomposition keeps the fewest and highest singles and pairs among the optimal
+    ones with the most bombs (``prefer="high"``);
     leading, when at most one play of the decomposition can be beaten by the cards the seat
     does not see (the other hands together: neither its own nor played), the weakest play
     nobody can beat (a plain one first): the seat keeps the lead and goes out with the
@@ -115,8 +117,8 @@ class MinPlaysAgent:
     # -- play ---------------------------------------------------------------------------------
     def _decomposition(self, deal: Deal, seat: int) -> tuple[list[Row], list[Move]]:
         """The leader's moves, as rows, and the plays of its hand's fewest-plays
-        decomposition (bombs kept whole)."""
-        _, plays = min_plays(deal.hands[seat], deal.level, prefer="bombs")
+        decomposition (bombs kept whole; with the tactics, the singles and pairs high)."""
+        _, plays = min_plays(deal.hands[seat], deal.level, prefer="high" if self.tactics else "bombs")
         return list(deal.legal_moves().rows()), plays
 
     @staticmethod

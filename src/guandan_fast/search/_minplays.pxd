@@ -93,7 +93,7 @@ cdef struct Search:
     uint32_t stamp
     int unit                  # the cost of a play without penalty
     uint32_t owner            # mode << ROOT_BITS | root: the mode (a decomposition's tie-break
-                              # 0..2, or MODE_COUNT) and the decomposition (0 for counts)
+                              # 0..3, or MODE_COUNT) and the decomposition (0 for counts)
     long nodes
 
 
@@ -117,4 +117,4 @@ cdef int solver_prepare(Solver* solver, uint64_t once, uint64_t twice, int level
 cdef int solver_count_within(Solver* solver, uint64_t once, uint64_t twice, int bound) noexcept nogil
 cdef Py_ssize_t solver_decompose(Solver* solver, uint64_t once, uint64_t twice, int level, int prefer,
                                  Py_ssize_t* rows) noexcept nogil
-    # prefer: 0 none, 1 bombs, 2 singles (else -3); see solver_decompose in _minplays.pyx
+    # prefer: 0 none, 1 bombs, 2 singles, 3 high (else -3); see solver_decompose in _minplays.pyx

@@ -56,8 +56,9 @@ from guandan_fast.engine._movegen cimport (
 cnp.import_array()
 
 cdef enum:
-    UNIT_TIED = 1024          # cost of one play when a tie-break penalty is added
-    PENALTY_MAJOR = 32        # > 27: a major penalty outweighs any number of minor ones
+    UNIT_TIED = 1 << 16       # cost of one play when a tie-break penalty is added (> 27 * 1,023)
+    PENALTY_MAJOR = 1024      # > 27 * 26: a major penalty outweighs any number of minor ones
+    HIGH_RANK = 14            # "high": a single or pair of this key (A) or above is not low
     TABLE_BITS = 15
     INFINITE = 1 << 28
     MAX_PLAY = 10             # the largest move: a bomb of ten cards
@@ -65,13 +66,14 @@ cdef enum:
     NUM_ORDERS = 4 * MAX_PLAY     # _order's values: 0 .. 4 * MAX_PLAY - 1 (sizes 1..10)
     DEDUPE_SIZE = 4096
     ROOT_BITS = 28            # Entry.owner: the decomposition below, the mode above
-    MODE_COUNT = 3            # a count (solver_count_within); modes 0..2 are the tie-breaks
+    MODE_COUNT = 4            # a count (solver_count_within); modes 0..3 are the tie-breaks
 
 # Tie-breaks (the prefer option); the codes are solver.PREFER's.
 cdef enum:
     PREFER_NONE = 0           # any decomposition with the fewest plays
     PREFER_BOMBS = 1          # most bomb plays (bombs, straight flushes, four jokers), then fewest singles
     PREFER_SINGLES = 2        # fewest singles, then fewest pairs
+    PREFER_HIGH = 3           # most bomb plays, then the singles and pairs left low fewest and highest
 
 cdef uint32_t STAMP_LIMIT = 0xFFFFFFFFU   # a stamp wraps: clear the table first
 cdef uint64_t LOW7 = 0x7F7F7F7F7F7F7F7FULL
@@ -200,11 +202,24 @@ cdef Play* _first_optimal(Search* s, uint64_t lo, uint64_t hi, int value) noexce
     return NULL
 
 
-cdef inline int _play_cost(int kind, int prefer) noexcept nogil:
+cdef inline int _low(int key) noexcept nogil:
+    """How far a single's or pair's key is below an ace (0 for A, the level rank, jokers)."""
+    return HIGH_RANK - key if key < HIGH_RANK else 0
+
+
+cdef inline int _play_cost(int kind, int key, int prefer) noexcept nogil:
     """A play's cost under a tie-break. A straight flush counts as a straight here: the
-    search sees rank counts only (its cards may or may not share a suit)."""
+    search sees rank counts only (its cards may or may not share a suit). A single's or a
+    pair's key is its pattern's (one rank, or the wildcards'), whichever reading it has."""
+    cdef int major = 0 if kind == K_BOMB or kind == K_FOUR_JOKERS else PENALTY_MAJOR
     if prefer == PREFER_BOMBS:
-        return UNIT_TIED + (0 if kind == K_BOMB or kind == K_FOUR_JOKERS else PENALTY_MAJOR) + (kind == K_SINGLE)
+        return UNIT_TIED + major + (kind == K_SINGLE)
+    if prefer == PREFER_HIGH:
+        # a low card left alone must be led, or thrown under another's lead: a single
+        # costs twice what a pair of its rank costs, and both more the lower they are
+        if kind == K_SINGLE:
+            return UNIT_TIED + major + 2 + 2 * _low(key)
+        return UNIT_TIED + major + (_low(key) if kind == K_PAIR else 0)
     if prefer == PREFER_SINGLES:
         return UNIT_TIED + (PENALTY_MAJOR if kind == K_SINGLE else 0) + (kind == K_PAIR)
     return 1
@@ -240,7 +255,7 @@ cdef int _dedupe_reserve(Dedupe* d, Py_ssize_t n) noexcept nogil:
 cdef inline int _order(Play* p, int unit) noexcept nogil:
     """Where a play stands in the branching order: the most cards first, then the cheapest."""
     cdef int extra = p.cost - unit
-    return (MAX_PLAY - p.size) * 4 + (2 if extra >= PENALTY_MAJOR else 0) + (extra & 1)
+    return (MAX_PLAY - p.size) * 4 + (2 if extra >= PENALTY_MAJOR else 0) + (extra % PENALTY_MAJOR != 0)
 
 
 cdef int _prepare(Search* s, MoveBuffer* buf, Py_ssize_t n, int level, int prefer, Dedupe* d) noexcept nogil:
@@ -264,7 +279,7 @@ cdef int _prepare(Search* s, MoveBuffer* buf, Py_ssize_t n, int level, int prefe
     cdef Play* unique = s.plays + n    # patterns in generator order, then sorted into s.plays
     for i in range(n):
         hand_lanes(buf.cards[2 * i], buf.cards[2 * i + 1], wild, &lo, &hi)
-        c = _play_cost(buf.kinds[i], prefer)
+        c = _play_cost(buf.kinds[i], buf.keys[i], prefer)
         h = hash_slot(lo, hi, d.mask)
         found = NULL
         while d.stamps[h] == d.stamp:
@@ -477,12 +492,12 @@ cdef Py_ssize_t solver_decompose(Solver* solver, uint64_t once, uint64_t twice, 
     """The fewest plays that empty a valid hand (``check_args`` passes) and one optimal
     decomposition: play ``k`` is row ``rows[k]`` of ``solver.buf`` (``rows`` holds 108).
     -1 when out of memory, -2 when a decomposition cannot be given cards (a bug), -3 for a
-    ``prefer`` code outside 0..2 (the memo's modes: another would read the counts' entries)."""
+    ``prefer`` code outside 0..3 (the memo's modes: another would read the counts' entries)."""
     cdef Search s
     cdef Py_ssize_t n, row, count = 0
     cdef uint64_t lo, hi, o = once, t = twice
     cdef uint64_t wild = wild_bit(level)
-    if prefer < PREFER_NONE or prefer > PREFER_SINGLES:
+    if prefer < PREFER_NONE or prefer > PREFER_HIGH:
         return -3
     cdef Entry* e
     cdef Play* p
@@ -549,12 +564,12 @@ cdef class MinPlays:
 
         The fewest leading plays that empty the hand and one optimal decomposition, its
         plays as ``kinds uint8[count]``, ``keys uint8[count]``, ``cards uint64[count, 2]``.
-        ``prefer``: 0 none, 1 bombs, 2 singles (see :data:`guandan_fast.search.minplays.PREFER`)."""
+        ``prefer``: 0 none, 1 bombs, 2 singles, 3 high (see :data:`guandan_fast.search.minplays.PREFER`)."""
         cdef uint64_t o = as_plane(once, "once"), t = as_plane(twice, "twice")
         cdef int lv = as_small(level, "level"), code = as_small(prefer, "prefer")
         if check_args(o, t, lv, 0, 0, 0) != 0:
             raise ValueError("bad hand planes or level")
-        if not 0 <= code <= 2:
+        if not 0 <= code <= 3:
             raise ValueError(f"bad prefer code {code}")
         cdef Py_ssize_t rows[108]
         cdef Py_ssize_t count, k

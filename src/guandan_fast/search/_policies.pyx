@@ -174,7 +174,8 @@ cdef Py_ssize_t _greedy(const PlayState* s, MoveBuffer* m, bint leading) noexcep
 cdef enum:
     BOMB_TO_FINISH = 2
     DANGER_CARDS = 6            # "tactics": an opponent with this many cards or fewer is watched
-    PREFER_BOMBS = 1            # solver.PREFER["bombs"]
+    PREFER_BOMBS = 1            # solver.PREFER["bombs"]: the minplays policy's decompositions
+    PREFER_HIGH = 3             # solver.PREFER["high"]: the tactics policy's
     NO_BOUND = 1 << 28          # above any count
 
 
@@ -200,7 +201,8 @@ cdef int _decompose(Policy* c, uint64_t once, uint64_t twice, int level, Plan* p
         plan.valid = 1
         return 0
     c.ready = 0  # a decomposition ends the solver's preparation
-    count = solver_decompose(&c.solver, once, twice, level, PREFER_BOMBS, rows)
+    count = solver_decompose(&c.solver, once, twice, level,
+                             PREFER_HIGH if c.policy == POLICY_TACTICS else PREFER_BOMBS, rows)
     if count < 0:
         plan.valid = 0
         return -1

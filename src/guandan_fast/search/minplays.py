@@ -19,7 +19,7 @@ from ._minplays import MinPlays as _NativeSolver
 
 __all__ = ["MAX_CARDS", "PREFER", "min_plays"]
 
-Prefer = Literal["none", "bombs", "singles"]
+Prefer = Literal["none", "bombs", "singles", "high"]
 
 #: Tie-breaks among the decompositions with the fewest plays, and their native codes:
 #:
@@ -31,8 +31,14 @@ Prefer = Literal["none", "bombs", "singles"]
 #:     counts as a straight here (it is reported as a straight flush when its cards happen
 #:     to share a suit);
 #: ``"singles"``
-#:     the fewest singles, then the fewest pairs.
-PREFER: Final = {"none": 0, "bombs": 1, "singles": 2}
+#:     the fewest singles, then the fewest pairs;
+#: ``"high"``
+#:     the most bomb plays, as ``"bombs"``, then the singles and pairs left as few and as
+#:     high as possible: each single costs 2 + 2 (14 - key), each pair 14 - key (an ace,
+#:     the level rank and the jokers: 2 and 0), and the decomposition costs the least. A
+#:     low card left alone must be led or thrown under another's lead; this is the
+#:     decomposition the tactics play (``MinPlaysAgent(tactics=True)``).
+PREFER: Final = {"none": 0, "bombs": 1, "singles": 2, "high": 3}
 
 #: The largest hand :func:`min_plays` takes (a hand holds at most 28 cards in a deal: 27
 #: dealt, one more after a tribute); the search grows exponentially beyond.
