@@ -49,8 +49,9 @@ def test_registered_and_parsed_from_a_spec() -> None:
 
 
 def test_tribute_and_return_are_the_minplays_rule() -> None:
-    # The search agent pays and returns by the MinPlays rule (see its module docstring):
-    # the card whose loss leaves the fewest plays (a return: the lowest such card).
+    # The search agent pays and returns by the rule of the MinPlays tactics (see its module
+    # docstring): the card whose loss leaves the fewest plays, then the singles and pairs
+    # fewest and highest (a return: then the lowest such card).
     deal = gf.Deal.start(["S4 H4 C4 S9 SK", "D9 D8", "D6 C6", "SA S3"], 2, previous_finish=[0, 1, 2, 3])
     deal.step(["tribute", "tribute", ["SA"]])
     assert deal.phase == "return" and deal.to_act == 0
@@ -62,7 +63,7 @@ def test_tribute_and_return_are_the_minplays_rule() -> None:
         while deal.phase in ("tribute", "return"):
             seat = deal.current_seat
             choice = quick().act(deal, seat)
-            assert choice == MinPlaysAgent().act(deal, seat)
+            assert choice == MinPlaysAgent(tactics=True).act(deal, seat)
             deal.step(choice)
 
 

@@ -25,7 +25,7 @@ import guandan_fast as gf
 from guandan_fast import Hand, MoveType, legal_moves
 from guandan_fast.engine.cards import NUM_CARDS, wildcard
 from guandan_fast.engine.deal import deal_cards
-from guandan_fast.search.minplays import MAX_CARDS, min_plays
+from guandan_fast.search.minplays import MAX_CARDS, decomposition_cost, min_plays
 
 BOMB_KINDS = {MoveType.BOMB, MoveType.FOUR_JOKERS}
 
@@ -232,6 +232,19 @@ def test_tie_breaks_equal_brute_force_on_small_hands(prefer: str) -> None:
         costs = (tie_break_cost(prefer, kind, m.key) for kind, m in zip(kinds, plays))
         total = tuple(map(sum, zip((0, 0, 0), *costs)))
         assert total == brute_force_tie_break(hand, level, prefer), (str(hand), level)
+
+
+@pytest.mark.parametrize("prefer", ["none", "bombs", "singles", "high"])
+def test_decomposition_cost_is_the_brute_force_optimum(prefer: str) -> None:
+    rng = random.Random(f"cost {prefer}")
+    for _ in range(150):
+        level = rng.randint(2, 14)
+        hand = small_hand(rng, level)
+        cost = decomposition_cost(hand, level, prefer)  # type: ignore[arg-type]
+        if prefer == "none":
+            assert cost == (min_plays(hand, level)[0], 0, 0)
+        else:
+            assert cost == brute_force_tie_break(hand, level, prefer), (str(hand), level)
 
 
 def test_bombs_tie_break_keeps_both_bombs() -> None:

@@ -30,7 +30,9 @@ Following an opponent
     otherwise pass. Among bombs: the best rest, then the lowest tier and key.
 Tribute and return
     the allowed card whose loss leaves the lowest count (ties: the first listed for a
-    tribute, the lowest card for a return).
+    tribute, the lowest card for a return); with the tactics, among those, the one whose
+    loss leaves the singles and pairs fewest and highest (``decomposition_cost(...,
+    "high")``) first.
 
 It uses only its own hand, the move to beat and who made it, the cards-left counts, and
 (the tactics) the cards it has not seen, which the other hands hold together.
@@ -49,7 +51,7 @@ from ..engine.deal import Deal
 from ..engine.hand import Hand
 from ..engine.moves import Move, MoveType, bomb_tier
 from ..search._policies import Chooser
-from ..search.minplays import min_plays
+from ..search.minplays import decomposition_cost, min_plays
 from .base import check_turn, switch
 
 BOMB_KINDS = frozenset({MoveType.BOMB, MoveType.STRAIGHT_FLUSH, MoveType.FOUR_JOKERS})
@@ -148,9 +150,13 @@ class MinPlaysAgent:
         cards = [parse_card(cards[0]) for _, _, cards in deal.legal_actions()]
         lowest_first = deal.phase == "return"
 
-        def cost(i: int) -> tuple[int, int]:
-            rest = self.count(hand.remove(Hand.from_indices([cards[i]])), level)
-            return rest, card_power(cards[i], level) if lowest_first else 0
+        def cost(i: int) -> tuple[int, int, int]:
+            rest = hand.remove(Hand.from_indices([cards[i]]))
+            order = card_power(cards[i], level) if lowest_first else 0
+            if self.tactics:  # the singles and pairs left fewest and highest next
+                plays, _, low = decomposition_cost(rest, level, "high")
+                return plays, low, order
+            return self.count(rest, level), 0, order
 
         return min(range(len(cards)), key=cost)
 

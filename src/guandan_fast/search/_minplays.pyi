@@ -12,6 +12,10 @@ class MinPlays:
     def nodes(self) -> int:
         """Search nodes of the last :meth:`solve`."""
 
+    @property
+    def penalties(self) -> tuple[int, int]:
+        """``(major, minor)`` tie-break penalties of the last :meth:`solve`'s decomposition."""
+
     def solve(
         self, once: int, twice: int, level: int, prefer: int
     ) -> tuple[int, npt.NDArray[np.uint8], npt.NDArray[np.uint8], npt.NDArray[np.uint64]]:

@@ -56,8 +56,8 @@ from guandan_fast.engine._movegen cimport (
 cnp.import_array()
 
 cdef enum:
-    UNIT_TIED = 1 << 16       # cost of one play when a tie-break penalty is added (> 27 * 1,023)
-    PENALTY_MAJOR = 1024      # > 27 * 26: a major penalty outweighs any number of minor ones
+    UNIT_TIED = 1 << 16       # cost of one play with tie-breaks: > 33 * (1,024 + 26), any penalties of a hand
+    PENALTY_MAJOR = 1024      # > 33 * 26: a major penalty outweighs any number of minor ones
     HIGH_RANK = 14            # "high": a single or pair of this key (A) or above is not low
     TABLE_BITS = 15
     INFINITE = 1 << 28
@@ -389,6 +389,7 @@ cdef int solver_init(Solver* solver) noexcept nogil:
     solver.mask = (1ULL << TABLE_BITS) - 1
     solver.stamp = 0
     solver.nodes = 0
+    solver.cost = 0
     solver.search.plays = NULL
     solver.search.lists = NULL
     solver.table_level = 0
@@ -507,7 +508,7 @@ cdef Py_ssize_t solver_decompose(Solver* solver, uint64_t once, uint64_t twice, 
         n = -1
     if n >= 0:
         hand_lanes(once, twice, wild, &lo, &hi)
-        _search(&s, lo, hi, INFINITE)
+        solver.cost = _search(&s, lo, hi, INFINITE)
         # Walk one optimal decomposition (a slot overwritten on the way is solved again)
         # and give each pattern cards of the hand.
         while (lo != 0 or hi != 0) and count < 108:
@@ -558,6 +559,16 @@ cdef class MinPlays:
         """Search nodes of the last :meth:`solve` (fewer when earlier solves at its level
         left sub-hands it needed in the memo)."""
         return self.solver.nodes
+
+    @property
+    def penalties(self):
+        """``(major, minor)``: what the last :meth:`solve`'s decomposition pays under its
+        tie-break (see ``_play_cost``: for ``"bombs"`` and ``"high"`` the plays that are no
+        bomb, then the singles, or the singles and pairs by how low they are; ``"singles"``
+        the singles, then the pairs; ``"none"`` nothing), which that decomposition makes
+        least among those of the fewest plays."""
+        cdef int extra = self.solver.cost % UNIT_TIED if self.solver.cost >= UNIT_TIED else 0
+        return extra // PENALTY_MAJOR, extra % PENALTY_MAJOR
 
     def solve(self, once, twice, level, prefer):
         """solve(once, twice, level, prefer) -> (count, kinds, keys, cards)

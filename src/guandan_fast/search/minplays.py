@@ -12,12 +12,15 @@ from __future__ import annotations
 import threading
 from typing import Final, Literal
 
+import numpy as np
+import numpy.typing as npt
+
 from ..engine.cards import parse_level
 from ..engine.hand import CardsLike, Hand, as_hand
 from ..engine.moves import Move, MoveType
 from ._minplays import MinPlays as _NativeSolver
 
-__all__ = ["MAX_CARDS", "PREFER", "min_plays"]
+__all__ = ["MAX_CARDS", "PREFER", "decomposition_cost", "min_plays"]
 
 Prefer = Literal["none", "bombs", "singles", "high"]
 
@@ -55,6 +58,21 @@ def _solver() -> _NativeSolver:
     return solver
 
 
+def _solve(
+    hand: CardsLike | Move, level: int | str, prefer: Prefer
+) -> tuple[int, npt.NDArray[np.uint8], npt.NDArray[np.uint8], npt.NDArray[np.uint64], int]:
+    """The native solve of :func:`min_plays` (arguments checked) and the level read."""
+    if isinstance(prefer, str) and prefer in PREFER:
+        code = PREFER[prefer]
+    else:
+        raise ValueError(f"unknown prefer {prefer!r}: use one of {', '.join(map(repr, PREFER))}")
+    hand = as_hand(hand)
+    level = parse_level(level)
+    if len(hand) > MAX_CARDS:
+        raise ValueError(f"min_plays takes hands of at most {MAX_CARDS} cards, not {len(hand)}")
+    return (*_solver().solve(hand.once, hand.twice, level, code), level)
+
+
 def min_plays(hand: CardsLike | Move, level: int | str, *, prefer: Prefer = "none") -> tuple[int, list[Move]]:
     """The fewest leading moves that play out ``hand`` at ``level``, and one such list.
 
@@ -64,17 +82,20 @@ def min_plays(hand: CardsLike | Move, level: int | str, *, prefer: Prefer = "non
     that together use exactly the hand (an empty hand: ``(0, [])``). ``prefer`` chooses
     among the optimal decompositions (see :data:`PREFER`); the count never depends on it.
     """
-    if isinstance(prefer, str) and prefer in PREFER:
-        code = PREFER[prefer]
-    else:
-        raise ValueError(f"unknown prefer {prefer!r}: use one of {', '.join(map(repr, PREFER))}")
-    hand = as_hand(hand)
-    level = parse_level(level)
-    if len(hand) > MAX_CARDS:
-        raise ValueError(f"min_plays takes hands of at most {MAX_CARDS} cards, not {len(hand)}")
-    count, kinds, keys, cards = _solver().solve(hand.once, hand.twice, level, code)
+    count, kinds, keys, cards, level = _solve(hand, level, prefer)
     plays = [
         Move._trusted(MoveType(kind), key, Hand._trusted(once, twice), level)
         for kind, key, (once, twice) in zip(kinds.tolist(), keys.tolist(), cards.tolist())
     ]
     return count, plays
+
+
+def decomposition_cost(hand: CardsLike | Move, level: int | str, prefer: Prefer) -> tuple[int, int, int]:
+    """``(plays, major, minor)``: what :func:`min_plays` with ``prefer`` makes least, in that
+    order, for the hand (see :data:`PREFER`): the fewest plays, then the tie-break's two
+    penalties — for ``"high"`` the plays that are no bomb, then how many and how low the
+    singles and pairs left are (what a seat weighs when it gives a card away); ``(count, 0,
+    0)`` for ``"none"``. Arguments as :func:`min_plays`."""
+    count, *_ = _solve(hand, level, prefer)
+    major, minor = _solver().penalties
+    return count, major, minor
