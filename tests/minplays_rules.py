@@ -1,7 +1,8 @@
 """MinPlaysAgent's play rules written in Python over the public API: the test oracle of
 the native policies (``search/_policies.pyx``, which MinPlaysAgent and
 ``Deal.playouts(policy="minplays" | "tactics")`` play). See guandan_fast.agents.minplays for
-the rules; ``tactics`` decomposes with ``prefer="high"``, leads the plays nobody can beat first when at most one other is
+the rules; ``tactics`` decomposes with ``prefer="high"``, follows an opponent with a play of
+the decomposition first, leads the plays nobody can beat first when at most one other is
 left, changes the lead when an opponent is close to going out, and holds a trick the next
 seat could go out on."""
 
@@ -67,6 +68,12 @@ def follow(deal: Deal, seat: int, tactics: bool = False) -> int:
             return 0
     if deal.last_seat == seat ^ 2:
         return 0
+    if tactics:  # a play of the decomposition first, when one beats
+        _, plays = min_plays(hand, level, prefer="high")
+        cards = {(p.cards.once, p.cards.twice) for p in plays}
+        planned = [i for i in plain if (rows[i][2], rows[i][3]) in cards]
+        if planned:
+            return min(planned, key=lambda i: (rows[i][1], i)) + 1
     if keeping:
         return min(keeping, key=lambda i: (rest[i], rows[i][1])) + 1
     left = deal.cards_left()

@@ -238,6 +238,16 @@ def test_the_native_search_entry_points_name_bad_numbers() -> None:
         solver.solve_worlds(deal, worlds.astype(float), [0], 1, 100, 0.0)
 
     assert MinPlays().solve(1, 0, 2, 0)[0] == 1
+    solver = MinPlays()
+    with pytest.raises(ValueError, match="no decomposition to weigh"):
+        solver.penalties  # noqa: B018 (nothing solved yet)
+    singles = Hand.parse("S3 H4 C5")  # at level 2, three singles: 3 non-bombs, (2 + 22) + (2 + 20) + (2 + 18)
+    solver.solve(singles.once, singles.twice, 2, 3)
+    assert solver.penalties == (3, 66)
+    with pytest.raises(ValueError, match="bad prefer code"):
+        solver.solve(singles.once, singles.twice, 2, 7)
+    with pytest.raises(ValueError, match="no decomposition to weigh"):  # not the last good solve's
+        solver.penalties  # noqa: B018
     for args, error, words in [
         ((-1, 0, 2, 0), ValueError, "hand plane 'once' may only use bits 0..53"),
         ((1.5, 0, 2, 0), TypeError, "once must be an integer, not float"),

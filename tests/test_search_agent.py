@@ -56,6 +56,9 @@ def test_tribute_and_return_are_the_minplays_rule() -> None:
     deal.step(["tribute", "tribute", ["SA"]])
     assert deal.phase == "return" and deal.to_act == 0
     assert deal.legal_actions()[quick().act(deal, 0)] == ["back", "back", ["S9"]]
+    deal = gf.Deal.start(["C8 CJ D8 H3 S3", "D9 D8", "D6 C6", "SB S3"], 2, previous_finish=[0, 1, 2, 3])
+    deal.step(["tribute", "tribute", ["SB"]])  # the tactics keep the pair of 3s (the plain rule: S3)
+    assert deal.legal_actions()[quick().act(deal, 0)] == ["back", "back", ["C8"]]
     for seed in range(6):  # and every tribute and return choice is the rule's
         deal = gf.Deal.random(
             seed, level=2 + seed, previous_finish=[seed % 4, (seed + 1) % 4, (seed + 2) % 4, (seed + 3) % 4]

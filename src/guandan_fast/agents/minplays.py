@@ -10,7 +10,9 @@ Leading
     a bomb only when nothing else is left.
 Tactics, with ``tactics=True`` (``"minplays:tactics=1"``)
     the decomposition keeps the fewest and highest singles and pairs among the optimal
-    ones with the most bombs (``prefer="high"``);
+    ones with the most bombs (``prefer="high"``); following an opponent, a play of the
+    decomposition that beats (the lowest key) comes before any other move that keeps the
+    count;
     leading, when at most one play of the decomposition can be beaten by the cards the seat
     does not see (the other hands together: neither its own nor played), the weakest play
     nobody can beat (a plain one first): the seat keeps the lead and goes out with the
@@ -30,9 +32,10 @@ Following an opponent
     otherwise pass. Among bombs: the best rest, then the lowest tier and key.
 Tribute and return
     the allowed card whose loss leaves the lowest count (ties: the first listed for a
-    tribute, the lowest card for a return); with the tactics, among those, the one whose
-    loss leaves the singles and pairs fewest and highest (``decomposition_cost(...,
-    "high")``) first.
+    tribute, the lowest card for a return); with the tactics, a return takes among those
+    the one whose loss leaves the singles and pairs fewest and highest first (the minor
+    penalty of ``decomposition_cost(..., "high")``; the rest's bombs are not weighed). (A
+    tribute's choice is a suit of the highest rank, which no count tells apart.)
 
 It uses only its own hand, the move to beat and who made it, the cards-left counts, and
 (the tactics) the cards it has not seen, which the other hands hold together.
@@ -153,8 +156,8 @@ class MinPlaysAgent:
         def cost(i: int) -> tuple[int, int, int]:
             rest = hand.remove(Hand.from_indices([cards[i]]))
             order = card_power(cards[i], level) if lowest_first else 0
-            if self.tactics:  # the singles and pairs left fewest and highest next
-                plays, _, low = decomposition_cost(rest, level, "high")
+            if self.tactics and lowest_first:  # a return: the singles and pairs left fewest and highest next
+                plays, _, low = decomposition_cost(rest, level, "high")  # (the bombs not weighed: as measured)
                 return plays, low, order
             return self.count(rest, level), 0, order
 

@@ -55,11 +55,12 @@ Time
     decision. ``budget_ms=None``: no time limit, ``worlds`` worlds every time, and the
     choices depend only on ``seed``.
 
-Tribute, return and anti-tribute are played by the rule of the MinPlays tactics (the allowed
-card whose loss leaves the hand's fewest plays, then its singles and pairs fewest and
-highest, :class:`~guandan_fast.agents.MinPlaysAgent`): those choices come before any play, a
-search there would sample the whole deal with rollouts of 27 cards (the poorest judge we
-have), and this rule measured better than the plain one; a test pins it.
+Tribute, return and anti-tribute are played by the rule of its MinPlays rules, with their
+tactics unless ``tactics=False`` (the allowed card whose loss leaves the hand's fewest
+plays; a return, then its singles and pairs fewest and highest, then the lowest card:
+:class:`~guandan_fast.agents.MinPlaysAgent`): those choices come before any play, a search
+there would sample the whole deal with rollouts of 27 cards (the poorest judge we have),
+and the tactics' return measured better than the plain one; a test pins it.
 """
 
 from __future__ import annotations

@@ -104,7 +104,7 @@ cdef struct Solver:
     MoveBuffer buf            # the hand's leading moves of the last solve
     Dedupe dedupe
     long nodes                # search nodes of the last solve
-    int cost                  # the last decomposition's cost: plays, then penalties (see _play_cost)
+    int cost                  # the last decomposition's cost: plays, then penalties (see _play_cost); -1: none
     Search search             # the prepared hand (solver_prepare), plays NULL when none
     uint64_t wild             # the prepared hand's wildcard bit
     int table_level           # the level the table's entries are for (0: none yet): they are

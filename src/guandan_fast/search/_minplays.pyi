@@ -14,7 +14,8 @@ class MinPlays:
 
     @property
     def penalties(self) -> tuple[int, int]:
-        """``(major, minor)`` tie-break penalties of the last :meth:`solve`'s decomposition."""
+        """``(major, minor)`` tie-break penalties of the last :meth:`solve`'s decomposition
+        (a ``ValueError`` when that solve failed or there was none)."""
 
     def solve(
         self, once: int, twice: int, level: int, prefer: int

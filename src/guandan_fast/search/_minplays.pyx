@@ -19,7 +19,7 @@ depth-first branch and bound over partitions of those counts, without the GIL:
 * a lower bound on the plays left (see ``_lower_bound``) and the best cost so far prune;
   the patterns are tried most cards first.
 
-Costs are additive per play: 1 per play, or 1024 per play plus a tie-break penalty (the
+Costs are additive per play: 1 per play, or 65,536 per play plus a tie-break penalty (the
 ``prefer`` option of :func:`guandan_fast.min_plays`), so the same search returns a
 decomposition with the fewest plays and, among those, the smallest penalty. The counts
 found are then given real cards of the hand, each play read by the generator's own move.
@@ -71,9 +71,9 @@ cdef enum:
 # Tie-breaks (the prefer option); the codes are solver.PREFER's.
 cdef enum:
     PREFER_NONE = 0           # any decomposition with the fewest plays
-    PREFER_BOMBS = 1          # most bomb plays (bombs, straight flushes, four jokers), then fewest singles
+    PREFER_BOMBS = 1          # most bomb plays (bombs of one rank, four jokers), then fewest singles
     PREFER_SINGLES = 2        # fewest singles, then fewest pairs
-    PREFER_HIGH = 3           # most bomb plays, then the singles and pairs left low fewest and highest
+    PREFER_HIGH = 3           # most bomb plays (as above), then the singles and pairs fewest and highest
 
 cdef uint32_t STAMP_LIMIT = 0xFFFFFFFFU   # a stamp wraps: clear the table first
 cdef uint64_t LOW7 = 0x7F7F7F7F7F7F7F7FULL
@@ -389,7 +389,7 @@ cdef int solver_init(Solver* solver) noexcept nogil:
     solver.mask = (1ULL << TABLE_BITS) - 1
     solver.stamp = 0
     solver.nodes = 0
-    solver.cost = 0
+    solver.cost = -1
     solver.search.plays = NULL
     solver.search.lists = NULL
     solver.table_level = 0
@@ -498,6 +498,7 @@ cdef Py_ssize_t solver_decompose(Solver* solver, uint64_t once, uint64_t twice, 
     cdef Py_ssize_t n, row, count = 0
     cdef uint64_t lo, hi, o = once, t = twice
     cdef uint64_t wild = wild_bit(level)
+    solver.cost = -1  # set by a decomposition found
     if prefer < PREFER_NONE or prefer > PREFER_HIGH:
         return -3
     cdef Entry* e
@@ -537,6 +538,7 @@ cdef Py_ssize_t solver_decompose(Solver* solver, uint64_t once, uint64_t twice, 
     if n < 0:
         return -1
     if o != 0:
+        solver.cost = -1
         return -2
     return count
 
@@ -567,6 +569,8 @@ cdef class MinPlays:
         bomb, then the singles, or the singles and pairs by how low they are; ``"singles"``
         the singles, then the pairs; ``"none"`` nothing), which that decomposition makes
         least among those of the fewest plays."""
+        if self.solver.cost < 0:
+            raise ValueError("no decomposition to weigh: the last solve failed, or there was none")
         cdef int extra = self.solver.cost % UNIT_TIED if self.solver.cost >= UNIT_TIED else 0
         return extra // PENALTY_MAJOR, extra % PENALTY_MAJOR
 
@@ -576,6 +580,7 @@ cdef class MinPlays:
         The fewest leading plays that empty the hand and one optimal decomposition, its
         plays as ``kinds uint8[count]``, ``keys uint8[count]``, ``cards uint64[count, 2]``.
         ``prefer``: 0 none, 1 bombs, 2 singles, 3 high (see :data:`guandan_fast.search.minplays.PREFER`)."""
+        self.solver.cost = -1  # (a refused or failed solve leaves nothing to weigh)
         cdef uint64_t o = as_plane(once, "once"), t = as_plane(twice, "twice")
         cdef int lv = as_small(level, "level"), code = as_small(prefer, "prefer")
         if check_args(o, t, lv, 0, 0, 0) != 0:

@@ -159,7 +159,8 @@ cdef Py_ssize_t _greedy(const PlayState* s, MoveBuffer* m, bint leading) noexcep
 
 # -- the minplays policy --------------------------------------------------------------------------
 # MinPlaysAgent's rules (agents/minplays.py), natively: count(hand) is min_plays' count,
-# a decomposition is min_plays(prefer="bombs")'s, both remembered per level (Memo). Lead the
+# a decomposition is min_plays(prefer="bombs")'s ("high" for the tactics), both remembered
+# per level (Memo). Lead the
 # weakest play of the decomposition that is no bomb (lowest key, then most cards; a bomb
 # when nothing else is left). Follow: a move that empties the hand; else pass a partner;
 # else the weakest plain move that keeps the count (count(rest) <= n - 1; fewest plays
@@ -362,9 +363,12 @@ cdef Py_ssize_t _strongest_keep(const PlayState* s, MoveBuffer* m, Policy* c, Pl
     return best
 
 
-cdef Py_ssize_t _weakest_keep(const PlayState* s, MoveBuffer* m, Policy* c, Plan* plan, int* failed) noexcept nogil:
+cdef Py_ssize_t _weakest_keep(const PlayState* s, MoveBuffer* m, Policy* c, Plan* plan, int* failed,
+                              bint plan_first) noexcept nogil:
     """The plain move of the lowest key (the first listed on ties) that keeps the
-    decomposition; -1: none.
+    decomposition; -1: none. ``plan_first`` (the tactics): a play of the plan, when one
+    beats, before any other move (the lowest key among them): a move that keeps the count
+    but not the plan leaves a worse hand of as many plays.
 
     count(rest) >= n - 1 always (the move and a decomposition of the rest empty the hand),
     so it is the first of the lowest key among those leaving n - 1. A play of the plan
@@ -375,6 +379,8 @@ cdef Py_ssize_t _weakest_keep(const PlayState* s, MoveBuffer* m, Policy* c, Plan
     for i in range(m.n):
         if m.kinds[i] < K_STRAIGHT_FLUSH and (keep < 0 or m.keys[i] < m.keys[keep]) and _in_plan(plan, m, i):
             keep = i
+    if plan_first and keep >= 0:
+        return keep
     for i in range(m.n):
         if m.kinds[i] >= K_STRAIGHT_FLUSH or (keep >= 0 and (m.keys[i] > m.keys[keep] or (
                 m.keys[i] == m.keys[keep] and i >= keep))):
@@ -431,7 +437,7 @@ cdef Py_ssize_t _planned(const PlayState* s, MoveBuffer* m, bint leading, Policy
     elif s.last_seat == (seat ^ 2):
         return -1
     else:
-        keep = _weakest_keep(s, m, c, plan, failed)
+        keep = _weakest_keep(s, m, c, plan, failed, tactics)
         if keep >= 0 or failed[0]:
             return keep
     threat = _threatened(s, seat)
