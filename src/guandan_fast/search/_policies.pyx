@@ -167,11 +167,12 @@ cdef Py_ssize_t _greedy(const PlayState* s, MoveBuffer* m, bint leading) noexcep
 # left, then lowest key); else, when an opponent is about to finish, the plain move with
 # the best rest; else a bomb when an opponent is about to finish or it leaves
 # count(rest) <= BOMB_TO_FINISH (best rest, then lowest tier and key); else pass. Ties go
-# to the first move listed, as in MinPlaysAgent. The "tactics" policy is the same with three
-# rules: lead the plays nobody can beat first when at most one other is left (_sure_lead),
-# and two for an opponent that could go out (_tactical_lead, and _strongest_keep when the
-# next seat could go out on the trick); measured by the arena (docs/agents.md, "How strong:
-# the search agent").
+# to the first move listed, as in MinPlaysAgent. The "tactics" policy is the same with its
+# own decomposition ("high") and four rules: follow an opponent with a play of the plan first
+# (_weakest_keep's plan_first), lead the plays nobody can beat first when at most one other
+# is left (_sure_lead), and two for an opponent that could go out (_tactical_lead, and
+# _strongest_keep when the next seat could go out on the trick); measured by the arena
+# (docs/agents.md, "How strong: the search agent").
 cdef enum:
     BOMB_TO_FINISH = 2
     DANGER_CARDS = 6            # "tactics": an opponent with this many cards or fewer is watched
