@@ -204,7 +204,7 @@ def test_minplays_returns_the_card_that_hurts_its_hand_least() -> None:
 def test_tactics_return_the_card_that_leaves_singles_and_pairs_highest() -> None:
     # C8 CJ D8 H3 S3 and the small joker received: giving back S3 or C8 leaves four plays
     # either way; the plain rule gives the lowest (S3: a single 3 is left), the tactics keep
-    # the pair of 3s and give a single 8's partner (decomposition_cost(..., "high")).
+    # the pair of 3s and give a single 8's partner (decomposition_cost(..., prefer="high")).
     deal = gf.Deal.start(["C8 CJ D8 H3 S3", "D9 D8", "D6 C6", "SB S3"], 2, previous_finish=[0, 1, 2, 3])
     deal.step(["tribute", "tribute", ["SB"]])
     assert chosen(deal, make_agent("minplays")) == ["back", "back", ["S3"]]

@@ -240,11 +240,18 @@ def test_decomposition_cost_is_the_brute_force_optimum(prefer: str) -> None:
     for _ in range(150):
         level = rng.randint(2, 14)
         hand = small_hand(rng, level)
-        cost = decomposition_cost(hand, level, prefer)  # type: ignore[arg-type]
+        cost = decomposition_cost(hand, level, prefer=prefer)  # type: ignore[arg-type]
         if prefer == "none":
-            assert cost == (min_plays(hand, level)[0], 0, 0)
+            assert cost == (min_plays(hand, level)[0], 0, 0) == decomposition_cost(hand, level)
         else:
             assert cost == brute_force_tie_break(hand, level, prefer), (str(hand), level)
+
+
+def test_decomposition_cost_checks_its_arguments_as_min_plays() -> None:
+    with pytest.raises(ValueError, match="unknown prefer 'low'"):
+        decomposition_cost("S3 S4", 2, prefer="low")  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        decomposition_cost("S3 S4", 2, "high")  # type: ignore[misc]  # prefer is keyword-only, as min_plays'
 
 
 def test_bombs_tie_break_keeps_both_bombs() -> None:

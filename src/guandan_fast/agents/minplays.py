@@ -34,7 +34,7 @@ Tribute and return
     the allowed card whose loss leaves the lowest count (ties: the first listed for a
     tribute, the lowest card for a return); with the tactics, a return takes among those
     the one whose loss leaves the singles and pairs fewest and highest first (the minor
-    penalty of ``decomposition_cost(..., "high")``; the rest's bombs are not weighed). (A
+    penalty of ``decomposition_cost(..., prefer="high")``; the rest's bombs are not weighed). (A
     tribute's choice is a suit of the highest rank, which no count tells apart.)
 
 It uses only its own hand, the move to beat and who made it, the cards-left counts, and
@@ -151,13 +151,13 @@ class MinPlaysAgent:
     def _card_choice(self, deal: Deal, seat: int) -> int:
         hand, level = deal.hands[seat], deal.level
         cards = [parse_card(cards[0]) for _, _, cards in deal.legal_actions()]
-        lowest_first = deal.phase == "return"
+        returning = deal.phase == "return"  # (a return gives the lowest of equal cards)
 
         def cost(i: int) -> tuple[int, int, int]:
             rest = hand.remove(Hand.from_indices([cards[i]]))
-            order = card_power(cards[i], level) if lowest_first else 0
-            if self.tactics and lowest_first:  # a return: the singles and pairs left fewest and highest next
-                plays, _, low = decomposition_cost(rest, level, "high")  # (the bombs not weighed: as measured)
+            order = card_power(cards[i], level) if returning else 0
+            if self.tactics and returning:  # a return: the singles and pairs left fewest and highest next
+                plays, _, low = decomposition_cost(rest, level, prefer="high")  # (the bombs not weighed: as measured)
                 return plays, low, order
             return self.count(rest, level), 0, order
 

@@ -90,7 +90,7 @@ def min_plays(hand: CardsLike | Move, level: int | str, *, prefer: Prefer = "non
     return count, plays
 
 
-def decomposition_cost(hand: CardsLike | Move, level: int | str, prefer: Prefer) -> tuple[int, int, int]:
+def decomposition_cost(hand: CardsLike | Move, level: int | str, *, prefer: Prefer = "none") -> tuple[int, int, int]:
     """``(plays, major, minor)``: what :func:`min_plays` with ``prefer`` makes least, in that
     order, for the hand (see :data:`PREFER`): the fewest plays, then the tie-break's two
     penalties — for ``"high"`` the plays that are no bomb, then how many and how low the
