@@ -28,11 +28,17 @@ How a world is judged
       ``policy=rollout``, default ``"tactics"``).
 Objective (per team)
     values are for the seat's team, so a seat counts its partner going out as its own:
-    ``"first"`` (default): +1 when one of the team's players goes out first, else -1 (what
-    decides which team goes up; less noisy); ``"points"``: the deal's level points for the
-    team, +3/+2/+1 when one of its players goes out first and the partner 2nd/3rd/last,
-    minus as much when the other team does. Once a seat is out "first" is decided, so the
-    agent then uses "points" whatever the option says (the partner's place is what is left).
+    ``"match"`` (default): the deal's result worth its match equity for the team
+    (:func:`~guandan_fast.search.match_equity.deal_equity`, from the deal's ``team_levels``:
+    what each of the six results does to the chance of winning the match, scaled to -1 …
+    +1) — about the level points early in a match; at A a 1-4 finish worth little; where
+    only which team goes out first matters (K/K), exactly "first"; ``"first"``: +1 when one
+    of the team's players goes out first, else -1 (what decides which team goes up; less
+    noisy; the best objective of a one-deal match); ``"points"``: the deal's level points
+    for the team, +3/+2/+1 when one of its players goes out first and the partner
+    2nd/3rd/last, minus as much when the other team does. Once a seat is out "first" is
+    decided, so the agent then uses "points" (or, with "match", their match equity)
+    whatever the option says (the partner's place is what is left).
 Leaving the rules
     the rules' choice is kept unless another candidate's mean is better by more than a
     margin times the share of the worlds judged by rollouts (an exact value needs no
@@ -75,6 +81,7 @@ from ..engine.deal import Deal
 from ..search._solve import OBJECTIVES as OBJECTIVE_CODES
 from ..search._worldsolve import WorldSolver
 from ..search.infoset import sample_hands
+from ..search.match_equity import deal_equity, first_decides
 from .base import check_turn, non_negative, switch, time_budget
 from .minplays import MinPlaysAgent
 from .pimc import OBJECTIVES, ROLLOUTS, paired_standard_error, rollout_results
@@ -92,7 +99,7 @@ class SearchAgent:
     ``early_margin``: how much better (times the share of rollout-judged worlds) a candidate
     must be than the rules' choice, once a seat in play holds at most ``endgame`` cards /
     before; ``leave_z``: or how many standard errors (paired over the worlds) above zero its
-    gain must be (0: never); ``objective``: ``"first"`` or ``"points"``; ``max_candidates``: the most
+    gain must be (0: never); ``objective``: ``"first"``, ``"points"`` or ``"match"``; ``max_candidates``: the most
     candidates; ``widen``: where worlds are solved, every legal action is a candidate;
     ``tactics``: the MinPlays rules with their tactics (else the plain ones) choose and
     list the candidates; ``rollout``: the rollout policy (as PIMC's)."""
@@ -108,7 +115,7 @@ class SearchAgent:
         early_margin: float = 1.0,
         leave_z: float = 3.0,
         endgame: int = 12,
-        objective: str = "first",
+        objective: str = "match",
         max_candidates: int = 64,
         widen: bool | int = True,
         tactics: bool | int = True,
@@ -124,8 +131,10 @@ class SearchAgent:
         self.leave_z = non_negative(leave_z, "SearchAgent leave_z")
         self.widen = switch(widen, "SearchAgent widen")
         self.tactics = switch(tactics, "SearchAgent tactics")
-        if objective not in OBJECTIVES:
-            raise ValueError(f"SearchAgent objective must be one of {', '.join(OBJECTIVES)}, not {objective!r}")
+        if objective not in (*OBJECTIVES, "match"):
+            raise ValueError(
+                f"SearchAgent objective must be one of {', '.join(OBJECTIVES)}, match, not {objective!r}"
+            )
         self.budget_ms = time_budget(budget_ms, "SearchAgent budget_ms")
         self.seed, self.objective = seed, objective
         self._rng = random.Random(seed)
@@ -188,7 +197,20 @@ class SearchAgent:
     ) -> tuple[np.ndarray, float]:
         """Each candidate's value for ``seat``'s team in each world judged
         (``float[worlds, candidates]``), and the share of those worlds judged by rollouts."""
-        objective = self.objective if not deal.finish_order else "points"  # "first" is decided once a seat is out
+        objective, equity = self.objective, None
+        if objective == "match":  # the deal's points, each worth its match equity ("first" where that is all)
+            equity = deal_equity(deal, seat)
+            objective = "points" if equity is not None and not first_decides(equity) else "first"
+        if deal.finish_order:  # "first" is decided once a seat is out
+            objective = "points"
+        values, share = self._judged(deal, seat, candidates, seed, deadline, objective)
+        if equity is not None and objective == "points":
+            values = equity[values.astype(np.int64) + 3]
+        return values, share
+
+    def _judged(
+        self, deal: Deal, seat: int, candidates: list[int], seed: int, deadline: float | None, objective: str
+    ) -> tuple[np.ndarray, float]:
         worlds = sample_hands(deal, seat, self.worlds, seed)
         if sum(deal.cards_left()) <= self.solve_cards:
             probe, share = self._solved(deal, seat, candidates, worlds[:1], objective, deadline)

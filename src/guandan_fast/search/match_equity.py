@@ -1,0 +1,111 @@
+"""Match equity: what a deal's outcome is worth toward winning the match.
+
+A deal's outcome for a team is one of six: its player goes out first and it goes up 3, 2
+or 1 level, or the other team does. Toward the match these are not worth +3 … -3 (the
+``"points"`` objective) nor ±1 (``"first"``): early in a match each level counts about
+alike, but a team playing at A wins the match only by finishing first with the partner not
+last — there a 1-4 finish is worth almost nothing, and against a team at A keeping it to a
+1-4 finish is worth almost as much as finishing first. Backgammon players know this as the
+match equity table; here it is computed from the rules of scoring (``score_deal``, RULES.md
+§8, §10) by value iteration over the match's states (the two levels, the team whose level
+the deal is played at, the failures at A when the rules count them), assuming the two teams
+equally strong, each first in half the deals, going up 1/2/3 levels with the frequencies
+measured in the search agent's full matches against ``minplays`` (:data:`UP_SHARES`).
+
+What the table does not know: the deals already played (a ``Rules.deal_cap``; the cap is
+ignored) and, from a lone :class:`~guandan_fast.engine.deal.Deal`, the failures at A so far
+(taken as none).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from ..engine.deal import Deal
+from ..engine.rules import Rules
+from ..engine.scoring import ACE, score_deal
+
+__all__ = ["UP_SHARES", "deal_equity", "first_decides", "outcome_equity"]
+
+#: Given that a team finishes first, how often it goes up 1, 2 and 3 levels (measured: 1,128
+#: deals of the search agent's full matches against ``minplays``, both teams, rounded).
+UP_SHARES = (0.30, 0.20, 0.50)
+
+#: The finishing orders of the six outcomes (team 0 is seats 0 and 2), by (team, levels up).
+_ORDERS = {
+    (0, 3): (0, 2, 1, 3), (0, 2): (0, 1, 2, 3), (0, 1): (0, 1, 3, 2),
+    (1, 3): (1, 3, 0, 2), (1, 2): (1, 0, 3, 2), (1, 1): (1, 0, 2, 3),
+}
+_LEVELS = range(2, ACE + 1)
+_CHANCES = {(team, up): 0.5 * UP_SHARES[up - 1] for team in (0, 1) for up in (1, 2, 3)}
+_State = tuple[tuple[int, int], tuple[int, int], int]  # (levels, failures at A, team whose level is played)
+
+
+def _next(rules: Rules, levels: tuple[int, int], failures: tuple[int, int], team: int | None, level: int,
+          outcome: tuple[int, int]) -> float | _State:
+    """Team 0's match win (1.0 or 0.0) or the state after ``outcome``."""
+    score = score_deal(levels, level, _ORDERS[outcome], rules=rules, failures=failures, deal_team=team)
+    if score.winner is not None:
+        return float(score.winner == 0)
+    return (score.levels, score.failures, score.team)
+
+
+@lru_cache(maxsize=8)
+def _team0_equity(rules: Rules) -> dict[_State, float]:
+    """Team 0's chance of winning the match from every state: the absorbing Markov chain of
+    the match solved exactly, ``(I - P) v = r`` (every state reaches a match's end)."""
+    limit = rules.fail_at_a_limit or 1
+    states = [
+        ((a, b), (fa, fb), team)
+        for a in _LEVELS for b in _LEVELS for fa in range(limit) for fb in range(limit) for team in (0, 1)
+    ]
+    index = {state: i for i, state in enumerate(states)}
+    chain, wins = np.eye(len(states)), np.zeros(len(states))
+    for i, (levels, failures, team) in enumerate(states):
+        for outcome, share in _CHANCES.items():
+            after = _next(rules, levels, failures, team, levels[team], outcome)
+            if isinstance(after, float):
+                wins[i] += share * after
+            else:
+                chain[i, index[after]] -= share
+    return dict(zip(states, np.linalg.solve(chain, wins).tolist()))
+
+
+def outcome_equity(
+    rules: Rules, team_levels: tuple[int, int], level: int, team: int, failures: tuple[int, int] = (0, 0)
+) -> np.ndarray:
+    """``team``'s chance of winning the match after each deal result, indexed by the result
+    for ``team`` plus 3 (``-3 … +3``; index 3, no result, is 0): a deal at ``level`` with the
+    teams at ``team_levels`` (the deal is at the level of the team whose level it is; with
+    both or neither, at either's)."""
+    value = _team0_equity(rules)
+    played = [t for t in (0, 1) if team_levels[t] == level]
+    deal_team = played[0] if len(played) == 1 else None
+    equity = np.zeros(7)
+    for (winner, up) in _ORDERS:
+        after = _next(rules, team_levels, failures, deal_team, level, (winner, up))
+        team0 = after if isinstance(after, float) else value.get(after, 0.5)
+        equity[3 + (up if winner == team else -up)] = team0 if team == 0 else 1.0 - team0
+    return equity
+
+
+def deal_equity(deal: Deal, seat: int) -> np.ndarray | None:
+    """The deal's results for ``seat``'s team scaled to -1 … +1 (worst … best outcome of
+    :func:`outcome_equity`, index result + 3), or None when every result is worth the same."""
+    equity = outcome_equity(deal.rules, deal.team_levels, deal.level, seat % 2)
+    results = np.r_[equity[:3], equity[4:]]
+    low, high = results.min(), results.max()
+    if high - low < 1e-9:
+        return None
+    scaled: np.ndarray = 2 * (equity - low) / (high - low) - 1
+    scaled[3] = 0.0
+    return scaled
+
+
+def first_decides(equity: np.ndarray) -> bool:
+    """Whether :func:`deal_equity`'s table is the ``"first"`` objective's: every result of the
+    team finishing first worth +1, every other -1 (then that objective, cheaper to solve,
+    gives the same choices)."""
+    return bool(np.allclose(equity[4:], 1.0) and np.allclose(equity[:3], -1.0))

@@ -1,0 +1,98 @@
+"""Match equity (search/match_equity.py) and the search agent's "match" objective."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from test_search_agent import quick
+
+import guandan_fast as gf
+from guandan_fast.engine.rules import Rules
+from guandan_fast.engine.scoring import score_deal
+from guandan_fast.search.match_equity import _ORDERS, UP_SHARES, deal_equity, first_decides, outcome_equity
+
+
+def iterated_equity(rules: Rules, sweeps: int = 3_000) -> dict[tuple[tuple[int, int], int], float]:
+    """The oracle: team 0's chance of winning from each (levels, team whose level is played),
+    by plain value iteration over the states a match reaches from 2/2 (no failure count)."""
+    chances = {outcome: 0.5 * UP_SHARES[outcome[1] - 1] for outcome in _ORDERS}
+    moves: dict[tuple[tuple[int, int], int], list[tuple[float, object]]] = {}
+    todo = [((2, 2), 0)]
+    while todo:
+        state = todo.pop()
+        levels, team = state
+        moves[state] = []
+        for outcome, share in chances.items():
+            score = score_deal(levels, levels[team], _ORDERS[outcome], rules=rules, deal_team=team)
+            after = float(score.winner == 0) if score.winner is not None else (score.levels, score.team)
+            moves[state].append((share, after))
+            if not isinstance(after, float) and after not in moves and after not in todo:
+                todo.append(after)
+    value = dict.fromkeys(moves, 0.5)
+    for _ in range(sweeps):
+        for state, after in moves.items():
+            value[state] = sum(p * (a if isinstance(a, float) else value[a]) for p, a in after)  # type: ignore[index]
+    return value
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(a_needs_double_up=True)], ids=["national", "double-up"])
+def test_equity_equals_value_iteration(rules: Rules) -> None:
+    oracle = iterated_equity(rules)
+    for levels, team in oracle:
+        for winner, up in _ORDERS:
+            score = score_deal(levels, levels[team], _ORDERS[winner, up], rules=rules, deal_team=team)
+            after = float(score.winner == 0) if score.winner is not None else oracle[score.levels, score.team]
+            mine = outcome_equity(rules, levels, levels[team], 0)[3 + (up if winner == 0 else -up)]
+            assert mine == pytest.approx(after, abs=1e-9), (levels, team, winner, up)
+    assert oracle[(2, 2), 0] == pytest.approx(0.5)
+
+
+def test_equity_is_what_a_match_makes_of_each_result() -> None:
+    rules = Rules()
+    start = outcome_equity(rules, (2, 2), 2, 0)
+    assert np.all(np.diff(np.r_[start[:3], start[4:]]) > 0)  # every level up is worth more
+    assert start[4:] == pytest.approx(1 - start[:3][::-1])  # both teams alike at 2/2
+    assert outcome_equity(rules, (2, 2), 2, 1) == pytest.approx(start)
+    at_a = outcome_equity(rules, (14, 10), 14, 0)  # playing at A: +3 and +2 win the match, +1 does not
+    assert at_a[5] == at_a[6] == 1.0 and at_a[4] < 0.8
+    assert outcome_equity(Rules(a_needs_double_up=True), (14, 10), 14, 0)[5] < 1.0
+    against = outcome_equity(rules, (10, 14), 14, 0)  # the other team at A: its +3 and +2 end the match
+    assert against[0] == against[1] == 0.0 and against[2] > 0.2
+
+
+def at_levels(seed: int, level: int, team_levels: tuple[int, int], plays: int = 0) -> gf.Deal:
+    deal = gf.Deal.random(seed, level=level)
+    deal.team_levels = team_levels
+    for _ in range(plays):
+        deal.step(deal.legal_actions()[0])
+    return deal
+
+
+def test_deal_equity_scales_and_knows_where_first_decides() -> None:
+    table = deal_equity(at_levels(1, 14, (14, 10)), 0)
+    assert table is not None and table[6] == 1.0 and table[0] == -1.0 and table[3] == 0.0
+    assert not first_decides(table)
+    assert deal_equity(at_levels(1, 14, (14, 10)), 1) == pytest.approx(-table[::-1])  # the other team's view
+    kings = deal_equity(at_levels(1, 13, (13, 13)), 2)
+    assert kings is not None and first_decides(kings)  # K/K: the first out takes its team to A, whatever the rest
+
+
+def test_match_objective_values_each_world_by_its_equity() -> None:
+    deal = at_levels(3, 14, (14, 9), plays=8)
+    seat = deal.current_seat
+    candidates = list(range(min(4, len(deal.legal_actions()))))
+    equity = deal_equity(deal, seat)
+    assert equity is not None
+    points, _ = quick(0, objective="points").world_values(deal, seat, candidates, seed=5)
+    match, _ = quick(0, objective="match").world_values(deal, seat, candidates, seed=5)
+    assert match == pytest.approx(equity[points.astype(np.int64) + 3])
+    assert len(np.unique(match)) > 2  # not the two values of "first"
+    kings = at_levels(3, 13, (13, 13), plays=8)  # where "first" decides, "match" is "first"
+    first, _ = quick(0, objective="first").world_values(kings, seat, candidates, seed=5)
+    match, _ = quick(0, objective="match").world_values(kings, seat, candidates, seed=5)
+    assert match == pytest.approx(first)
+
+
+def test_match_objective_is_checked() -> None:
+    with pytest.raises(ValueError, match="points, first, match"):
+        quick(0, objective="equity")

@@ -1,0 +1,30 @@
+"""scripts/match_states.py: deals at the states full matches reach, scored by match equity."""
+
+from __future__ import annotations
+
+import itertools
+import runpy
+from pathlib import Path
+
+SCRIPT = runpy.run_path(str(Path(__file__).resolve().parents[1] / "scripts" / "match_states.py"))
+
+
+def test_states_follow_the_matches() -> None:
+    states = SCRIPT["match_states"]("minplays", 2, seed=3)
+    assert states[0] == ((2, 2), 2, None)
+    firsts = [k for k, (_, _, previous) in enumerate(states) if previous is None]
+    assert len(firsts) == 2 and firsts[0] == 0  # one first deal a match
+    assert all(level in levels for levels, level, _ in states)  # the level of the team that went up
+    for (levels, _, _), (after, _, previous) in itertools.pairwise(states):
+        if previous is not None:  # the same match: only the team that finished first went up
+            team = previous[0] % 2
+            assert after[1 - team] == levels[1 - team] and after[team] >= levels[team]
+    assert any(max(levels) == 14 for levels, _, _ in states)  # the matches reach A
+
+
+def test_the_same_agent_scores_the_same_on_the_same_cards() -> None:
+    state = ((9, 14), 14, [1, 0, 2, 3])  # the other team at A, after its 1-4 finish
+    equities, points = SCRIPT["play_state"](("minplays", "minplays", "random", state, 11))
+    assert equities[:2] == equities[2:] and points[:2] == points[2:]  # deterministic agents, same deals
+    assert all(0.0 <= e <= 1.0 for e in equities)
+    assert {abs(p) for p in points} <= {1, 2, 3}
