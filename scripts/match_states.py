@@ -9,7 +9,7 @@ teams' levels and the previous deal's result, for its tribute): the states come 
 times, and each deal is played four times — A's team against ``--opponent`` from both
 sides, then B's the same way — so that A and B meet the same cards at the same states.
 A deal scores what it does to the team's chance of winning the match
-(:func:`~guandan_fast.search.match_equity.outcome_equity`, unscaled). Prints the mean
+(:func:`~guandan_fast.search.match_equity.outcome_equity`, unscaled, at the deal's team). Prints the mean
 difference A - B per state and deal with its 95% interval, and the same in level points.
 """
 
@@ -53,7 +53,10 @@ def play_state(job: tuple[str, str, str, MatchState, int]) -> tuple[list[float],
     equities, points = [], []
     for spec in (spec_a, spec_b):
         for team in (0, 1):
-            deal = Deal.start(deal_cards(random.Random(seed)), level, previous_finish=previous, team_levels=levels)
+            deal = Deal.start(  # a first deal's leader drawn from the seed too: A and B meet the same deal
+                deal_cards(random.Random(seed)), level, previous_finish=previous, team_levels=levels,
+                seed=None if previous else seed,
+            )
             agents = [
                 build_agent(spec if seat % 2 == team else opponent, derive_seed("agent", seed, team, seat))
                 for seat in range(4)
@@ -63,12 +66,14 @@ def play_state(job: tuple[str, str, str, MatchState, int]) -> tuple[list[float],
                 deal.step(checked_choice(agents[seat], deal, seat))
             result = deal.result(team)
             assert result is not None
-            equities.append(float(outcome_equity(deal.rules, levels, level, team)[3 + result]))
+            deal_team = None if previous is None else previous[0] % 2
+            equities.append(float(outcome_equity(deal.rules, levels, level, team, deal_team=deal_team)[3 + result]))
             points.append(result)
     return equities, points
 
 
 def interval(values: Sequence[float]) -> str:
+    """The mean with its 95% interval (normal approximation), for printing."""
     mean = sum(values) / len(values)
     spread = math.sqrt(sum((v - mean) ** 2 for v in values) / max(1, len(values) - 1))
     half = Z95 * spread / math.sqrt(len(values))

@@ -35,16 +35,31 @@ def iterated_equity(rules: Rules, sweeps: int = 3_000) -> dict[tuple[tuple[int, 
     return value
 
 
-@pytest.mark.parametrize("rules", [Rules(), Rules(a_needs_double_up=True)], ids=["national", "double-up"])
+@pytest.mark.parametrize(
+    "rules",
+    [Rules(), Rules(a_needs_double_up=True), Rules(at_a_only_own_deal=True), Rules(reaching_a_wins=True)],
+    ids=["national", "double-up", "own-deal-at-a", "reaching-a-wins"],
+)
 def test_equity_equals_value_iteration(rules: Rules) -> None:
     oracle = iterated_equity(rules)
     for levels, team in oracle:
         for winner, up in _ORDERS:
             score = score_deal(levels, levels[team], _ORDERS[winner, up], rules=rules, deal_team=team)
             after = float(score.winner == 0) if score.winner is not None else oracle[score.levels, score.team]
-            mine = outcome_equity(rules, levels, levels[team], 0)[3 + (up if winner == 0 else -up)]
+            mine = outcome_equity(rules, levels, levels[team], 0, deal_team=team)[3 + (up if winner == 0 else -up)]
             assert mine == pytest.approx(after, abs=1e-9), (levels, team, winner, up)
     assert oracle[(2, 2), 0] == pytest.approx(0.5)
+
+
+@pytest.mark.parametrize("rules", [Rules(fail_at_a_limit=3), Rules.openguandan()], ids=["fail-at-a", "openguandan"])
+def test_failures_at_a_are_states_of_the_chain(rules: Rules) -> None:
+    for failures in ((0, 0), (2, 0), (1, 2)):
+        equity = outcome_equity(rules, (14, 14), 14, 0, deal_team=0, failures=failures)
+        assert np.all(np.diff(np.r_[equity[:3], equity[4:]]) >= -1e-12) and 0.0 <= equity.min() <= equity.max() <= 1.0
+    # a team one failure from its fall is worse off after a 1-4 finish than one with none
+    fresh = outcome_equity(Rules(fail_at_a_limit=3), (14, 10), 14, 0, deal_team=0)
+    last_chance = outcome_equity(Rules(fail_at_a_limit=3), (14, 10), 14, 0, deal_team=0, failures=(2, 0))
+    assert last_chance[4] < fresh[4] and last_chance[6] == fresh[6] == 1.0
 
 
 def test_equity_is_what_a_match_makes_of_each_result() -> None:
@@ -75,6 +90,13 @@ def test_deal_equity_scales_and_knows_where_first_decides() -> None:
     assert deal_equity(at_levels(1, 14, (14, 10)), 1) == pytest.approx(-table[::-1])  # the other team's view
     kings = deal_equity(at_levels(1, 13, (13, 13)), 2)
     assert kings is not None and first_decides(kings)  # K/K: the first out takes its team to A, whatever the rest
+    assert deal_equity(gf.Deal.random(1, level=14, rules=Rules(deal_cap=1)), 0) is None  # one deal: "first"
+    # both at A, each winning only on its own deal: the deal's team (the previous first) is known
+    own = gf.Deal.random(2, level=14, previous_finish=[1, 0, 2, 3], rules=Rules(at_a_only_own_deal=True))
+    own.team_levels = (14, 14)
+    table = deal_equity(own, 1)
+    assert own.previous_finish == (1, 0, 2, 3) and table is not None and not first_decides(table)
+    assert table[5] == table[6] == 1.0 and table[4] < 1.0  # team 1's 1-3 and 1-2 win, its 1-4 does not
 
 
 def test_match_objective_values_each_world_by_its_equity() -> None:
@@ -88,6 +110,8 @@ def test_match_objective_values_each_world_by_its_equity() -> None:
     assert match == pytest.approx(equity[points.astype(np.int64) + 3])
     assert len(np.unique(match)) > 2  # not the two values of "first"
     kings = at_levels(3, 13, (13, 13), plays=8)  # where "first" decides, "match" is "first"
+    seat = kings.current_seat
+    candidates = list(range(min(4, len(kings.legal_actions()))))
     first, _ = quick(0, objective="first").world_values(kings, seat, candidates, seed=5)
     match, _ = quick(0, objective="match").world_values(kings, seat, candidates, seed=5)
     assert match == pytest.approx(first)

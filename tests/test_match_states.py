@@ -28,3 +28,9 @@ def test_the_same_agent_scores_the_same_on_the_same_cards() -> None:
     assert equities[:2] == equities[2:] and points[:2] == points[2:]  # deterministic agents, same deals
     assert all(0.0 <= e <= 1.0 for e in equities)
     assert {abs(p) for p in points} <= {1, 2, 3}
+
+
+def test_a_first_deal_is_the_same_deal_for_both_agents() -> None:
+    state = ((2, 2), 2, None)  # no previous finish: the leader comes from the deal's seed
+    equities, points = SCRIPT["play_state"](("minplays", "minplays", "random", state, 12))
+    assert equities[:2] == equities[2:] and points[:2] == points[2:]

@@ -205,7 +205,7 @@ class SearchAgent:
             objective = "points"
         values, share = self._judged(deal, seat, candidates, seed, deadline, objective)
         if equity is not None and objective == "points":
-            values = equity[values.astype(np.int64) + 3]
+            values = equity[np.rint(values).astype(np.int64) + 3]  # (whole level points)
         return values, share
 
     def _judged(

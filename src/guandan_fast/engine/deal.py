@@ -341,6 +341,14 @@ class Deal:
         return self._tribute.as_dict()
 
     @property
+    def previous_finish(self) -> tuple[int, ...] | None:
+        """The previous deal's finishing order this deal was started with (its tribute and
+        its level's team come from it), or None (a match's first deal, or a deal set up
+        with a leader)."""
+        previous = self._start[2]
+        return None if previous is None else tuple(previous)
+
+    @property
     def tribute_record(self) -> TributeRecord:
         """The same as a frozen :class:`~guandan_fast.engine.tribute.TributeRecord` (cards as
         indices; its ``leader`` is the seat that leads once the returns are made)."""

@@ -4,17 +4,21 @@ A deal's outcome for a team is one of six: its player goes out first and it goes
 or 1 level, or the other team does. Toward the match these are not worth +3 … -3 (the
 ``"points"`` objective) nor ±1 (``"first"``): early in a match each level counts about
 alike, but a team playing at A wins the match only by finishing first with the partner not
-last — there a 1-4 finish is worth almost nothing, and against a team at A keeping it to a
-1-4 finish is worth almost as much as finishing first. Backgammon players know this as the
-match equity table; here it is computed from the rules of scoring (``score_deal``, RULES.md
-§8, §10) by value iteration over the match's states (the two levels, the team whose level
-the deal is played at, the failures at A when the rules count them), assuming the two teams
-equally strong, each first in half the deals, going up 1/2/3 levels with the frequencies
-measured in the search agent's full matches against ``minplays`` (:data:`UP_SHARES`).
+last — there its 1-4 finish is worth little, and against a team at A holding it to a 1-4
+finish is worth a good part of finishing first. Backgammon players know this as the match
+equity table; here it is computed from the rules of scoring (``score_deal``, RULES.md §8,
+§10) by solving the match exactly as an absorbing Markov chain over its states (the two
+levels, the team whose level the deal is played at, the failures at A when the rules count
+them), assuming the two teams equally strong, each first in half the deals, going up 1/2/3
+levels with the frequencies measured in the search agent's full matches against
+``minplays`` (:data:`UP_SHARES`).
 
-What the table does not know: the deals already played (a ``Rules.deal_cap``; the cap is
-ignored) and, from a lone :class:`~guandan_fast.engine.deal.Deal`, the failures at A so far
-(taken as none).
+What the table does not know: the deals already played (with ``Rules.deal_cap``;
+:func:`deal_equity` treats a one-deal match as "first" and ignores a longer cap) and, from
+a lone :class:`~guandan_fast.engine.deal.Deal`, the failures at A so far (taken as none). A
+deal made alone (``Deal.start``/``Deal.random``) has ``team_levels`` both at its level
+unless set: the table is then that made-up match state's. The chain is solved once per
+process and ``Rules`` (some 0.02 s; 0.1 s when failures at A are counted).
 """
 
 from __future__ import annotations
@@ -55,11 +59,13 @@ def _next(rules: Rules, levels: tuple[int, int], failures: tuple[int, int], team
 @lru_cache(maxsize=8)
 def _team0_equity(rules: Rules) -> dict[_State, float]:
     """Team 0's chance of winning the match from every state: the absorbing Markov chain of
-    the match solved exactly, ``(I - P) v = r`` (every state reaches a match's end)."""
+    the match solved exactly, ``(I - P) v = r`` (every state reaches a match's end). A team
+    counts failures at A only while at A (they restart after a fall), so only those states."""
     limit = rules.fail_at_a_limit or 1
     states = [
         ((a, b), (fa, fb), team)
-        for a in _LEVELS for b in _LEVELS for fa in range(limit) for fb in range(limit) for team in (0, 1)
+        for a in _LEVELS for b in _LEVELS for team in (0, 1)
+        for fa in range(limit if a == ACE else 1) for fb in range(limit if b == ACE else 1)
     ]
     index = {state: i for i, state in enumerate(states)}
     chain, wins = np.eye(len(states)), np.zeros(len(states))
@@ -74,27 +80,40 @@ def _team0_equity(rules: Rules) -> dict[_State, float]:
 
 
 def outcome_equity(
-    rules: Rules, team_levels: tuple[int, int], level: int, team: int, failures: tuple[int, int] = (0, 0)
+    rules: Rules,
+    team_levels: tuple[int, int],
+    level: int,
+    team: int,
+    *,
+    deal_team: int | None = None,
+    failures: tuple[int, int] = (0, 0),
 ) -> np.ndarray:
     """``team``'s chance of winning the match after each deal result, indexed by the result
     for ``team`` plus 3 (``-3 … +3``; index 3, no result, is 0): a deal at ``level`` with the
-    teams at ``team_levels`` (the deal is at the level of the team whose level it is; with
-    both or neither, at either's)."""
+    teams at ``team_levels``, played at the level of ``deal_team`` (the team that finished
+    first in the previous deal; None: the team at ``level`` when only one is — with both, as
+    in a match's first deal, the rules' "own deal" at A counts for neither)."""
+    if deal_team is None:
+        played = [t for t in (0, 1) if team_levels[t] == level]
+        deal_team = played[0] if len(played) == 1 else None
     value = _team0_equity(rules)
-    played = [t for t in (0, 1) if team_levels[t] == level]
-    deal_team = played[0] if len(played) == 1 else None
     equity = np.zeros(7)
     for (winner, up) in _ORDERS:
         after = _next(rules, team_levels, failures, deal_team, level, (winner, up))
-        team0 = after if isinstance(after, float) else value.get(after, 0.5)
+        team0 = after if isinstance(after, float) else value[after]
         equity[3 + (up if winner == team else -up)] = team0 if team == 0 else 1.0 - team0
     return equity
 
 
 def deal_equity(deal: Deal, seat: int) -> np.ndarray | None:
     """The deal's results for ``seat``'s team scaled to -1 … +1 (worst … best outcome of
-    :func:`outcome_equity`, index result + 3), or None when every result is worth the same."""
-    equity = outcome_equity(deal.rules, deal.team_levels, deal.level, seat % 2)
+    :func:`outcome_equity`, index result + 3), or None when every result is worth the same
+    or the match is one deal (``Rules.deal_cap`` 1: who goes out first is all)."""
+    if deal.rules.deal_cap == 1:
+        return None
+    previous = deal.previous_finish
+    deal_team = None if previous is None else previous[0] % 2
+    equity = outcome_equity(deal.rules, deal.team_levels, deal.level, seat % 2, deal_team=deal_team)
     results = np.r_[equity[:3], equity[4:]]
     low, high = results.min(), results.max()
     if high - low < 1e-9:
