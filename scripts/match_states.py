@@ -25,6 +25,7 @@ from guandan_fast.agents.base import checked_choice
 from guandan_fast.arena.matches import Z95, build_agent, derive_seed
 from guandan_fast.engine.deal import Deal, deal_cards
 from guandan_fast.engine.match import Match
+from guandan_fast.engine.scoring import team_of
 from guandan_fast.search.match_equity import outcome_equity
 
 #: (levels before the deal, the deal's level, the previous deal's finishing order or None)
@@ -66,7 +67,7 @@ def play_state(job: tuple[str, str, str, MatchState, int]) -> tuple[list[float],
                 deal.step(checked_choice(agents[seat], deal, seat))
             result = deal.result(team)
             assert result is not None
-            deal_team = None if previous is None else previous[0] % 2
+            deal_team = None if previous is None else team_of(previous[0])
             equities.append(float(outcome_equity(deal.rules, levels, level, team, deal_team=deal_team)[3 + result]))
             points.append(result)
     return equities, points

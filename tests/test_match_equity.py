@@ -120,3 +120,23 @@ def test_match_objective_values_each_world_by_its_equity() -> None:
 def test_match_objective_is_checked() -> None:
     with pytest.raises(ValueError, match="points, first, match"):
         quick(0, objective="equity")
+
+
+@pytest.mark.parametrize(
+    "call, words",
+    [
+        (lambda: outcome_equity(Rules(), (2, 2), 2, 2), "team"),
+        (lambda: outcome_equity(Rules(), (2, 15), 2, 0), "level"),
+        (lambda: outcome_equity(Rules(fail_at_a_limit=3), (14, 9), 14, 0, failures=(3, 0)), "failures"),
+        (lambda: outcome_equity(Rules(fail_at_a_limit=3), (13, 9), 13, 0, failures=(1, 0)), "failures"),
+        (lambda: outcome_equity(Rules(), (14, 9), 14, 0, deal_team=2), "deal_team"),
+        (lambda: outcome_equity("national", (2, 2), 2, 0), "Rules"),  # type: ignore[arg-type]
+    ],
+)
+def test_bad_arguments_are_named(call: object, words: str) -> None:
+    with pytest.raises((ValueError, TypeError), match=words):
+        call()  # type: ignore[operator]
+
+
+def test_levels_may_be_rank_characters() -> None:
+    assert outcome_equity(Rules(), ("A", "T"), "A", 0) == pytest.approx(outcome_equity(Rules(), (14, 10), 14, 0))
