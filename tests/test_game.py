@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import pickle
 from collections.abc import Mapping
 from typing import Any
 
@@ -579,6 +580,29 @@ def test_bad_observation_seat() -> None:
         deal.observation(4)
     with pytest.raises(TypeError):
         deal.observation("0")  # type: ignore[arg-type]
+
+
+def test_the_match_around_a_deal_is_checked_and_kept() -> None:
+    hands = ["S3 S4", "S5 S6", "S7 S8", "S9 ST"]
+    deal = Deal.start(hands, 14, leader=0, team_levels=(14, 14), deal_team=1, failures_at_a=(2, 1))
+    assert (deal.deal_team, deal.failures_at_a) == (1, (2, 1))
+    for other in (deal.clone(), pickle.loads(pickle.dumps(deal))):
+        assert (other.deal_team, other.failures_at_a) == (1, (2, 1))
+    assert Deal.start(hands, 2, leader=0).deal_team is None and Deal.start(hands, 2, leader=0).failures_at_a == (0, 0)
+    after = Deal.start(["S3 S4"] * 2 + ["S5 S6"] * 2, 5, previous_finish=[1, 0, 2, 3])
+    assert after.deal_team == 1 == Deal.start(["S3 S4"] * 2 + ["S5 S6"] * 2, 5, previous_finish=[3, 1], deal_team=1).deal_team
+    for bad, error, words in (
+        ({"deal_team": 2}, ValueError, "deal_team"),
+        ({"deal_team": "0"}, TypeError, "deal_team"),
+        ({"failures_at_a": (1,)}, ValueError, "failures_at_a"),
+        ({"failures_at_a": "00"}, ValueError, "failures_at_a"),
+        ({"failures_at_a": (0, -1)}, ValueError, "failures at A"),
+        ({"failures_at_a": (0.5, 0)}, TypeError, "failures at A"),
+    ):
+        with pytest.raises(error, match=words):
+            Deal.start(hands, 2, leader=0, **bad)
+    with pytest.raises(ValueError, match="previous finish's first team"):
+        Deal.start(["S3 S4"] * 2 + ["S5 S6"] * 2, 5, previous_finish=[1, 0, 2, 3], deal_team=0)
 
 
 # ---------------------------------------------------------------------------------------------

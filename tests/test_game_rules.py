@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import pickle
 import random
 from dataclasses import fields
 from typing import Any
@@ -130,6 +131,12 @@ def test_three_failures_at_a_the_openguandan_way(monkeypatch: pytest.MonkeyPatch
     match = play_match(OPEN, [*TO_A, partner_last, partner_last, partner_last], monkeypatch)
     assert match.levels == (3, 2) and not match.over  # back to 2, then the deal's +1
     assert match.records[-2].levels_after == (14, 2)
+
+    # the deals carry the match: whose level they are played at and the failures so far
+    match = play_match(OPEN, [*TO_A, partner_last, partner_last], monkeypatch)
+    assert match.deal.failures_at_a == (2, 0) and match.deal.deal_team == 0 and match.deal.level == 14
+    assert pickle.loads(pickle.dumps(match.deal)).failures_at_a == (2, 0) == match.deal.clone().failures_at_a
+    assert Match(seed=1, rules=OPEN).deal.deal_team is None  # the first deal: nobody's level
 
 
 def test_first_leader(monkeypatch: pytest.MonkeyPatch) -> None:

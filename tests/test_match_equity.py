@@ -99,6 +99,32 @@ def test_deal_equity_scales_and_knows_where_first_decides() -> None:
     assert table[5] == table[6] == 1.0 and table[4] < 1.0  # team 1's 1-3 and 1-2 win, its 1-4 does not
 
 
+def test_deal_equity_reads_the_match_the_deal_carries() -> None:
+    """A deal restarted from a position (the platform client's mirror does) carries its
+    level's team and the failures at A, and the table follows them."""
+    rules = Rules.openguandan()  # three failures at A send a team back to 2; A only on its own deal
+    hands = gf.Deal.random(3).hands
+    both_at_a = {"rules": rules, "team_levels": (14, 14), "leader": 0}
+    ours = deal_equity(gf.Deal.start(hands, 14, deal_team=0, **both_at_a), 0)
+    theirs = deal_equity(gf.Deal.start(hands, 14, deal_team=1, **both_at_a), 0)
+    unknown = deal_equity(gf.Deal.start(hands, 14, **both_at_a), 0)
+    assert ours is not None and theirs is not None and unknown is not None
+    assert ours[5] == ours[6] == 1.0 and ours[4] < 1.0  # on our deal a 1-2 or 1-3 wins, a 1-4 does not
+    assert theirs[0] == theirs[1] == -1.0 and theirs[2] > -1.0  # on theirs, their 1-4 does not win either
+    assert theirs[4] == theirs[5] == theirs[6] == 1.0  # our going out first only brings our own deal at A
+    assert not np.allclose(unknown, ours) and not np.allclose(unknown, theirs)
+    a_vs_10 = {"rules": rules, "team_levels": (14, 10), "leader": 0, "deal_team": 0}
+    fresh = outcome_equity(rules, (14, 10), 14, 0, deal_team=0)
+    last_chance = outcome_equity(rules, (14, 10), 14, 0, deal_team=0, failures=(2, 0))
+    for failures, expected in (((0, 0), fresh), ((2, 0), last_chance), ((7, 0), last_chance), ((0, 2), fresh)):
+        table = deal_equity(gf.Deal.start(hands, 14, failures_at_a=failures, **a_vs_10), 0)  # type: ignore[arg-type]
+        results = np.r_[expected[:3], expected[4:]]
+        scaled = 2 * (expected - results.min()) / (results.max() - results.min()) - 1
+        scaled[3] = 0.0
+        assert table == pytest.approx(scaled), failures  # counts beyond the chain's (or at 10) clipped
+    assert not np.allclose(fresh, last_chance)
+
+
 def test_match_objective_values_each_world_by_its_equity() -> None:
     deal = at_levels(3, 14, (14, 9), plays=8)
     seat = deal.current_seat

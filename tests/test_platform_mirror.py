@@ -511,3 +511,18 @@ def test_the_own_hand_is_resynced_from_each_play_request() -> None:
     assert faults == [] or all("no hidden hand can hold" in fault for fault in faults)
     episodes = [r["msg"]["order"] for r in recording(path) if r["seat"] == 2 and r["msg"].get("stage") == "episodeOver"]
     assert [server for server, _ in mirror.finish_orders] == episodes
+
+
+def test_a_deal_restarted_from_the_servers_turn_order_keeps_its_match() -> None:
+    """The mirror restarts its deal where the server's turn order leaves the rules; the
+    restarted deal keeps whose level it is played at and the failures at A (the search
+    agent's match objective reads them: both at A, only the deal's team can win)."""
+    mirror = Mirror(0)
+    deal = Deal.start(["S3 S4", "S5 S6", "S7 S8", "S9 ST"], 14, leader=0, rules=Rules.openguandan(),
+                      team_levels=(14, 14), deal_team=1, failures_at_a=(2, 1))
+    deal.step(["Single", "3", ["S3"]])
+    led = mirror._led_by(deal, 2)
+    refused = mirror._after_refused_play(deal, 1, Hand("S5"))
+    for restarted in (led, refused):
+        assert (restarted.deal_team, restarted.failures_at_a, restarted.team_levels) == (1, (2, 1), (14, 14))
+    assert led.to_act == 2 and not led.following and refused.hands[1] == Hand("S6")

@@ -29,8 +29,8 @@ How a world is judged
 Objective (per team)
     values are for the seat's team, so a seat counts its partner going out as its own:
     ``"match"`` (default): the deal's result worth its match equity for the team
-    (:func:`~guandan_fast.search.match_equity.deal_equity`, from the deal's ``team_levels``:
-    what each of the six results does to the chance of winning the match, scaled to -1 …
+    (:func:`~guandan_fast.search.match_equity.deal_equity`, from the deal's ``team_levels``,
+    ``deal_team`` and ``failures_at_a``: what each of the six results does to the chance of winning the match, scaled to -1 …
     +1) — about the level points early in a match; at A a 1-4 finish worth little; where
     only which team goes out first matters (K/K), exactly "first"; ``"first"``: +1 when one
     of the team's players goes out first, else -1 (what decides which team goes up; less

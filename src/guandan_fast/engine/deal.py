@@ -102,6 +102,8 @@ class Deal:
 
     __slots__ = (
         "_card_actions",
+        "_deal_team",
+        "_failures_at_a",
         "_paid",
         "_pending",
         "_replaced",
@@ -118,6 +120,10 @@ class Deal:
     #: The position: hands, level, seat to act, the move to beat, seats out, the play log.
     _state: State
     _team_levels: tuple[int, int]
+    #: The match around the deal, for agents that play for the match: the team whose level
+    #: it is played at (None: neither, as in a match's first deal) and each team's failures at A.
+    _deal_team: int | None
+    _failures_at_a: tuple[int, int]
     #: Tributes and returns as (seat, stored triple); they all come before the first play.
     _card_actions: list[tuple[int, StoredAction]]
     #: The first plays as (seat, kind, key, once, twice) rows, made when :attr:`plays` or
@@ -150,6 +156,8 @@ class Deal:
         team_levels: Sequence[int | str] | None = None,
         finished: Sequence[int] | None = None,
         tribute_order: Sequence[int] | None = None,
+        deal_team: int | None = None,
+        failures_at_a: Sequence[int] = (0, 0),
     ) -> Deal:
         """A deal from four hands at ``level``.
 
@@ -165,11 +173,20 @@ class Deal:
         the order in which the two payers choose (default: the loser after the first player
         first); on equal cards the first to choose pays the first player — RULES.md §9 with
         the default, the OpenGuanDan server's arrival order when given.
+
+        The match around the deal (kept by :class:`~guandan_fast.engine.match.Match` and the
+        platform client; agents that play for the match read it): ``deal_team``, the team
+        whose level the deal is played at — the previous finish's first team when
+        ``previous_finish`` is given (then ``deal_team`` must be None or that team), else as
+        given (None: neither, as in a match's first deal); ``failures_at_a``, each team's
+        failures at A so far (:func:`~guandan_fast.engine.scoring.score_deal`).
         """
         deal = _new_deal(cls)
         level = parse_level(level)
         deal.rules = check_rules(rules)
         deal._team_levels = (level, level) if team_levels is None else _check_team_levels(team_levels)
+        deal._deal_team = None if deal_team is None else bounded(deal_team, "deal_team (a team, 0 or 1)", 0, 1)
+        deal._failures_at_a = _check_failures(failures_at_a)
         checked = _check_hands(hands)
         finish = _check_finished(finished, checked)
         deal._card_actions = []
@@ -187,6 +204,9 @@ class Deal:
             if leader is not None:
                 raise ValueError("with previous_finish the tribute rules decide who leads: leave leader as None")
             order = check_finish_order(previous_finish)
+            if deal_team is not None and deal._deal_team != team_of(order[0]):
+                raise ValueError(f"deal_team {deal_team} is not the previous finish's first team, {team_of(order[0])}")
+            deal._deal_team = team_of(order[0])
             deal._state = State.position(planes, level, active[0], finished=finish)
             deal._start = (planes, None, order, finish, None)
             deal._setup_tribute(order, tribute_order)
@@ -349,6 +369,17 @@ class Deal:
         return None if previous is None else tuple(previous)
 
     @property
+    def deal_team(self) -> int | None:
+        """The team whose level the deal is played at (the previous deal's first team), or
+        None (neither: a match's first deal, or a deal set up without saying)."""
+        return self._deal_team
+
+    @property
+    def failures_at_a(self) -> tuple[int, int]:
+        """Each team's failures at A before this deal (the rules' ``fail_at_a_limit``)."""
+        return self._failures_at_a
+
+    @property
     def tribute_record(self) -> TributeRecord:
         """The same as a frozen :class:`~guandan_fast.engine.tribute.TributeRecord` (cards as
         indices; its ``leader`` is the seat that leads once the returns are made)."""
@@ -385,6 +416,8 @@ class Deal:
         other = _new_deal(Deal)
         other.rules = self.rules
         other._team_levels = self._team_levels
+        other._deal_team = self._deal_team
+        other._failures_at_a = self._failures_at_a
         other._state = self._state.copy()
         other._card_actions = self._card_actions[:]
         other._rows = self._rows[:]
@@ -459,6 +492,8 @@ class Deal:
             "rules": {field.name: getattr(self.rules, field.name) for field in fields(self.rules)},
             "finished": finished,
             "tribute_order": order,
+            "deal_team": self._deal_team,
+            "failures_at_a": self._failures_at_a,
         }
         card_actions = [(seat, fresh(triple)) for seat, triple in self._card_actions]
         replaced = [(cards, plays, [_names(hand.once, hand.twice) for hand in hands]) for cards, plays, hands in self._replaced]
@@ -865,7 +900,9 @@ def _restore(
     return deal
 
 
-_START_KEYS = frozenset({"hands", "level", "leader", "previous_finish", "rules", "finished", "tribute_order"})
+_START_KEYS = frozenset(
+    {"hands", "level", "leader", "previous_finish", "rules", "finished", "tribute_order", "deal_team", "failures_at_a"}
+)
 
 
 def _at(change: object) -> tuple[int, int]:
@@ -949,6 +986,13 @@ def _check_finished(finished: Sequence[int] | None, hands: list[Hand]) -> list[i
     if sorted(order) != empty:
         raise ValueError(f"finished must list exactly the seats with empty hands ({empty}), not {order}")
     return order
+
+
+def _check_failures(failures: object) -> tuple[int, int]:
+    if isinstance(failures, (str, bytes)) or not isinstance(failures, Sequence) or len(failures) != 2:
+        raise ValueError("failures_at_a must be two counts (team 0, team 1)")
+    return (bounded(failures[0], "a team's failures at A", 0, 2**31 - 1),
+            bounded(failures[1], "a team's failures at A", 0, 2**31 - 1))
 
 
 def _check_team_levels(levels: object) -> tuple[int, int]:

@@ -45,8 +45,6 @@ class Match:
         self._rng = random.Random(seed)
         self._levels = [2, 2]
         self._failures = [0, 0]
-        #: The team whose level the current deal is played at (None in the first deal).
-        self._deal_team: int | None = None
         self._over = False
         self.winner: int | None = None
         self.deals_played = 0
@@ -120,11 +118,10 @@ class Match:
     def _score(self, deal: Deal) -> None:
         finish = deal.finish_order
         result = score_deal(
-            self.levels, deal.level, finish, rules=self.rules, failures=self._failures, deal_team=self._deal_team
+            self.levels, deal.level, finish, rules=self.rules, failures=self._failures, deal_team=deal.deal_team
         )
         self._levels = list(result.levels)
         self._failures = list(result.failures)
-        self._deal_team = result.team
         self.winner = result.winner
         self.deals_played += 1
         self.records.append(_DealRecord(deal.level, finish, self.levels, deal.tribute))
@@ -143,6 +140,7 @@ class Match:
             previous_finish=finish,
             rules=self.rules,
             team_levels=self.levels,
+            failures_at_a=self._failures,
         )
 
     def _result(self) -> str:

@@ -264,7 +264,7 @@ class Mirror:
             # The server's first deal is led by seat 0 (the leader is checked at the first play).
             return Deal.start(hands, level, leader=0, rules=rules, team_levels=self.levels)
         return Deal.start(hands, level, previous_finish=self._previous, rules=rules, team_levels=self.levels,
-                          tribute_order=order)
+                          tribute_order=order, failures_at_a=self._failures)
 
     def _anti(self, msg: Mapping[str, Any]) -> None:
         seats = [read_seat(s) for s in field(msg, "antiPos")]
@@ -359,7 +359,7 @@ class Mirror:
             hands[giver] = hands[giver].remove([CARD_NAMES[card]])
             hands[taker] = hands[taker].add([CARD_NAMES[card]])
         self._leader_known = False
-        return Deal.start(hands, deal.level, leader=0, rules=self.rules, team_levels=deal.team_levels)
+        return _restarted(deal, hands, 0)
 
     def _deal_to_follow(self) -> Deal | None:
         """The deal a notify of the deal applies to; None while the mirror is lost (the
@@ -457,17 +457,14 @@ class Mirror:
         finished = deal.finish_order + ([seat] if not hands[seat] else [])
         leader = _next_holding(hands, seat)
         try:
-            return Deal.start(hands, deal.level, leader=leader, rules=self.rules, team_levels=deal.team_levels, finished=finished)
+            return _restarted(deal, hands, leader, finished)
         except ValueError as error:
             raise ProtocolError(f"seat {seat} played {cards}, which ends the deal against the rules: {error}") from None
 
     def _led_by(self, deal: Deal, seat: int) -> Deal:
         """The deal restarted from the current hands with ``seat`` to lead a new trick (the
         server's turn order, which the rules cannot reach by a step)."""
-        return Deal.start(
-            deal.hands, deal.level, leader=seat, rules=self.rules, team_levels=deal.team_levels,
-            finished=deal.finish_order,
-        )
+        return _restarted(deal, deal.hands, seat, deal.finish_order)
 
     # -- act ----------------------------------------------------------------------------------
     def _act(self, msg: Mapping[str, Any], check: bool) -> None:
@@ -662,3 +659,12 @@ def _is_pass(entry: object) -> bool:
 
 def _chars(levels: Sequence[int]) -> str:
     return "/".join(level_char(level) for level in levels)
+
+
+def _restarted(deal: Deal, hands: Sequence[Hand], leader: int, finished: Sequence[int] | None = None) -> Deal:
+    """``deal`` begun again in the play phase from ``hands`` with ``leader`` to lead and
+    ``finished`` out, keeping its rules, levels and match (its level's team, failures at A)."""
+    return Deal.start(
+        hands, deal.level, leader=leader, rules=deal.rules, team_levels=deal.team_levels, finished=finished,
+        deal_team=deal.deal_team, failures_at_a=deal.failures_at_a,
+    )

@@ -118,12 +118,17 @@ def outcome_equity(
 def deal_equity(deal: Deal, seat: int) -> np.ndarray | None:
     """The deal's results for ``seat``'s team scaled to -1 … +1 (worst … best outcome of
     :func:`outcome_equity`, index result + 3), or None when every result is worth the same
-    or the match is one deal (``Rules.deal_cap`` 1: who goes out first is all)."""
+    or the match is one deal (``Rules.deal_cap`` 1: who goes out first is all). The match
+    is the deal's own: its ``team_levels``, ``deal_team`` and ``failures_at_a``."""
     if deal.rules.deal_cap == 1:
         return None
-    previous = deal.previous_finish
-    deal_team = None if previous is None else team_of(previous[0])
-    equity = outcome_equity(deal.rules, deal.team_levels, deal.level, seat % 2, deal_team=deal_team)
+    rules, levels = deal.rules, deal.team_levels
+    limit = rules.fail_at_a_limit or 1
+    # the failures the chain can hold: at A only, below the limit (levels may have been set
+    # after the deal began, e.g. by a server that differs from the rules)
+    counts = [min(n, limit - 1) if levels[t] == ACE else 0 for t, n in enumerate(deal.failures_at_a)]
+    failures = (counts[0], counts[1])
+    equity = outcome_equity(rules, levels, deal.level, team_of(seat), deal_team=deal.deal_team, failures=failures)
     results = np.r_[equity[:3], equity[4:]]
     low, high = results.min(), results.max()
     if high - low < 1e-9:
