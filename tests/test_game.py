@@ -595,7 +595,8 @@ def test_the_match_around_a_deal_is_checked_and_kept() -> None:
         ({"deal_team": 2}, ValueError, "deal_team"),
         ({"deal_team": "0"}, TypeError, "deal_team"),
         ({"failures_at_a": (1,)}, ValueError, "failures_at_a"),
-        ({"failures_at_a": "00"}, ValueError, "failures_at_a"),
+        ({"failures_at_a": "00"}, TypeError, "failures_at_a"),
+        ({"failures_at_a": 0}, TypeError, "failures_at_a"),
         ({"failures_at_a": (0, -1)}, ValueError, "failures at A"),
         ({"failures_at_a": (0.5, 0)}, TypeError, "failures at A"),
     ):

@@ -526,3 +526,31 @@ def test_a_deal_restarted_from_the_servers_turn_order_keeps_its_match() -> None:
     for restarted in (led, refused):
         assert (restarted.deal_team, restarted.failures_at_a, restarted.team_levels) == (1, (2, 1), (14, 14))
     assert led.to_act == 2 and not led.following and refused.hands[1] == Hand("S6")
+
+
+def test_the_mirror_keeps_the_match_across_real_deals_at_a() -> None:
+    """A recorded game with many deals at A: every mirrored deal (and a stand-in built from
+    its request) is played at the level of the team that went out first in the deal
+    before, and carries the failures at A, which are counted for teams at A only."""
+    seen: dict[int, tuple[int, int | None, tuple[int, int], tuple[int, int]]] = {}  # by deal, its first request
+    previous: list[int] = []
+
+    def doctor(mirror: Mirror, msg: dict[str, Any]) -> list[dict[str, Any]]:
+        if msg.get("stage") == "episodeOver":
+            previous[:] = msg["order"]
+        deal, index = mirror.deal, len(mirror.finish_orders)
+        if msg.get("type") == "act" and msg.get("stage") == "play" and deal is not None and index not in seen:
+            expected = previous[0] % 2 if previous and deal.level != 2 else None  # a new game starts at 2
+            assert deal.deal_team == expected
+            lost = copy.deepcopy(mirror)
+            lost.lost = "a test"  # out of step: the request alone gives the deal
+            stand_in = lost.answer_deal(msg)
+            assert stand_in is not None and stand_in is not deal
+            assert (stand_in.deal_team, stand_in.failures_at_a) == (deal.deal_team, deal.failures_at_a)
+            seen[index] = (deal.level, deal.deal_team, deal.team_levels, deal.failures_at_a)
+        return [msg]
+
+    mirror = _replay_with(_session("session-1"), 0, doctor)
+    assert mirror.departures["unexplained"] == 0 and len(seen) > 20
+    assert all(failures[t] == 0 or levels[t] == 14 for _, _, levels, failures in seen.values() for t in (0, 1))
+    assert any(level == 14 and sum(failures) > 0 for level, _, _, failures in seen.values())  # failures at A, carried

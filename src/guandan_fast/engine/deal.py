@@ -989,8 +989,10 @@ def _check_finished(finished: Sequence[int] | None, hands: list[Hand]) -> list[i
 
 
 def _check_failures(failures: object) -> tuple[int, int]:
-    if isinstance(failures, (str, bytes)) or not isinstance(failures, Sequence) or len(failures) != 2:
-        raise ValueError("failures_at_a must be two counts (team 0, team 1)")
+    if isinstance(failures, (str, bytes)) or not isinstance(failures, Sequence):
+        raise TypeError(f"failures_at_a must be two counts (team 0, team 1), not {type(failures).__name__}")
+    if len(failures) != 2:
+        raise ValueError(f"failures_at_a must be two counts (team 0, team 1), not {len(failures)}")
     return (bounded(failures[0], "a team's failures at A", 0, 2**31 - 1),
             bounded(failures[1], "a team's failures at A", 0, 2**31 - 1))
 

@@ -32,7 +32,7 @@ from ..engine.cards import CARD_NAMES, level_char, parse_card, parse_level
 from ..engine.deal import Deal
 from ..engine.hand import Hand
 from ..engine.rules import Rules
-from ..engine.scoring import DealScore, score_deal
+from ..engine.scoring import DealScore, score_deal, team_of
 from ..engine.tribute import natural_order, who_pays
 from ..platform import placeholders, standin
 from ..search.infoset import Unseen
@@ -140,8 +140,9 @@ class Mirror:
             if msg.get("stage") == "play":
                 deal = self._deal
                 finished = deal.finish_order if deal is not None else []
-                return standin.play_stand_in(msg, self.seat, self.rules, self.levels, self._played, finished)
-            return standin.card_stand_in(msg, self.seat, self.rules, self.levels)
+                return standin.play_stand_in(msg, self.seat, self.rules, self.levels, self._played, finished,
+                                             deal_team=self._deal_team(), failures_at_a=self._failures)
+            return standin.card_stand_in(msg, self.seat, self.rules, self.levels, failures_at_a=self._failures)
         except ProtocolError as error:
             log.info("seat %s: no stand-in deal for this request: %s", self.seat, error)
             return None
@@ -519,7 +520,8 @@ class Mirror:
                 self.audit.depart("unexplained", why)
         finished = [] if deal is None else deal.finish_order
         try:
-            self._deal = standin.play_stand_in(msg, seat, self.rules, self.levels, self._played, finished)
+            self._deal = standin.play_stand_in(msg, seat, self.rules, self.levels, self._played, finished,
+                                               deal_team=self._deal_team(), failures_at_a=self._failures)
         except ProtocolError as error:
             self._lose(f"{why}; no position fits the request: {error}")
             return
@@ -616,12 +618,16 @@ class Mirror:
                 self.audit.depart("unexplained", f"deal played at {level_char(level)}, mirrored at {level_char(deal.level)}")
         # The levels by the rules in use (the server's own with the platform preset); the
         # next deal's messages show where the server differs.
-        own_deal = None if self._previous is None else self._previous[0] & 1
-        scored = score_deal(self.levels, level, order, rules=self.rules, failures=self._failures, deal_team=own_deal)
+        scored = score_deal(self.levels, level, order, rules=self.rules, failures=self._failures,
+                            deal_team=self._deal_team())
         self._scored = scored
         self._failures = scored.failures
         self._set_levels(scored.levels)
         self._previous = order
+
+    def _deal_team(self) -> int | None:
+        """The team whose level the current deal is played at: the previous deal's first."""
+        return None if self._previous is None else team_of(self._previous[0])
 
     def _new_game(self) -> None:
         self._previous, self._scored, self._failures = None, None, (0, 0)

@@ -13,11 +13,12 @@ them), assuming the two teams equally strong, each first in half the deals, goin
 levels with the frequencies measured in the search agent's full matches against
 ``minplays`` (:data:`UP_SHARES`).
 
-What the table does not know: the deals already played (with ``Rules.deal_cap``;
-:func:`deal_equity` treats a one-deal match as "first" and ignores a longer cap) and, from
-a lone :class:`~guandan_fast.engine.deal.Deal`, the failures at A so far (taken as none). A
-deal made alone (``Deal.start``/``Deal.random``) has ``team_levels`` both at its level
-unless set: the table is then that made-up match state's. The chain is solved once per
+:func:`deal_equity` reads the match from the deal: its ``team_levels``, ``deal_team`` and
+``failures_at_a`` (which :class:`~guandan_fast.engine.match.Match` and the platform client
+fill in). What the table does not know: the deals already played (with ``Rules.deal_cap``;
+:func:`deal_equity` treats a one-deal match as "first" and ignores a longer cap). A deal
+made alone (``Deal.start``/``Deal.random``) has ``team_levels`` both at its level and no
+failures unless given: the table is then that made-up match state's. The chain is solved once per
 process and ``Rules`` (some 0.02 s; 0.1 s when failures at A are counted).
 """
 
