@@ -30,15 +30,16 @@ Objective (per team)
     values are for the seat's team, so a seat counts its partner going out as its own:
     ``"match"`` (default): the deal's result worth its match equity for the team
     (:func:`~guandan_fast.search.match_equity.deal_equity`, from the deal's ``team_levels``,
-    ``deal_team`` and ``failures_at_a``: what each of the six results does to the chance of winning the match, scaled to -1 …
-    +1) — about the level points early in a match; at A a 1-4 finish worth little; where
-    only which team goes out first matters (K/K), exactly "first"; ``"first"``: +1 when one
-    of the team's players goes out first, else -1 (what decides which team goes up; less
-    noisy; the best objective of a one-deal match); ``"points"``: the deal's level points
-    for the team, +3/+2/+1 when one of its players goes out first and the partner
-    2nd/3rd/last, minus as much when the other team does. Once a seat is out "first" is
-    decided, so the agent then uses "points" (or, with "match", their match equity)
-    whatever the option says (the partner's place is what is left).
+    ``deal_team`` and ``failures_at_a``: what each of the six results does to the chance of
+    winning the match, scaled to -1 … +1) — about the level points early in a match; at A a
+    1-4 finish worth little; where only which team goes out first matters (K/K), exactly
+    "first"; ``"first"``: +1 when one of the team's players goes out first, else -1 (what
+    decides which team goes up; less noisy; the best objective of a one-deal match);
+    ``"points"``: the deal's level points for the team, +3/+2/+1 when one of its players
+    goes out first and the partner 2nd/3rd/last, minus as much when the other team does.
+    Once a seat is out "first" is decided, so the agent then uses "points" (or, with
+    "match", their match equity) whatever the option says (the partner's place is what is
+    left).
 Leaving the rules
     the rules' choice is kept unless another candidate's mean is better by more than a
     margin times the share of the worlds judged by rollouts (an exact value needs no
