@@ -69,7 +69,8 @@ for seat in range(4):
     extra = re.search(r"answers not the agent's own choice: .*", text)
     errors = [line for line in (out / f"seat{seat}.err").read_text().splitlines() if line.startswith(("ERROR", "WARNING"))]
     kinds = collections.Counter(re.sub(r"seat \d+: ", "", line).split(":")[0] for line in errors)
-    if seat == 0:  # who won each game: the first out of its last deal (a new game begins at 2)
+    if seat == 0:  # who won each game: the first out of its last deal (a new game begins at 2:
+        # on the server's rules no deal after a played one is at 2, fail_at_a_then_up)
         winners, last = [], None
         for m in got:
             if m.get("stage") == "episodeOver":
@@ -77,7 +78,7 @@ for seat in range(4):
             elif m.get("stage") == "beginning" and m.get("levelCard") == "2" and last is not None:
                 winners.append(last)
                 last = None
-        winners += [] if last is None else [last]
+        winners += [] if last is None or final is None else [last]  # the last game, when it ended
         print(f"games won: team 0 (seats 0, 2) {winners.count(0)}, team 1 (seats 1, 3) {winners.count(1)}")
     print(f"seat {seat}: {games} games, {deals} deals, final {final and final.get('victoryRank')}; "
           f"departures: {departures.group(1) if departures else 'no summary (the client did not finish)'}")

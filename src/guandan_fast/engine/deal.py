@@ -179,7 +179,8 @@ class Deal:
         whose level the deal is played at — the previous finish's first team when
         ``previous_finish`` is given (then ``deal_team`` must be None or that team), else as
         given (None: neither, as in a match's first deal); ``failures_at_a``, each team's
-        failures at A so far (:func:`~guandan_fast.engine.scoring.score_deal`).
+        failures at A so far (:func:`~guandan_fast.engine.scoring.score_deal`). Neither is
+        checked against ``team_levels``, which may be set later (a server's word).
         """
         deal = _new_deal(cls)
         level = parse_level(level)

@@ -239,7 +239,8 @@ class Mirror:
         level = parse_level(field(msg, "levelCard"))
         scored = self._scored
         if self.game_over or (self._previous is not None and level == 2):
-            # A new game (a deal after a played one is never at 2: the winner goes up).
+            # A new game (on the server's rules a deal after a played one is never at 2: its
+            # first team goes up, even from a fall at A — fail_at_a_then_up).
             if scored is not None and scored.winner is None:
                 self.audit.depart("unexplained", "the server started a new game; by the rules nobody won the last deal")
             self.game_over = False

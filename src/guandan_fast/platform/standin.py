@@ -52,20 +52,21 @@ def _rests(info: object) -> list[int]:
 def play_stand_in(
     msg: Mapping[str, Any], seat: int, rules: Rules, levels: tuple[int, int],
     played: Hand | None = None, finished: Sequence[int] = (), *,
-    deal_team: int | None = None, failures_at_a: tuple[int, int] = (0, 0),
+    deal_team: int | None = None, failures_at_a: Sequence[int] = (0, 0),
 ) -> Deal:
     """A deal where ``seat`` answers the ``play`` request ``msg``. ``played``: the cards
     played so far in the deal (the others' placeholders are drawn from the rest);
     ``finished``: the seats out so far, in order, as far as known; ``deal_team`` and
     ``failures_at_a``: the match around the deal (:meth:`Deal.start`). ProtocolError when
     the message cannot be such a position."""
-    match = {"team_levels": levels, "deal_team": deal_team, "failures_at_a": failures_at_a}
     with reading(msg):
-        return _play_stand_in(msg, seat, rules, match, Hand() if played is None else played, finished)
+        return _play_stand_in(msg, seat, rules, levels, Hand() if played is None else played, finished,
+                              deal_team, failures_at_a)
 
 
 def _play_stand_in(
-    msg: Mapping[str, Any], seat: int, rules: Rules, match: dict[str, Any], played: Hand, finished: Sequence[int]
+    msg: Mapping[str, Any], seat: int, rules: Rules, levels: tuple[int, int], played: Hand, finished: Sequence[int],
+    deal_team: int | None, failures_at_a: Sequence[int],
 ) -> Deal:
     own = read_cards(field(msg, "handCards"))
     level = parse_level(field(msg, "curRank"))
@@ -99,7 +100,8 @@ def _play_stand_in(
         hands[beat[0]] = hands[beat[0]].add(last)
     out = [s for s in finished if not hands[s]] + [s for s in range(4) if not hands[s] and s not in finished]
     try:
-        deal = Deal.start(hands, level, leader=beat[0] if beat else seat, rules=rules, finished=out, **match)
+        deal = Deal.start(hands, level, leader=beat[0] if beat else seat, rules=rules, team_levels=levels, finished=out,
+                          deal_team=deal_team, failures_at_a=failures_at_a)
         if beat:
             deal.step(list(beat[1]))
             for _ in range(3):
@@ -114,17 +116,20 @@ def _play_stand_in(
 
 
 def card_stand_in(
-    msg: Mapping[str, Any], seat: int, rules: Rules, levels: tuple[int, int], *, failures_at_a: tuple[int, int] = (0, 0)
+    msg: Mapping[str, Any], seat: int, rules: Rules, levels: tuple[int, int], *, failures_at_a: Sequence[int] = (0, 0)
 ) -> Deal:
     """A deal where ``seat`` answers the ``tribute`` or ``back`` request ``msg``: a single
     tribute the seat pays to the next seat, or the tribute the seat received from
-    ``tributePos`` (its card ``tribute``), which it returns. ProtocolError when the
-    message cannot be such a position."""
+    ``tributePos`` (its card ``tribute``), which it returns; ``failures_at_a``: the
+    match's (the deal's team comes from the made-up previous finish: the payer's
+    opponents). ProtocolError when the message cannot be such a position."""
     with reading(msg):
-        return _card_stand_in(msg, seat, rules, {"team_levels": levels, "failures_at_a": failures_at_a})
+        return _card_stand_in(msg, seat, rules, levels, failures_at_a)
 
 
-def _card_stand_in(msg: Mapping[str, Any], seat: int, rules: Rules, match: dict[str, Any]) -> Deal:
+def _card_stand_in(
+    msg: Mapping[str, Any], seat: int, rules: Rules, levels: tuple[int, int], failures_at_a: Sequence[int]
+) -> Deal:
     stage = field(msg, "stage")
     own = read_cards(field(msg, "handCards"))
     level = parse_level(field(msg, "curRank"))
@@ -133,14 +138,15 @@ def _card_stand_in(msg: Mapping[str, Any], seat: int, rules: Rules, match: dict[
             # the seat last, the next seat first (a single tribute between opponents)
             finish = [(seat + 1) % 4, seat ^ 2, (seat + 3) % 4, seat]
             hands = placeholders.split_unseen(own, seat, [seat], ())
-            return Deal.start(hands, level, previous_finish=finish, rules=rules, **match)
+            return Deal.start(hands, level, previous_finish=finish, rules=rules, team_levels=levels,
+                              failures_at_a=failures_at_a)
         payer = read_seat(field(msg, "tributePos"))
         card = parse_card(field(msg, "tribute"))
         if (payer - seat) % 2 == 0:
             raise ProtocolError(f"seat {seat} returns a tribute to seat {payer}, its partner")
         finish = [seat, payer ^ 2, seat ^ 2, payer]
         deal = Deal.start(placeholders.split_unseen(own, seat, [payer], ()), level, previous_finish=finish,
-                          rules=rules, **match)
+                          rules=rules, team_levels=levels, failures_at_a=failures_at_a)
         deal = placeholders.arrange_tribute(deal, seat, {payer: card})
         deal.step(["tribute", "tribute", [CARD_NAMES[card]]])
     except (KeyError, TypeError, ValueError) as error:

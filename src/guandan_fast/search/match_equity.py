@@ -17,8 +17,8 @@ levels with the frequencies measured in the search agent's full matches against
 ``failures_at_a`` (which :class:`~guandan_fast.engine.match.Match` and the platform client
 fill in). What the table does not know: the deals already played (with ``Rules.deal_cap``;
 :func:`deal_equity` treats a one-deal match as "first" and ignores a longer cap). A deal
-made alone (``Deal.start``/``Deal.random``) has ``team_levels`` both at its level and no
-failures unless given: the table is then that made-up match state's. The chain is solved once per
+made alone has ``team_levels`` both at its level and no failures unless given to
+``Deal.start`` (``Deal.random`` takes neither): the table is then that made-up match state's. The chain is solved once per
 process and ``Rules`` (some 0.02 s; 0.1 s when failures at A are counted).
 """
 
