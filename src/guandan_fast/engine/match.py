@@ -44,7 +44,6 @@ class Match:
         self.rules = check_rules(rules)
         self._rng = random.Random(seed)
         self._levels = [2, 2]
-        self._failures = [0, 0]
         self._over = False
         self.winner: int | None = None
         self.deals_played = 0
@@ -64,7 +63,6 @@ class Match:
         other._rng = random.Random()
         other._rng.setstate(self._rng.getstate())
         other._levels = list(self._levels)
-        other._failures = list(self._failures)
         other.records = [
             _DealRecord(r.level, list(r.finish_order), r.levels_after, copy.deepcopy(r.tribute)) for r in self.records
         ]
@@ -118,10 +116,9 @@ class Match:
     def _score(self, deal: Deal) -> None:
         finish = deal.finish_order
         result = score_deal(
-            self.levels, deal.level, finish, rules=self.rules, failures=self._failures, deal_team=deal.deal_team
+            self.levels, deal.level, finish, rules=self.rules, failures=deal.failures_at_a, deal_team=deal.deal_team
         )
         self._levels = list(result.levels)
-        self._failures = list(result.failures)
         self.winner = result.winner
         self.deals_played += 1
         self.records.append(_DealRecord(deal.level, finish, self.levels, deal.tribute))
@@ -140,7 +137,7 @@ class Match:
             previous_finish=finish,
             rules=self.rules,
             team_levels=self.levels,
-            failures_at_a=self._failures,
+            failures_at_a=result.failures,
         )
 
     def _result(self) -> str:
