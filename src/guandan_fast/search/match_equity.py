@@ -18,8 +18,9 @@ levels with the frequencies measured in the search agent's full matches against
 fill in). What the table does not know: the deals already played (with ``Rules.deal_cap``;
 :func:`deal_equity` treats a one-deal match as "first" and ignores a longer cap). A deal
 made alone has ``team_levels`` both at its level and no failures unless given to
-``Deal.start`` (``Deal.random`` takes neither): the table is then that made-up match state's. The chain is solved once per
-process and ``Rules`` (some 0.02 s; 0.1 s when failures at A are counted).
+``Deal.start`` (``Deal.random`` takes neither): the table is then that made-up match
+state's. The chain is solved once per process and ``Rules`` (some 0.02 s; 0.1 s when
+failures at A are counted).
 """
 
 from __future__ import annotations
@@ -51,6 +52,12 @@ _CHANCES = {(team, up): 0.5 * UP_SHARES[up - 1] for team in (0, 1) for up in (1,
 _State = tuple[tuple[int, int], tuple[int, int], int]  # (levels, failures at A, team whose level is played)
 
 
+def _most_failures(rules: Rules, level: int) -> int:
+    """The most failures a team at ``level`` can carry in the chain: at A only (they restart
+    after a fall), one below the rules' limit (the limit-th is the fall)."""
+    return (rules.fail_at_a_limit or 1) - 1 if level == ACE else 0
+
+
 def _next(rules: Rules, levels: tuple[int, int], failures: tuple[int, int], team: int | None, level: int,
           outcome: tuple[int, int]) -> float | _State:
     """Team 0's match win (1.0 or 0.0) or the state after ``outcome``."""
@@ -65,11 +72,10 @@ def _team0_equity(rules: Rules) -> dict[_State, float]:
     """Team 0's chance of winning the match from every state: the absorbing Markov chain of
     the match solved exactly, ``(I - P) v = r`` (every state reaches a match's end). A team
     counts failures at A only while at A (they restart after a fall), so only those states."""
-    limit = rules.fail_at_a_limit or 1
     states = [
         ((a, b), (fa, fb), team)
         for a in _LEVELS for b in _LEVELS for team in (0, 1)
-        for fa in range(limit if a == ACE else 1) for fb in range(limit if b == ACE else 1)
+        for fa in range(_most_failures(rules, a) + 1) for fb in range(_most_failures(rules, b) + 1)
     ]
     index = {state: i for i, state in enumerate(states)}
     chain, wins = np.eye(len(states)), np.zeros(len(states))
@@ -100,10 +106,8 @@ def outcome_equity(
     rules = check_rules(rules)
     levels = (parse_level(team_levels[0]), parse_level(team_levels[1]))
     deal_level, team = parse_level(level), bounded(team, "outcome_equity team (0 or 1)", 0, 1)
-    limit = rules.fail_at_a_limit or 1
-    for t in (0, 1):  # the chain's states: failures count only at A, below the rules' limit
-        bounded(failures[t], "outcome_equity failures (at A, below the rules' limit)", 0,
-                limit - 1 if levels[t] == ACE else 0)
+    for t in (0, 1):  # the chain's states
+        bounded(failures[t], "outcome_equity failures (at A, below the rules' limit)", 0, _most_failures(rules, levels[t]))
     if deal_team is None:
         played = [t for t in (0, 1) if levels[t] == deal_level]
         deal_team = played[0] if len(played) == 1 else None
@@ -124,10 +128,9 @@ def deal_equity(deal: Deal, seat: int) -> np.ndarray | None:
     if deal.rules.deal_cap == 1:
         return None
     rules, levels = deal.rules, deal.team_levels
-    limit = rules.fail_at_a_limit or 1
-    # the failures the chain can hold: at A only, below the limit (levels may have been set
-    # after the deal began, e.g. by a server that differs from the rules)
-    counts = [min(n, limit - 1) if levels[t] == ACE else 0 for t, n in enumerate(deal.failures_at_a)]
+    # clipped to the chain's states (levels may have been set after the deal began, e.g. by
+    # a server that differs from the rules)
+    counts = [min(n, _most_failures(rules, levels[t])) for t, n in enumerate(deal.failures_at_a)]
     failures = (counts[0], counts[1])
     equity = outcome_equity(rules, levels, deal.level, team_of(seat), deal_team=deal.deal_team, failures=failures)
     results = np.r_[equity[:3], equity[4:]]
