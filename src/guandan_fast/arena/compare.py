@@ -13,13 +13,11 @@ interval is a normal one on those per-pair differences.
 from __future__ import annotations
 
 import dataclasses
-import math
-import statistics
 from dataclasses import dataclass
 from typing import Any
 
 from ..engine.rules import Rules
-from .matches import Z95, AgentSpec, ArenaResult, RunOptions, play_arenas
+from .matches import AgentSpec, ArenaResult, RunOptions, mean_interval, play_arenas
 
 
 @dataclass
@@ -61,9 +59,7 @@ class Comparison:
         pairs; of zero width when every pair differs alike, as two copies of a deterministic
         agent do), the pairs compared, and both runs' own summaries over those same pairs."""
         differences = self.differences()
-        n = len(differences)
-        mean = statistics.fmean(differences) if differences else math.nan
-        half = Z95 * statistics.stdev(differences) / math.sqrt(n) if n > 1 else math.nan
+        mean, low, high = mean_interval(differences)
         common = set(self._common())
         runs = [
             dataclasses.replace(run, matches=[m for m in run.matches if m.index - m.index % 2 in common])
@@ -74,10 +70,10 @@ class Comparison:
             "baseline": self.baseline.agent_a,
             "opponent": self.candidate.agent_b,
             "seed": self.candidate.seed,
-            "pairs": n,
+            "pairs": len(differences),
             "interrupted": self.interrupted,
             "difference": mean,
-            "difference_ci95": (mean - half, mean + half),
+            "difference_ci95": (low, high),
             "candidate_summary": runs[0].summary(),
             "baseline_summary": runs[1].summary(),
         }

@@ -182,6 +182,14 @@ class ArenaResult:
         return "\n".join(lines)
 
 
+def mean_interval(values: Sequence[float]) -> tuple[float, float, float]:
+    """The mean of ``values`` and its 95% interval, normal (NaN with fewer than two values)."""
+    n = len(values)
+    mean = statistics.fmean(values) if n else math.nan
+    half = Z95 * statistics.stdev(values) / math.sqrt(n) if n > 1 else math.nan
+    return mean, mean - half, mean + half
+
+
 def paired_interval(values: Sequence[float]) -> tuple[float, float]:
     """95% interval of the mean of ``values``, rates in [0, 1] (one per pair): normal; when
     they are all equal, the Wilson interval with n = the number of pairs (NaN with no pairs)."""
