@@ -70,6 +70,7 @@ PATHS: dict[str, tuple[str, str]] = {
     "batch_planes": ("legal_moves_batch(uint64 planes, levels), per hand", "batch_planes"),
     "batch_hands": ("legal_moves_batch(list of Hand, levels), per hand", "batch_planes"),
     "batch_strings": ("legal_moves_batch(list of card strings, levels), per hand", "batch_planes"),
+    "batch_deals": ("legal_moves_batch(a deal's 4 hands: planes, uint8 levels), per hand", "lead_hand"),
     "step_move": ("Deal.step(Move)", "step_move"),
     "step_index": ("Deal.step(index)", "step_move"),
     "step_triple": ("Deal.step(platform triple)", "step_move"),
@@ -348,6 +349,8 @@ def make_path(path: str, workload: Workload) -> tuple[Callable[[], Any], Callabl
     triples = [last.to_platform() for last in lasts]
     strings = [str(hand) for hand in hands]
     planes = np.array([(hand.once, hand.twice) for hand in hands], dtype=np.uint64).reshape(-1, 2)
+    levels_array = np.array(levels, dtype=np.uint8)
+    deal_starts = range(0, len(hands), SEATS)
     batch = api.legal_moves_batch
 
     calls: dict[str, Callable[[Any], int]] = {
@@ -362,6 +365,7 @@ def make_path(path: str, workload: Workload) -> tuple[Callable[[], Any], Callabl
         "batch_planes": lambda _: len(batch(planes, levels)),
         "batch_hands": lambda _: len(batch(hands, levels)),
         "batch_strings": lambda _: len(batch(strings, levels)),
+        "batch_deals": lambda _: sum(len(batch(planes[i : i + SEATS], levels_array[i : i + SEATS])) for i in deal_starts),
     }
     call = calls[path]
     return (forget_parsed if path in ("lead_new_string", "batch_strings") else nothing), call

@@ -95,6 +95,10 @@ def test_levels_as_a_numpy_array_are_checked_at_once(backend: str) -> None:
         legal_moves_batch(planes, np.array([2, 3, 15, 5, 6, 7, 8, 9]))
     with pytest.raises(ValueError, match="bad level -1"):
         legal_moves_batch(planes, np.array([2, 3, 4, 5, 6, 7, 8, -1]))
+    for bad in (15, 0, 255):  # uint8 levels go to the generator as they are: it checks each one
+        levels = np.array([2, 3, 4, 5, 6, 7, 8, bad], dtype=np.uint8)
+        with pytest.raises(ValueError, match=f"bad level {bad}: a level is 2..14"):
+            legal_moves_batch(planes, levels, backend=backend)
     with pytest.raises(ValueError, match="7 levels for 8 hands"):
         legal_moves_batch(planes, np.arange(2, 9))
     with pytest.raises(TypeError, match="integer 2-14"):

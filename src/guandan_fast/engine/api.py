@@ -18,7 +18,8 @@ import os
 from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from itertools import pairwise
+from functools import cache
+from itertools import accumulate, pairwise
 from typing import Any, overload
 
 import numpy as np
@@ -55,6 +56,9 @@ def classify(cards: CardsLike | Move, level: int | str, *, backend: Backend | No
 def _batch_planes(hands: object) -> np.ndarray:
     """A batch of hands as an aligned, C-contiguous, native-order ``uint64[n, 2]`` array."""
     if isinstance(hands, np.ndarray):
+        flags = hands.flags
+        if hands.dtype == _UINT64 and hands.ndim == 2 and hands.shape[1] == 2 and flags.c_contiguous and flags.aligned:
+            return hands  # the layout the generators take: no copy, no np.require
         if hands.dtype.kind != "u" or hands.dtype.itemsize != 8:
             raise TypeError(f"a batch of hands as an array must have dtype uint64, not {hands.dtype}")
         if hands.ndim != 2 or hands.shape[1] != 2:
@@ -75,6 +79,8 @@ def _batch_levels(level: object, n: int) -> int | np.ndarray:
     if isinstance(level, np.ndarray) and level.ndim == 1 and level.dtype.kind in "iu":  # checked at once, not per item
         if len(level) != n:
             raise ValueError(f"{len(level)} levels for {n} hands: give one level, or one per hand")
+        if level.dtype == _UINT8 and level.flags.c_contiguous:
+            return level  # the generators check each level (the range of a wider type is checked here)
         if n and not (2 <= level.min() and level.max() <= 14):
             raise ValueError(f"bad level {int(level[(level < 2) | (level > 14)][0])}: a level is 2..14 (2..A)")
         return np.ascontiguousarray(level, dtype=np.uint8)
@@ -86,6 +92,9 @@ def _batch_levels(level: object, n: int) -> int | np.ndarray:
     return np.array(levels, dtype=np.uint8)
 
 
+_UINT64 = np.dtype(np.uint64)
+_UINT8 = np.dtype(np.uint8)
+
 #: Below this many hands per thread a batch is not worth splitting.
 MIN_HANDS_PER_THREAD = 64
 _pool: ThreadPoolExecutor | None = None
@@ -94,8 +103,15 @@ _pool: ThreadPoolExecutor | None = None
 def _thread_pool() -> ThreadPoolExecutor:
     global _pool
     if _pool is None:
-        _pool = ThreadPoolExecutor(max_workers=os.cpu_count() or 1, thread_name_prefix="guandan_fast")
+        _pool = ThreadPoolExecutor(max_workers=_cores(), thread_name_prefix="guandan_fast")
     return _pool
+
+
+@cache
+def _cores() -> int:
+    """The machine's cores, asked once (``os.cpu_count`` takes ~6 µs a call on Linux, more
+    than generating a hand's moves)."""
+    return os.cpu_count() or 1
 
 
 def batch_thread_count(hands: int, threads: int | None) -> int:
@@ -103,7 +119,7 @@ def batch_thread_count(hands: int, threads: int | None) -> int:
     but at most one per :data:`MIN_HANDS_PER_THREAD` hands."""
     if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or threads < 1):
         raise ValueError(f"threads must be a positive integer, not {threads!r}")
-    workers = threads or (os.cpu_count() or 1)
+    workers = threads or _cores()
     return max(1, min(workers, hands // MIN_HANDS_PER_THREAD))
 
 
@@ -119,7 +135,7 @@ class MoveBatch(Sequence[MoveList]):
     def __init__(self, blocks: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]], levels: list[int]) -> None:
         self._blocks = blocks  # (kinds, keys, cards, local offsets) of consecutive hands
         self._levels = levels
-        self._first_hand = list(np.cumsum([0] + [len(block[3]) - 1 for block in blocks]).tolist())
+        self._first_hand = [0, *accumulate(len(block[3]) - 1 for block in blocks)]
         self._flat: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
     def __len__(self) -> int:
