@@ -3,7 +3,8 @@ the native policies (``search/_policies.pyx``, which MinPlaysAgent and
 ``Deal.playouts(policy="minplays" | "tactics")`` play). See guandan_fast.agents.minplays for
 the rules; ``tactics`` decomposes with ``prefer="high"``, follows an opponent with a play of
 the decomposition first, leads the plays nobody can beat first when at most one other is
-left, changes the lead when an opponent is close to going out, and holds a trick the next
+left, follows (a partner too) with a move nobody can beat when the rest then leads out the
+same way, changes the lead when an opponent is close to going out, and holds a trick the next
 seat could go out on."""
 
 from __future__ import annotations
@@ -54,6 +55,17 @@ def follow(deal: Deal, seat: int, tactics: bool = False) -> int:
     rest = [count(hand.remove(Hand.from_bits(once, twice)), level) for _, _, once, twice in rows]
     if 0 in rest:
         return rest.index(0) + 1
+    if tactics:  # a move nobody can beat that leaves at most one beatable play: going out is sure
+        hidden, moves = unseen(deal, seat), deal.legal_moves()
+        sure = []
+        for i, (_, _, once, twice) in enumerate(rows):
+            if has_legal_follow(hidden, level, moves[i]):
+                continue
+            _, plays = min_plays(hand.remove(Hand.from_bits(once, twice)), level, prefer="high")
+            if sum(has_legal_follow(hidden, level, p) for p in plays) <= 1:
+                sure.append(i)
+        if sure:  # plain moves first (row_tier -1), by key; bombs by tier, then key
+            return min(sure, key=lambda i: (row_tier(rows[i]), rows[i][1], i)) + 1
     n = count(hand, level)
     plain = [i for i, (kind, *_) in enumerate(rows) if kind not in BOMB_KINDS]
     bombs = [i for i, (kind, *_) in enumerate(rows) if kind in BOMB_KINDS]

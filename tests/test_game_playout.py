@@ -483,6 +483,42 @@ def test_minplays_playouts_are_legal_deterministic_and_play_the_rules(policy: st
     assert (changed > 20) if tactics else changed == 0
 
 
+def test_tactics_follow_with_a_sure_way_out() -> None:
+    """The tactics follow with a move the unseen cards cannot beat when the rest's plan then
+    has at most one play they can beat (the seat leads out), over a partner's play too; the
+    plain rules pass the partner and follow an opponent with the weakest keeping move."""
+    import minplays_rules
+
+    from guandan_fast.agents import MinPlaysAgent
+
+    first = lambda deal, policy: deal.playout(0, record=True, policy=policy)[1][0][1]
+    # Over the partner's 5: the big joker leaves a pair of 3s nobody can beat.
+    partner = Deal.start(["S5 D9 C7", "S4 C6 D8 H9", "HR S3 D3", "SJ CQ DK HA"], 2, leader=0)
+    partner.step(["Single", "5", ["S5"]])
+    partner.step(["PASS", "PASS", "PASS"])
+    # Over an opponent's 8: an ace nobody can beat leaves the joker, an ace and the 9 (only
+    # the 9 can be beaten); the plain rules play the 9, which keeps the count.
+    opponent = Deal.start(["S4 C6 D8 H9", "HR S9 SA DA", "S5 D9 C7", "SJ CQ DK HT"], 2, leader=0)
+    opponent.step(["Single", "8", ["D8"]])
+    # With a pair of 3s for the aces, the unseen cards hold a pair of 9s (H9, D9) that beats
+    # it: after the joker two plays could be beaten, so no sure way out.
+    not_sure = Deal.start(["S4 C6 D8 H9", "HR S9 S3 D3", "S5 D9 C7", "SJ CQ DK HT"], 2, leader=0)
+    not_sure.step(["Single", "8", ["D8"]])
+    cases = [
+        (partner, ["Single", "R", ["HR"]], ["PASS", "PASS", "PASS"]),
+        (opponent, ["Single", "A", ["SA"]], ["Single", "9", ["S9"]]),
+        (not_sure, ["Single", "9", ["S9"]], ["Single", "9", ["S9"]]),
+    ]
+    for deal, tactics_choice, plain_choice in cases:
+        seat = deal.current_seat
+        actions = deal.legal_actions()
+        assert first(deal, "tactics") == tactics_choice
+        assert actions[MinPlaysAgent(tactics=True).act(deal, seat)] == tactics_choice
+        assert actions[minplays_rules.play(deal, True)] == tactics_choice
+        assert first(deal, "minplays") == plain_choice
+        assert actions[minplays_rules.play(deal, False)] == plain_choice
+
+
 def test_minplays_policy_choices() -> None:
     first = lambda deal: deal.playout(0, record=True, policy="minplays")[1][0][1]
     # Following an opponent (seat 0 keeps 7 cards, no threat): a plain play of the decomposition,

@@ -16,7 +16,8 @@ Tactics, with ``tactics=True`` (``"minplays:tactics=1"``)
     leading, when at most one play of the decomposition can be beaten by the cards the seat
     does not see (the other hands together: neither its own nor played), the weakest play
     nobody can beat (a plain one first): the seat keeps the lead and goes out with the
-    last play. An opponent holding k <= 6 cards can go out on a play of exactly k cards:
+    last play; following (a partner too), a move nobody can beat that leaves such a hand
+    (a plain one first, then the lowest). An opponent holding k <= 6 cards can go out on a play of exactly k cards:
     leading otherwise, when an opponent in play holds at most 6 cards: the weakest plain play of the decomposition
     whose number of cards no such opponent holds; when every plain play has such a number,
     the strongest (the hardest to beat). Following, when the next seat (an opponent) holds
@@ -64,7 +65,7 @@ Row = tuple[int, int, int, int]  # (kind, key, once, twice), as MoveList.rows() 
 
 
 class MinPlaysAgent:
-    """The rules of :mod:`guandan_fast.agents.minplays` (``tactics``: with their three
+    """The rules of :mod:`guandan_fast.agents.minplays` (``tactics``: with their
     tactics); deterministic (``seed`` is accepted so that every agent is built the same
     way, and not used)."""
 

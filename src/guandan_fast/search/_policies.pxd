@@ -18,7 +18,7 @@ cdef enum:
     POLICY_RANDOM = 0           # uniformly random legal actions (drawn by the playout loop)
     POLICY_GREEDY = 1           # the greedy rules (a cheap rollout)
     POLICY_MINPLAYS = 2         # MinPlaysAgent's rules, on the exact min_plays solver
-    POLICY_TACTICS = 3          # the same rules with their tactics (unbeatable plays first, an opponent close to going out)
+    POLICY_TACTICS = 3          # the same rules with their tactics (unbeatable plays first, a sure way out, an opponent close to going out)
     MEMO_PLAYS = 16             # decompositions of at most this many plays are remembered
     MEMO_BITS = 11              # 2048 slots, direct-mapped
 

@@ -168,9 +168,10 @@ cdef Py_ssize_t _greedy(const PlayState* s, MoveBuffer* m, bint leading) noexcep
 # the best rest; else a bomb when an opponent is about to finish or it leaves
 # count(rest) <= BOMB_TO_FINISH (best rest, then lowest tier and key); else pass. Ties go
 # to the first move listed, as in MinPlaysAgent. The "tactics" policy is the same with its
-# own decomposition ("high") and four rules: follow an opponent with a play of the plan first
+# own decomposition ("high") and five rules: follow an opponent with a play of the plan first
 # (_weakest_keep's plan_first), lead the plays nobody can beat first when at most one other
-# is left (_sure_lead), and two for an opponent that could go out (_tactical_lead, and
+# is left (_sure_lead), follow (a partner too) with a move nobody can beat that leaves such
+# a hand (_sure_follow), and two for an opponent that could go out (_tactical_lead, and
 # _strongest_keep when the next seat could go out on the trick); measured by the arena
 # (docs/agents.md, "How strong: the search agent").
 cdef enum:
@@ -338,6 +339,42 @@ cdef int _sure_lead(const PlayState* s, Plan* plan) noexcept nogil:
     return best if best >= 0 else _weakest_play(plan, True, 0, sure)
 
 
+cdef Py_ssize_t _sure_follow(const PlayState* s, MoveBuffer* m, Policy* c, int* failed) noexcept nogil:
+    """The "tactics" policy's follow when a move nobody can beat (the unseen cards, all in
+    one hand, cannot) leaves a rest whose plan has at most one play they can beat: the seat
+    takes the lead and goes out by :func:`_sure_lead`, over a partner's play too (a first
+    place made sure). A plain move before a bomb, then the lowest tier and key; -1 when
+    there is none (``failed[0]`` set when the solver ran out of memory)."""
+    cdef int seat = s.to_act, k, beatable, size, order, best_order = 0
+    cdef uint64_t unseen_once, unseen_twice, mo, mt
+    cdef uint64_t once = s.once[seat], twice = s.twice[seat]
+    cdef Py_ssize_t i, best = -1
+    cdef Plan rest
+    _unseen(s, &unseen_once, &unseen_twice)
+    for i in range(m.n):
+        mo = m.cards[2 * i]
+        mt = m.cards[2 * i + 1]
+        size = hand_size(mo, mt)
+        if has_legal_follow_c(unseen_once, unseen_twice, s.level, m.kinds[i], m.keys[i], size) != 0:
+            continue
+        # plain moves by key (< 64), then bombs by tier and key
+        order = m.keys[i] if m.kinds[i] < K_STRAIGHT_FLUSH else 64 + 64 * bomb_tier(m.kinds[i], size) + m.keys[i]
+        if best >= 0 and order >= best_order:
+            continue
+        if _decompose(c, (once & ~mo) | (twice & ~mt), twice & ~mo, s.level, &rest) != 0:
+            failed[0] = 1
+            return -1
+        beatable = 0
+        for k in range(rest.count):
+            beatable += has_legal_follow_c(unseen_once, unseen_twice, s.level, rest.kinds[k], rest.keys[k],
+                                           hand_size(rest.cards[2 * k], rest.cards[2 * k + 1])) != 0
+            if beatable > 1:
+                break
+        if beatable <= 1:
+            best = i
+            best_order = order
+    return best
+
 cdef inline bint _next_may_go_out(const PlayState* s, int seat) noexcept nogil:
     """Whether the next seat, an opponent, holds exactly as many cards as the move to beat
     (at most DANGER_CARDS): it could go out on the trick, or (when the move is its own) on
@@ -427,6 +464,10 @@ cdef Py_ssize_t _planned(const PlayState* s, MoveBuffer* m, bint leading, Policy
         if hand_size(m.cards[2 * i], m.cards[2 * i + 1]) == held:
             return i
     n = plan.count
+    if tactics:  # a move that makes going out sure, over a partner's play too
+        keep = _sure_follow(s, m, c, failed)
+        if keep >= 0 or failed[0]:
+            return keep
     if tactics and _next_may_go_out(s, seat):
         # "tactics": the next seat could go out on this trick (or, when it made the move
         # to beat, on the lead it wins); hold it with the strongest plain move that keeps
