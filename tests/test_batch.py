@@ -99,6 +99,13 @@ def test_levels_as_a_numpy_array_are_checked_at_once(backend: str) -> None:
         levels = np.array([2, 3, 4, 5, 6, 7, 8, bad], dtype=np.uint8)
         with pytest.raises(ValueError, match=f"bad level {bad}: a level is 2..14"):
             legal_moves_batch(planes, levels, backend=backend)
+    follow = legal_moves(hands[0], 2)[0]
+    with pytest.raises(ValueError, match="bad level 15: a level is 2..14"):  # with a move to beat too
+        legal_moves_batch(planes, np.array([2, 2, 2, 2, 2, 2, 2, 15], dtype=np.uint8), follow, backend=backend)
+    masked = np.ma.array([2, 3, 4, 5, 6, 7, 8, 14], mask=[0, 1, 0, 0, 0, 0, 0, 0], dtype=np.uint8)
+    batch = legal_moves_batch(planes, masked, backend=backend)  # read as numpy reads it: the mask ignored
+    assert batch.counts().tolist() == expected
+    assert [moves.level for moves in batch] == [2, 3, 4, 5, 6, 7, 8, 14]
     with pytest.raises(ValueError, match="7 levels for 8 hands"):
         legal_moves_batch(planes, np.arange(2, 9))
     with pytest.raises(TypeError, match="integer 2-14"):

@@ -56,8 +56,8 @@ def classify(cards: CardsLike | Move, level: int | str, *, backend: Backend | No
 def _batch_planes(hands: object) -> np.ndarray:
     """A batch of hands as an aligned, C-contiguous, native-order ``uint64[n, 2]`` array."""
     if isinstance(hands, np.ndarray):
-        flags = hands.flags
-        if hands.dtype == _UINT64 and hands.ndim == 2 and hands.shape[1] == 2 and flags.c_contiguous and flags.aligned:
+        exact = type(hands) is np.ndarray and hands.dtype == _UINT64 and hands.ndim == 2 and hands.shape[1] == 2
+        if exact and hands.flags.c_contiguous and hands.flags.aligned:
             return hands  # the layout the generators take: no copy, no np.require
         if hands.dtype.kind != "u" or hands.dtype.itemsize != 8:
             raise TypeError(f"a batch of hands as an array must have dtype uint64, not {hands.dtype}")
@@ -72,6 +72,12 @@ def _batch_planes(hands: object) -> np.ndarray:
     return np.array(rows, dtype=np.uint64).reshape(len(rows), 2)
 
 
+def _check_level_range(levels: np.ndarray) -> None:
+    """Refuse, by the first one, levels outside 2..14."""
+    if len(levels) and not (2 <= levels.min() and levels.max() <= 14):
+        raise ValueError(f"bad level {int(levels[(levels < 2) | (levels > 14)][0])}: a level is 2..14 (2..A)")
+
+
 def _batch_levels(level: object, n: int) -> int | np.ndarray:
     """One level for every hand (an int), or one level per hand (``uint8[n]``)."""
     if isinstance(level, (str, int, np.integer)):
@@ -79,10 +85,9 @@ def _batch_levels(level: object, n: int) -> int | np.ndarray:
     if isinstance(level, np.ndarray) and level.ndim == 1 and level.dtype.kind in "iu":  # checked at once, not per item
         if len(level) != n:
             raise ValueError(f"{len(level)} levels for {n} hands: give one level, or one per hand")
-        if level.dtype == _UINT8 and level.flags.c_contiguous:
+        if type(level) is np.ndarray and level.dtype == _UINT8 and level.flags.c_contiguous:
             return level  # the generators check each level (the range of a wider type is checked here)
-        if n and not (2 <= level.min() and level.max() <= 14):
-            raise ValueError(f"bad level {int(level[(level < 2) | (level > 14)][0])}: a level is 2..14 (2..A)")
+        _check_level_range(level)
         return np.ascontiguousarray(level, dtype=np.uint8)
     if not isinstance(level, Iterable):
         raise TypeError(f"a level must be a rank character or an integer 2-14, not {type(level).__name__}")
@@ -230,6 +235,7 @@ def legal_moves_batch(
     levels = _batch_levels(level, n)
     if last is not None and last is not PASS and not isinstance(levels, int):
         distinct = np.unique(levels)
+        _check_level_range(distinct)  # a bad level named as such, not as two levels
         if len(distinct) > 1:
             raise ValueError("with a last move to beat, every hand of a batch must be at one level")
         levels = int(distinct[0]) if len(distinct) else 2
