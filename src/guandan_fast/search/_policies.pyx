@@ -15,7 +15,9 @@ from libc.string cimport memset
 
 from guandan_fast.engine._bitops cimport gf_ctz64, gf_hand_add
 from guandan_fast.engine._movegen cimport (
+    HR_POWER,
     K_PASS,
+    K_SINGLE,
     K_STRAIGHT_FLUSH,
     MoveBuffer,
     as_integer,
@@ -317,63 +319,98 @@ cdef inline void _unseen(const PlayState* s, uint64_t* once, uint64_t* twice) no
         gf_hand_add(once, twice, s.once[seat], s.twice[seat])
 
 
+cdef bint _leads_out(const Plan* plan, uint64_t unseen_once, uint64_t unseen_twice, int level,
+                     uint8_t* sure) noexcept nogil:
+    """Whether at most one play of ``plan`` can be beaten by the unseen cards (:func:`_unseen`,
+    all of them in one hand: a play they cannot beat, no seat can): a seat holding the lead
+    then leads out, the plays nobody can beat first and the other last. Unless ``sure`` is
+    NULL, ``sure[k]`` is set for the plays nobody can beat (read only when True)."""
+    cdef int k, beatable = 0
+    cdef bint beaten
+    for k in range(plan.count):
+        beaten = has_legal_follow_c(unseen_once, unseen_twice, level, plan.kinds[k], plan.keys[k],
+                                    hand_size(plan.cards[2 * k], plan.cards[2 * k + 1])) != 0
+        if sure != NULL:
+            sure[k] = not beaten
+        beatable += beaten
+        if beatable > 1:
+            return False
+    return True
+
+
 cdef int _sure_lead(const PlayState* s, Plan* plan) noexcept nogil:
-    """The "tactics" policy's lead when at most one play of the plan can be beaten by the
-    unseen cards (:func:`_unseen`, all of them in one hand: a play they cannot beat, no
-    seat can): the weakest play nobody can beat (:func:`_weakest_play`, a plain one
-    first), so that the seat keeps the lead play after play and goes out with the last
-    one; -1 otherwise (and for a plan of one play)."""
-    cdef int k, beatable = 0, best
+    """The "tactics" policy's lead when the plan leads out (:func:`_leads_out`): the weakest
+    play nobody can beat (:func:`_weakest_play`, a plain one first), so that the seat keeps
+    the lead play after play and goes out with the last one; -1 otherwise (and for a plan
+    of one play)."""
+    cdef int best
     cdef uint64_t once, twice
     cdef uint8_t sure[108]  # plan.count <= 108 (the plays of at most 108 cards)
     if plan.count < 2:
         return -1
     _unseen(s, &once, &twice)
-    for k in range(plan.count):
-        sure[k] = has_legal_follow_c(once, twice, s.level, plan.kinds[k], plan.keys[k],
-                                     hand_size(plan.cards[2 * k], plan.cards[2 * k + 1])) == 0
-        beatable += not sure[k]
-        if beatable > 1:
-            return -1
+    if not _leads_out(plan, once, twice, s.level, sure):
+        return -1
     best = _weakest_play(plan, False, 0, sure)
     return best if best >= 0 else _weakest_play(plan, True, 0, sure)
 
 
 cdef Py_ssize_t _sure_follow(const PlayState* s, MoveBuffer* m, Policy* c, int* failed) noexcept nogil:
-    """The "tactics" policy's follow when a move nobody can beat (the unseen cards, all in
-    one hand, cannot) leaves a rest whose plan has at most one play they can beat: the seat
-    takes the lead and goes out by :func:`_sure_lead`, over a partner's play too (a first
-    place made sure). A plain move before a bomb, then the lowest tier and key; -1 when
-    there is none (``failed[0]`` set when the solver ran out of memory)."""
-    cdef int seat = s.to_act, k, beatable, size, order, best_order = 0
+    """The "tactics" policy's follow, over a partner's play too, with a move nobody can beat
+    (the unseen cards, all in one hand, cannot) whose rest's plan leads out
+    (:func:`_leads_out`): the seat takes the lead and leads out by :func:`_sure_lead`
+    (as long as the plans made after each play agree). A plain move before a bomb, then
+    the lowest (key; for bombs :func:`_bomb_cost`'s ladder); -1 when there is none
+    (``failed[0]`` set when the solver ran out of memory). ``c.plans[seat]`` holds the
+    hand's plan. Called at most follows of a rollout, so beaten moves are told cheaply."""
+    cdef int seat = s.to_act, size, order, best_order = 0, held = hand_size(s.once[seat], s.twice[seat])
+    cdef int beaten_below = -1, clear_from = 1 << 30  # bombs known beaten / not, by _bomb_cost
     cdef uint64_t unseen_once, unseen_twice, mo, mt
     cdef uint64_t once = s.once[seat], twice = s.twice[seat]
     cdef Py_ssize_t i, best = -1
+    cdef bint plain, beaten
     cdef Plan rest
     _unseen(s, &unseen_once, &unseen_twice)
+    # only a bomb beats the red joker: unseen cards holding one beat every plain move
+    plain = has_legal_follow_c(unseen_once, unseen_twice, s.level, K_SINGLE, HR_POWER, 1) == 0
     for i in range(m.n):
         mo = m.cards[2 * i]
         mt = m.cards[2 * i + 1]
         size = hand_size(mo, mt)
-        if has_legal_follow_c(unseen_once, unseen_twice, s.level, m.kinds[i], m.keys[i], size) != 0:
-            continue
-        # plain moves by key (< 64), then bombs by tier and key
-        order = m.keys[i] if m.kinds[i] < K_STRAIGHT_FLUSH else 64 + 64 * bomb_tier(m.kinds[i], size) + m.keys[i]
+        if m.kinds[i] < K_STRAIGHT_FLUSH:
+            if not plain:
+                continue
+            order = m.keys[i]
+        else:
+            order = _bomb_cost(m.kinds[i], m.keys[i], size)
         if best >= 0 and order >= best_order:
+            continue  # the first listed of the lowest
+        if m.kinds[i] < K_STRAIGHT_FLUSH:
+            beaten = has_legal_follow_c(unseen_once, unseen_twice, s.level, m.kinds[i], m.keys[i], size) != 0
+        elif order <= beaten_below or order >= clear_from:
+            # a bomb is beaten exactly when one above it on the ladder is unseen
+            beaten = order <= beaten_below
+        else:
+            beaten = has_legal_follow_c(unseen_once, unseen_twice, s.level, m.kinds[i], m.keys[i], size) != 0
+            if beaten:
+                beaten_below = order
+            else:
+                clear_from = order
+        if beaten:
+            continue
+        # with a bomb unseen, a rest that leads out is at most one plain play and bombs (four
+        # cards or more), so at most 1 + (cards - 1) // 4 plays; and it needs at least one
+        # play fewer than the hand (the hand's plan is a fewest, the move one play of it)
+        if not plain and held - size - 1 < 4 * (c.plans[seat].count - 2):
             continue
         if _decompose(c, (once & ~mo) | (twice & ~mt), twice & ~mo, s.level, &rest) != 0:
             failed[0] = 1
             return -1
-        beatable = 0
-        for k in range(rest.count):
-            beatable += has_legal_follow_c(unseen_once, unseen_twice, s.level, rest.kinds[k], rest.keys[k],
-                                           hand_size(rest.cards[2 * k], rest.cards[2 * k + 1])) != 0
-            if beatable > 1:
-                break
-        if beatable <= 1:
+        if _leads_out(&rest, unseen_once, unseen_twice, s.level, NULL):
             best = i
             best_order = order
     return best
+
 
 cdef inline bint _next_may_go_out(const PlayState* s, int seat) noexcept nogil:
     """Whether the next seat, an opponent, holds exactly as many cards as the move to beat
