@@ -71,6 +71,7 @@ PATHS: dict[str, tuple[str, str]] = {
     "batch_hands": ("legal_moves_batch(list of Hand, levels), per hand", "batch_planes"),
     "batch_strings": ("legal_moves_batch(list of card strings, levels), per hand", "batch_planes"),
     "batch_deals": ("legal_moves_batch(a deal's 4 hands: planes, uint8 levels), per hand", "lead_hand"),
+    "batch_deal_hands": ("legal_moves_batch(a deal's 4 Hands, its level), per hand", "batch_deals"),
     "step_move": ("Deal.step(Move)", "step_move"),
     "step_index": ("Deal.step(index)", "step_move"),
     "step_triple": ("Deal.step(platform triple)", "step_move"),
@@ -366,6 +367,7 @@ def make_path(path: str, workload: Workload) -> tuple[Callable[[], Any], Callabl
         "batch_hands": lambda _: len(batch(hands, levels)),
         "batch_strings": lambda _: len(batch(strings, levels)),
         "batch_deals": lambda _: sum(len(batch(planes[i : i + SEATS], levels_array[i : i + SEATS])) for i in deal_starts),
+        "batch_deal_hands": lambda _: sum(len(batch(hands[i : i + SEATS], levels[i])) for i in deal_starts),
     }
     call = calls[path]
     return (forget_parsed if path in ("lead_new_string", "batch_strings") else nothing), call

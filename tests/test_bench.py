@@ -123,6 +123,25 @@ def test_input_forms_name_the_same_calls() -> None:
     assert all(deal.phase == "play" and not deal.following for deal in bench._deals_to_observe(4, 2))
 
 
+def test_a_deal_batch_is_the_same_in_both_forms() -> None:
+    """The deal rows hand the batch a deal's four hands, which share the deal's level: as
+    ``Hand``s with that level, or as planes with uint8 levels, the same lists."""
+    workload = bench.make_workload(8, seed=5, backend="native")
+    hands, levels = list(workload.hands), list(workload.levels)
+    assert levels[:4] == [levels[0]] * 4 and levels[4:] == [levels[4]] * 4
+    for start in (0, 4):
+        deal = hands[start : start + 4]
+        by_hands = api.legal_moves_batch(deal, levels[start])
+        by_planes = api.legal_moves_batch(
+            np.array([(h.once, h.twice) for h in deal], dtype=np.uint64), np.array(levels[start : start + 4], dtype=np.uint8)
+        )
+        assert by_hands.offsets.tolist() == by_planes.offsets.tolist()
+        assert by_hands.cards.tolist() == by_planes.cards.tolist()
+    for path in ("batch_deals", "batch_deal_hands"):
+        setup, run = bench.make_path(path, workload)
+        assert run(setup()) == 8
+
+
 def test_unknown_case_and_backend_are_refused() -> None:
     workload = bench.make_workload(1, seed=2, backend="reference")
     with pytest.raises(ValueError, match="unknown case"):
