@@ -1,0 +1,67 @@
+"""Does a one-thread batch generate faster when its output fits in the caches?
+
+Times ``legal_moves_batch`` per hand on one thread for batches of 128 dealt hands (the
+same 128 every call, or a different 128 each call, so that neither the caches nor the
+branch predictor have seen them) and of 1,000, beside a loop of ``legal_moves`` over the
+same hands. Prints the best and the median of five passes, in µs a hand::
+
+    python scripts/batch_sizes.py
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+
+import workload  # the bench's dealt hands
+
+from guandan_fast.engine import api
+
+PASSES = 5
+
+
+def per_hand(run: Callable[[int], None], hands_per_call: int, calls: int) -> tuple[float, float]:
+    """Best and median µs a hand of ``PASSES`` passes of ``calls`` calls of ``run(k)``."""
+    times = []
+    for _ in range(PASSES):
+        began = time.perf_counter()
+        for k in range(calls):
+            run(k)
+        times.append((time.perf_counter() - began) / (calls * hands_per_call) * 1e6)
+    return min(times), statistics.median(times)
+
+
+def main() -> None:
+    hands, levels = workload.deal_hands(4096, seed=11)
+    planes = np.array([(hand.once, hand.twice) for hand in hands], dtype=np.uint64)
+    uint8_levels = np.array(levels, dtype=np.uint8)
+
+    def batch(start: int, size: int) -> None:
+        api.legal_moves_batch(planes[start : start + size], uint8_levels[start : start + size], threads=1)
+
+    def loop(start: int, size: int) -> None:
+        for i in range(start, start + size):
+            api.legal_moves(hands[i], levels[i])
+
+    rows = [
+        ("batch, the same 128 hands each call", per_hand(lambda k: batch(0, 128), 128, 256)),
+        ("batch, a different 128 each call", per_hand(lambda k: batch(128 * (k % 32), 128), 128, 256)),
+        ("batch, the same 1,000 hands each call", per_hand(lambda k: batch(0, 1000), 1000, 32)),
+        ("batch, a different 1,000 each call", per_hand(lambda k: batch(1000 * (k % 4), 1000), 1000, 32)),
+        ("loop of legal_moves, 1,000 hands", per_hand(lambda k: loop(1000 * (k % 4), 1000), 1000, 4)),
+    ]
+    moves = len(api.legal_moves_batch(planes[:1000], uint8_levels[:1000]).cards) / 1000
+    print(f"one thread, leading lists of dealt hands ({moves:.0f} moves a hand); µs a hand, best / median")
+    for title, (best, median) in rows:
+        print(f"{title:40s} {best:6.2f} / {median:6.2f}")
+
+
+if __name__ == "__main__":
+    main()
