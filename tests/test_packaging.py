@@ -217,7 +217,7 @@ def test_ci_runs_the_readme_test_command() -> None:
     assert script[0] == "#!/usr/bin/env bash"
     assert "set -euo pipefail" in script
     commands = [line for line in script if "pytest" in line and not line.lstrip().startswith("#")]
-    assert len(commands) == 1 and re.fullmatch(r'python -m pip install "\.\[[a-z,]+\]" && python -m pytest', commands[0])
+    assert len(commands) == 1 and re.fullmatch(r'python -m pip install "\.\[[a-z,]+\]" && python -m pytest -n auto', commands[0])
     assert commands[0] in (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
     # every optional extra is installed, so CI runs the tests of each (the benchmarks' too:
     # tests/test_benchmarks.py runs every benchmark once, untimed)
