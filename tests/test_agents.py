@@ -72,6 +72,8 @@ def test_make_agent_by_name_and_spec() -> None:
         parse_agent_spec("alphago:x=1")
     with pytest.raises(ValueError, match="key=value"):
         parse_agent_spec("random:seed")
+    with pytest.raises(TypeError, match="an agent spec is a string"):
+        parse_agent_spec(None)  # type: ignore[arg-type]
     with pytest.raises(TypeError):
         make_agent("random", playouts=3)
 
@@ -322,14 +324,17 @@ def test_agents_see_only_what_their_seat_may_know(name: str, options: dict) -> N
 @pytest.mark.parametrize(
     "options, words",
     [
-        ({"playouts": 0}, "playouts must be an integer 1..2147483647, not"),
+        ({"playouts": 0}, "playouts must be an integer 1..1048576, not"),
+        ({"playouts": 10**9}, "playouts must be an integer 1..1048576, not"),
         ({"budget_ms": 0}, "budget_ms must be a positive"),
         ({"budget_ms": -5.0}, "budget_ms must be a positive"),
         ({"rollout": "smart"}, "unknown rollout 'smart'"),
         ({"objective": "levels"}, "unknown objective 'levels'"),
         ({"worlds": 1.5}, "worlds must be an integer"),
         ({"endgame": 0}, "endgame must be an integer 1..2147483647, not"),
-        ({"worlds": 2**31}, "worlds must be an integer 1..2147483647, not"),
+        ({"worlds": 2**31}, "worlds must be an integer 1..1048576, not"),
+        ({"budget_ms": float("inf")}, "budget_ms must be a positive number of milliseconds up to 86400000"),
+        ({"budget_ms": 1e308}, "budget_ms must be a positive number of milliseconds up to 86400000"),
         ({"margin": -1}, "margin must be a number"),
         ({"confidence": -0.5}, "confidence must be a number"),
         ({"confidence": "high"}, "confidence must be a number"),

@@ -14,6 +14,8 @@ from guandan_fast.engine.movelist import MoveList
     [
         ("S2 X9", ValueError, "unknown card 'X9'"),
         ("S2 S11", ValueError, "unknown card 'S11'"),
+        ("ſ3", ValueError, "unknown card 'ſ3'"),  # the long s, which str.upper makes an S
+        ("ﬅ", ValueError, "unknown card 'ﬅ'"),  # the ligature st, which str.upper makes ST
         ("HJ HJ HJ", ValueError, "three copies of card HJ"),
         (["S2", 5], TypeError, "a card must be a string"),
         (42, TypeError, "not int"),
@@ -142,6 +144,27 @@ def test_a_batch_is_indexed_by_integers_or_slices() -> None:
     for index in (0.5, "a", None, True):
         with pytest.raises(TypeError, match="batch indices must be integers or slices, not"):
             batch[index]  # type: ignore[call-overload]
+
+
+def test_a_move_list_index_out_of_range_is_an_index_error_whatever_its_type() -> None:
+    moves = legal_moves("S3 S4", 2)
+    assert moves[np.uint64(1)] == moves[1] and moves[np.int8(-1)] == moves[1]
+    for index in (np.uint64(2**64 - 1), np.int64(-3), 2**64):
+        with pytest.raises(IndexError):
+            moves[index]
+
+
+def test_a_batch_of_hands_in_a_memoryview_is_read_as_its_array() -> None:
+    planes = np.array([Hand.parse("S3 S4").to_numpy(), Hand.parse("S5").to_numpy()])
+    batch = legal_moves_batch(memoryview(planes), 2)
+    assert [list(batch[i].rows()) for i in range(2)] == [list(legal_moves(h, 2).rows()) for h in ("S3 S4", "S5")]
+
+
+def test_hand_planes_in_either_byte_order() -> None:
+    hand = Hand.parse("S3 S3 HR")
+    assert Hand.from_numpy(hand.to_numpy().astype(">u8")) == hand
+    with pytest.raises(ValueError, match="hand planes must be a uint64 array"):
+        Hand.from_numpy(hand.to_numpy().astype(np.int64))
 
 
 def test_a_move_list_is_made_from_arrays_only() -> None:

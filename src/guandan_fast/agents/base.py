@@ -104,11 +104,24 @@ def non_negative(value: object, what: str) -> float:
     return float(value)
 
 
+#: The most worlds (and PIMC playouts) a decision may ask for: a world's hands take 64 bytes
+#: and its results a few more a candidate, so a million stays within memory a decision may
+#: take; more is refused when the agent is made, not when it first acts.
+MOST_WORLDS = 1 << 20
+
+#: The longest time limit an agent takes, a day in milliseconds: an infinite or larger one
+#: would overflow the deadline arithmetic; None is the way to say "no limit".
+MOST_BUDGET_MS = 86_400_000
+
+
 def time_budget(value: object, what: str) -> float | None:
-    """A time limit in milliseconds: a positive number, or None (also ``"none"``, as a
-    command-line spec writes it) for no limit; a ValueError naming ``what`` otherwise."""
+    """A time limit in milliseconds: a positive number up to a day, or None (also ``"none"``,
+    as a command-line spec writes it) for no limit; a ValueError naming ``what`` otherwise."""
     if value is None or (isinstance(value, str) and value.strip().lower() == "none"):
         return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
-        raise ValueError(f"{what} must be a positive number of milliseconds or None, not {value!r}")
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value <= MOST_BUDGET_MS:
+        raise ValueError(
+            f"{what} must be a positive number of milliseconds up to {MOST_BUDGET_MS} (a day), "
+            f"or None for no limit, not {value!r}"
+        )
     return float(value)

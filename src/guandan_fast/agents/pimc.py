@@ -53,7 +53,7 @@ import numpy as np
 from ..engine.cards import bounded
 from ..engine.deal import Deal
 from ..search.infoset import sample_hands
-from .base import check_turn, non_negative, time_budget
+from .base import MOST_WORLDS, check_turn, non_negative, time_budget
 from .minplays import MinPlaysAgent
 
 ROLLOUTS = ("random", "greedy", "minplays", "tactics")
@@ -91,8 +91,8 @@ PRESETS: dict[str, dict[str, object]] = {
 }
 
 
-def _count(value: object, name: str) -> int:
-    return bounded(value, f"PIMCAgent {name}", 1, 2**31 - 1)  # what one native call plays or draws
+def _count(value: object, name: str, most: int = 2**31 - 1) -> int:
+    return bounded(value, f"PIMCAgent {name}", 1, most)  # at most what one native call plays or draws
 
 
 class PIMCAgent:
@@ -136,8 +136,9 @@ class PIMCAgent:
             endgame, margin, max_candidates = chosen["endgame"], chosen["margin"], chosen["max_candidates"]
             objective, confidence = chosen["objective"], chosen["confidence"]
         self.preset = preset
-        self.playouts, self.max_candidates = _count(playouts, "playouts"), _count(max_candidates, "max_candidates")
-        self.worlds = min(_count(worlds, "worlds"), playouts)
+        self.playouts = _count(playouts, "playouts", MOST_WORLDS)
+        self.max_candidates = _count(max_candidates, "max_candidates")
+        self.worlds = min(_count(worlds, "worlds", MOST_WORLDS), playouts)
         budget_ms = time_budget(budget_ms, "PIMCAgent budget_ms")
         if rollout not in ROLLOUTS:
             raise ValueError(f"unknown rollout {rollout!r}: use one of {', '.join(ROLLOUTS)}")

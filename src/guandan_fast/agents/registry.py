@@ -39,6 +39,8 @@ def _known_name(name: object) -> str:
 def parse_agent_spec(text: str) -> tuple[str, dict[str, Any]]:
     """``"pimc:playouts=64,rollout=minplays"`` → ``("pimc", {"playouts": 64, "rollout": "minplays"})``;
     values that read as integers or numbers become ``int`` or ``float``."""
+    if not isinstance(text, str):
+        raise TypeError(f"an agent spec is a string such as 'pimc:worlds=24', not {type(text).__name__}")
     name, _, rest = text.partition(":")
     options: dict[str, Any] = {}
     for item in filter(None, (part.strip() for part in rest.split(","))):

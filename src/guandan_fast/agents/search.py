@@ -83,7 +83,7 @@ from ..search._solve import OBJECTIVES as OBJECTIVE_CODES
 from ..search._worldsolve import WorldSolver
 from ..search.infoset import sample_hands
 from ..search.match_equity import deal_equity, first_decides
-from .base import check_turn, non_negative, switch, time_budget
+from .base import MOST_WORLDS, check_turn, non_negative, switch, time_budget
 from .minplays import MinPlaysAgent
 from .pimc import OBJECTIVES, ROLLOUTS, paired_standard_error, rollout_results
 
@@ -122,7 +122,7 @@ class SearchAgent:
         tactics: bool | int = True,
         rollout: str = "tactics",
     ) -> None:
-        self.worlds = _count(worlds, "worlds", 2**31 - 1)  # what one sampling call draws
+        self.worlds = _count(worlds, "worlds", MOST_WORLDS)
         self.max_nodes = _count(max_nodes, "max_nodes", 2**63 - 1)  # the solver's C long long
         self.max_candidates = _count(max_candidates, "max_candidates")
         self.solve_cards = bounded(solve_cards, "SearchAgent solve_cards", 0, 108)

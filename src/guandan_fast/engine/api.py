@@ -55,6 +55,8 @@ def classify(cards: CardsLike | Move, level: int | str, *, backend: Backend | No
 
 def _batch_planes(hands: object) -> np.ndarray:
     """A batch of hands as an aligned, C-contiguous, native-order ``uint64[n, 2]`` array."""
+    if isinstance(hands, memoryview):  # a buffer, read as the array it holds (iterating it fails)
+        hands = np.asarray(hands)
     if isinstance(hands, np.ndarray):
         exact = type(hands) is np.ndarray and hands.dtype == _UINT64 and hands.ndim == 2 and hands.shape[1] == 2
         if exact and hands.flags.c_contiguous and hands.flags.aligned:

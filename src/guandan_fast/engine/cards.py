@@ -30,6 +30,13 @@ BIG_JOKER_POWER: Final = 17
 
 _SUIT_ALIASES = {"♠": "S", "♥": "H", "♣": "C", "♦": "D"}
 _JOKER_NAMES = {"SB": SMALL_JOKER, "HR": BIG_JOKER}
+_ASCII_UPPER = str.maketrans("abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+
+
+def ascii_upper(text: str) -> str:
+    """``text`` with a-z in upper case and nothing else changed: ``str.upper`` would read
+    other letters as card letters (the long s ``ſ`` as ``S``, the ligature ``ﬅ`` as ``ST``)."""
+    return text.translate(_ASCII_UPPER)
 
 
 def _name(index: int) -> str:
@@ -54,7 +61,7 @@ def parse_card(text: object) -> int:
     """
     if not isinstance(text, str):
         raise TypeError(f"a card must be a string such as 'S2', not {type(text).__name__}")
-    name = text.strip().upper()
+    name = ascii_upper(text.strip())
     if name in _JOKER_NAMES:
         return _JOKER_NAMES[name]
     if name[:1] in _SUIT_ALIASES:
@@ -81,7 +88,7 @@ def parse_level(level: object) -> int:
     if isinstance(level, bool):
         raise TypeError("a level must be a rank character or an integer 2-14, not a bool")
     if isinstance(level, str):
-        text = level.strip().upper()
+        text = ascii_upper(level.strip())
         if text == "10":
             text = "T"
         if len(text) == 1 and text in RANKS:

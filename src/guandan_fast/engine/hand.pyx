@@ -144,7 +144,8 @@ cdef class Hand:
     def from_numpy(cls, planes):
         """A hand from ``uint64[2] = (once, twice)``, the layout of :meth:`to_numpy`."""
         array = np.asarray(planes)
-        if array.shape != (2,) or array.dtype != np.uint64:
+        # any byte order (int() reads each value right), as legal_moves_batch takes it
+        if array.shape != (2,) or array.dtype.kind != "u" or array.dtype.itemsize != 8:
             raise ValueError(f"hand planes must be a uint64 array of shape (2,), not {array.dtype} {array.shape}")
         return cls.from_bits(int(array[0]), int(array[1]))
 

@@ -162,7 +162,9 @@ cdef class MoveList(Moves):
             return [self[j] for j in range(*index.indices(self.n))]
         if type(index) is int:
             return self._move(self._index(index))
-        # anything else is an index as numpy reads one (a numpy integer, or a fault numpy names)
+        if isinstance(index, np.integer):  # as an int: numpy would overflow on a huge unsigned one
+            return self._move(self._index(int(index)))
+        # anything else is an index as numpy reads one (or a fault numpy names)
         once, twice = self.cards_array()[index]
         return make_move(self.kinds_array()[index], self.keys_array()[index], once, twice, self.level)
 

@@ -33,7 +33,16 @@ from typing import Any, Final
 from . import _movegen
 from ._notation import read_checked as _read_checked
 from .backend import generator
-from .cards import BIG_JOKER_POWER, CARD_NAMES, LEVEL_POWER, SMALL_JOKER_POWER, level_char, position_char, power_char
+from .cards import (
+    BIG_JOKER_POWER,
+    CARD_NAMES,
+    LEVEL_POWER,
+    SMALL_JOKER_POWER,
+    ascii_upper,
+    level_char,
+    position_char,
+    power_char,
+)
 from .hand import card_names, planes_of_names
 from .kinds import (
     _BOMB,
@@ -97,7 +106,7 @@ def parse(action: object, level: int) -> tuple[int, int, int, int]:
         raise TypeError("the cards of a platform action must be a list of card strings")
     once, twice = planes_of_names(cards)
     code = _CODE_BY_PLATFORM_NAME.get(type_name)
-    if type_name == "FourKings" or (code == _BOMB and rank.strip().upper() in ("JOKER", "R")):
+    if type_name == "FourKings" or (code == _BOMB and ascii_upper(rank.strip()) in ("JOKER", "R")):
         return _FOUR_JOKERS, 0, once, twice
     if code is None:
         raise ValueError(f"unknown action type {type_name!r} (tribute and back are not moves)")
@@ -127,7 +136,7 @@ def _key_from_rank(code: int, rank: str, level: int) -> int:
 
 def _rank_text(rank: str) -> str:
     """A rank field as the canonical character (``"10"`` is ``"T"``, case and spaces ignored)."""
-    text = rank.strip().upper()
+    text = ascii_upper(rank.strip())
     return "T" if text == "10" else text
 
 
