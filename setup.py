@@ -1,14 +1,31 @@
 """Declares the Cython extension modules; all other metadata is in pyproject.toml."""
 
+import os
 import sys
 
 import numpy
 from Cython.Build import cythonize
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+# Every core for the C compiler (build_ext -j, threads) and, on Linux, for Cython (processes,
+# forked: elsewhere they would be spawned): a fresh install builds the fifteen modules two at
+# a time on two cores, not one after the other (2 min 5 s -> 1 min 13 s on a 2-core machine).
+CORES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+CYTHON_PROCESSES = CORES if sys.platform.startswith("linux") else 0
 
 # -g0: no debug sections in the shipped binaries (a fifth of the size)
 COMPILE_ARGS = ["/O2"] if sys.platform == "win32" else ["-O3", "-g0"]
 DEFINES = [("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")]
+
+
+class BuildOnEveryCore(build_ext):
+    """``build_ext`` that compiles the modules on every core unless ``-j`` says otherwise."""
+
+    def finalize_options(self) -> None:
+        super().finalize_options()
+        if not self.parallel:
+            self.parallel = CORES
 
 
 def extension(name: str) -> Extension:
@@ -22,6 +39,7 @@ def extension(name: str) -> Extension:
 
 
 setup(
+    cmdclass={"build_ext": BuildOnEveryCore},
     ext_modules=cythonize(
         [
             extension(name)
@@ -44,5 +62,6 @@ setup(
             )
         ],
         compiler_directives={"language_level": "3", "embedsignature": True},
+        nthreads=CYTHON_PROCESSES,
     )
 )
