@@ -96,7 +96,7 @@ def test_points_per_deal_interval_is_the_interval_of_the_ratio_reported() -> Non
         ({"matches": 2, "agent_b": "deepblue"}, ValueError, "unknown agent 'deepblue'"),
         ({"matches": 2, "rules": "national"}, TypeError, "rules must be a guandan_fast.Rules"),
         ({"matches": 2, "agent_a": "pimc:budget_ms=0"}, ValueError, "budget_ms must be a positive"),
-        ({"matches": 2, "agent_a": "pimc:playouts=-3"}, ValueError, "playouts must be an integer 1..2147483647, not"),
+        ({"matches": 2, "agent_a": "pimc:playouts=-3"}, ValueError, "playouts must be an integer 1..1048576, not"),
         ({"matches": 2, "ray_address": "nowhere"}, ValueError, "a Ray address is"),
     ],
 )
