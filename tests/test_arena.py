@@ -108,8 +108,13 @@ def test_bad_arena_input(kwargs: dict, error: type, words: str) -> None:
 
 def test_arena_command_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["arena", "random", "random:seed=5", "--matches", "2", "--workers", "1", "--json", "--quiet"]) == 0
-    summary = json.loads(capsys.readouterr().out)
+    def no_constants(name: str) -> None:
+        raise AssertionError(f"{name} is not JSON")
+
+    # strict JSON: one pair has no interval of its points a deal, which is null, not NaN
+    summary = json.loads(capsys.readouterr().out, parse_constant=no_constants)
     assert summary["agent_b"] == "random:seed=5" and summary["pairs"] == 1 and summary["matches"] == 2
+    assert summary["points_per_deal_ci95"] == [None, None]
     assert main(["arena", "random", "random", "--matches", "2", "--ray", "127.0.0.1:1"]) == 2
     assert "cannot connect to Ray at '127.0.0.1:1'" in capsys.readouterr().err
 
@@ -355,6 +360,48 @@ def test_selfplay_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
         assert main(["selfplay", "--deals", "1", "--out", str(out), "--quiet"]) == 2
         err = capsys.readouterr().err
         assert err.startswith("guandan-fast: error:") and words in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    "damage, words",
+    [
+        ("empty", "(EOFError: No data left in file)"),
+        ("cut", "(BadZipFile: File is not a zip file)"),
+        ("text", "(not an .npz archive)"),
+        ("npy", "(a single array, not an .npz archive)"),
+        ("meta", "its meta is not JSON"),
+        ("objects", "is not a readable self-play shard"),
+    ],
+)
+def test_a_damaged_shard_is_named_by_the_reader_and_by_append(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], damage: str, words: str
+) -> None:
+    good = tmp_path / "good"
+    generate_selfplay("random", 1, good, seed=1, workers=1, encoding="counts")
+    folder = tmp_path / "damaged"
+    folder.mkdir()
+    shard = folder / "shard-00000.npz"
+    whole = (good / "shard-00000.npz").read_bytes()
+    if damage in ("empty", "cut", "text"):
+        shard.write_bytes({"empty": b"", "cut": whole[: len(whole) // 2], "text": b"hello\n"}[damage])
+    elif damage == "npy":
+        with open(shard, "wb") as file:
+            np.save(file, np.zeros(3))
+    elif damage == "meta":
+        np.savez(shard, meta=np.array("not json"))
+    else:  # every array there, one of them of Python objects (which are never unpickled)
+        with np.load(good / "shard-00000.npz") as data:
+            arrays = {name: data[name] for name in data.files}
+        arrays["returns"] = np.array([object()] * len(arrays["returns"]), dtype=object)
+        np.savez(shard, **arrays)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="self-play shard") as refused:
+        read_shard(shard)
+    assert words in str(refused.value) and str(shard) in str(refused.value)
+    if damage != "objects":  # appending reads only the meta, which that one has whole
+        assert main(["selfplay", "--deals", "1", "--out", str(folder), "--append", "--seed", "9", "--quiet"]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("guandan-fast: error:") and words in err and "Traceback" not in err
+        assert [p.name for p in folder.iterdir()] == ["shard-00000.npz"]  # nothing written
 
 
 def test_selfplay_into_an_unwritable_folder(

@@ -36,6 +36,8 @@ def test_moves_grouped_by_type_with_following_and_strongest(capsys: pytest.Captu
         (["moves", "S3", "--level", "1"], "bad level"),
         (["moves", "S3", "--last", "[1, 2"], "Expecting"),
         (["moves", "S4", "--last", '["Pair", "3", ["S3", "S4"]]'], "do not read as Pair"),
+        (["client"], "give --create-room ROUNDS (a new room for ROUNDS games) or --join ROOM"),
+        (["client", "--protocol", "legacy", "--seat", "2"], "--seat has no meaning on the legacy platform"),
     ],
 )
 def test_bad_input_is_an_error_message_not_a_traceback(capsys: pytest.CaptureFixture[str], argv: list[str], words: str) -> None:
@@ -133,6 +135,29 @@ def test_play_bad_flags_are_messages(capsys: pytest.CaptureFixture[str], argv: l
     assert words in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (["bench", "--min-time", "-1"], "argument --min-time: expected a number of seconds >= 0, not -1"),
+        (["bench", "--min-time", "nan"], "argument --min-time: expected a number of seconds >= 0, not nan"),
+        (["bench", "--hands", "10" * 12], "argument --hands: expected at most 100,000 hands"),
+        (["server", "--port", "abc"], "argument --port: invalid port value: 'abc'"),
+        (["server", "--answer-timeout", "inf"], "argument --answer-timeout: expected a positive number of seconds"),
+    ],
+)
+def test_bad_numbers_are_named_by_their_flag(capsys: pytest.CaptureFixture[str], argv: list[str], words: str) -> None:
+    with pytest.raises(SystemExit) as stop:  # argparse's own refusal
+        main(argv)
+    assert stop.value.code == 2 and words in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv", [["--deals", "1", "--match"], ["--match", "--deals", "1"], ["--deals", "2", "--match"]])
+def test_play_refuses_deals_with_match(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    with pytest.raises(SystemExit) as stop:  # argparse's own refusal
+        main(["play", *argv])
+    assert stop.value.code == 2 and "not allowed with argument" in capsys.readouterr().err
+
+
 def test_play_by_chosen_agents(capsys: pytest.CaptureFixture[str]) -> None:
     from guandan_fast.cli.play import parse_seat_agents
 
@@ -168,7 +193,7 @@ def test_a_person_plays_a_seat_from_the_terminal(monkeypatch: pytest.MonkeyPatch
     assert "seat 0: Pair 3: S3 H3" in out  # "S3 H3" was played
     assert "to beat: seat 3's StraightFlush T: CT CJ CQ CK CA" in out and "[0] pass" in out
     assert "table: seat 1 (next) 25 cards, seat 2 (partner) 23 cards, seat 3 (previous) 22 cards" in out
-    assert "finishing order:" in out and "Stopped after 1 deals" in out
+    assert "finishing order:" in out and "Stopped after 1 deal;" in out
 
 
 def test_a_person_may_quit_or_run_out_of_input(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
@@ -177,6 +202,14 @@ def test_a_person_may_quit_or_run_out_of_input(monkeypatch: pytest.MonkeyPatch, 
     code, out, err = play_as_human(monkeypatch, capsys, "28\n")
     assert code == 1 and "the input ended before the game did" in err
     assert "seat 0: Pair 3: S3 H3" in out
+    # numbers too long for int(), or digits int() refuses, are answered and asked again
+    code, out, err = play_as_human(monkeypatch, capsys, "7" * 5000 + "\n\u00b2\n28\n")
+    assert code == 1 and "the input ended before the game did" in err and "Traceback" not in err
+    assert "no action 777777777777…: they are numbered 0 to 794" in out and "not understood: '\u00b2'" in out
+    assert "seat 0: Pair 3: S3 H3" in out
+    monkeypatch.setattr(sys, "stdin", None)  # started with its input closed
+    assert main(["play", "--seed", "3", "--human", "0"]) == 2
+    assert "--human reads your answers from the input, which is closed" in capsys.readouterr().err
 
 
 def test_the_human_game_through_a_real_terminal_pipe() -> None:

@@ -56,7 +56,7 @@ def _refused(action: argparse.Action) -> str | None:
     """A value argparse refuses for ``action`` (None when it takes anything)."""
     if action.choices is not None:
         return "no-such-choice"
-    if action.type in (int, float) or getattr(action.type, "__name__", "") in ("positive", "non_negative", "_seat", "_port", "_seconds"):
+    if action.type in (int, float) or getattr(action.type, "__name__", "") in ("positive", "non_negative", "_seat", "port", "seconds", "seconds_or_zero", "hand_count"):
         return "not-a-number"
     return None
 

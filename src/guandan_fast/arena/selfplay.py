@@ -42,8 +42,10 @@ import json
 import os
 import random
 import re
+import zipfile
+import zlib
 from collections.abc import Iterator
-from contextlib import closing
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -353,15 +355,42 @@ class SelfPlayShard:
 _ARRAYS: Final = tuple(field.name for field in dataclasses.fields(SelfPlayShard)[2:])
 
 
+#: What reading a file that is not a whole ``.npz`` raises (an empty or cut-short file, other
+#: bytes, a ``.npy``, pickled objects, a damaged member).
+_UNREADABLE: Final = (OSError, EOFError, zipfile.BadZipFile, zlib.error, ValueError, KeyError)
+
+
+@contextmanager
+def _open_shard(path: Path) -> Iterator[Any]:
+    """The ``.npz`` archive at ``path``; a ValueError that names the file when it is not one
+    (or when reading it fails), whatever numpy or zipfile raised."""
+    try:
+        data = np.load(path, allow_pickle=False)
+    except _UNREADABLE as error:
+        # numpy calls bytes it cannot read "pickled (object) data" and suggests unpickling them
+        reason = "not an .npz archive" if isinstance(error, ValueError) else f"{type(error).__name__}: {error}"
+        raise ValueError(f"{path} is not a readable self-play shard ({reason})") from None
+    if not isinstance(data, np.lib.npyio.NpzFile):  # a bad file, not a bad argument: ValueError
+        raise ValueError(f"{path} is not a readable self-play shard (a single array, not an .npz archive)")  # noqa: TRY004
+    with data:
+        try:
+            yield data
+        except (OSError, EOFError, zipfile.BadZipFile, zlib.error) as error:
+            raise ValueError(f"{path} is not a readable self-play shard ({type(error).__name__}: {error})") from None
+
+
 def _read_meta(path: Path) -> dict[str, Any]:
-    with np.load(path) as data:
+    with _open_shard(path) as data:
         return _meta_of(path, data)
 
 
 def _meta_of(path: Path, data: Any) -> dict[str, Any]:
     if "meta" not in data.files:
         raise ValueError(f"{path} is no guandan_fast self-play shard of format {FORMAT!r} (it has no meta)")
-    meta = json.loads(str(data["meta"]))
+    try:
+        meta = json.loads(str(data["meta"]))
+    except ValueError as error:  # not JSON, or an array of objects numpy will not unpickle
+        raise ValueError(f"{path} is no guandan_fast self-play shard: its meta is not JSON ({error})") from None
     if not isinstance(meta, dict) or meta.get("format") != FORMAT:
         found = meta.get("format") if isinstance(meta, dict) else None
         raise ValueError(f"{path} is a shard of format {found!r}; this reader reads {FORMAT!r}")
@@ -372,12 +401,15 @@ def read_shard(path: str | Path) -> SelfPlayShard:
     """One shard, fully read and checked (ValueError for a file of another format or
     with arrays that do not fit together)."""
     path = Path(path)
-    with np.load(path) as data:
+    with _open_shard(path) as data:
         meta = _meta_of(path, data)
         missing = [name for name in _ARRAYS if name not in data.files]
         if missing:
             raise ValueError(f"{path} lacks the arrays {', '.join(missing)}")
-        arrays = {name: data[name] for name in _ARRAYS}
+        try:
+            arrays = {name: data[name] for name in _ARRAYS}
+        except ValueError as error:  # an array of objects, which is never unpickled
+            raise ValueError(f"{path} is not a readable self-play shard ({error})") from None
     shard = SelfPlayShard(path, meta, **arrays)
     decisions = len(shard.seats)
     offsets = shard.action_offsets

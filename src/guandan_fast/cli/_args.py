@@ -20,6 +20,30 @@ def non_negative(text: str) -> int:
     return value
 
 
+def port(text: str) -> int:
+    """A TCP port, 0-65535 (0: any free port). (argparse names a bad value by this name.)"""
+    value = int(text)
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"expected a port 0-65535, not {text}")
+    return value
+
+
+def seconds(text: str) -> float:
+    """A positive, finite number of seconds. (argparse names a bad value by this name.)"""
+    value = float(text)
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, not {text}")
+    return value
+
+
+def seconds_or_zero(text: str) -> float:
+    """A finite number of seconds, 0 or more. (argparse names a bad value by this name.)"""
+    value = float(text)
+    if not 0 <= value < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a number of seconds >= 0, not {text}")
+    return value
+
+
 def add_run_options(parser: argparse.ArgumentParser) -> None:
     """Where the arena and self-play run, and their seed."""
     parser.add_argument("--workers", type=positive, default=None, help="local worker processes (default: one per CPU)")

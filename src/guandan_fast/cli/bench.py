@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-from ._args import non_negative, positive
+from ._args import non_negative, positive, seconds_or_zero
 
 
 def _bench_workload() -> ModuleType:
@@ -26,6 +26,19 @@ def _bench_workload() -> ModuleType:
         "guandan-fast bench runs the benchmark workload of a source checkout (benchmarks/workload.py): "
         "run it from a clone of the repository"
     )
+
+
+#: The most hands ``bench`` deals: the case that keeps every hand's list holds about 9 kB of
+#: moves a hand, so 100,000 hands hold about 1 GB; more would exhaust the memory of many machines.
+MOST_HANDS = 100_000
+
+
+def hand_count(text: str) -> int:
+    """A number of hands, 1..MOST_HANDS. (argparse names a bad value by this name.)"""
+    value = positive(text)
+    if value > MOST_HANDS:
+        raise argparse.ArgumentTypeError(f"expected at most {MOST_HANDS:,} hands, not {text}")
+    return value
 
 
 def run(args: argparse.Namespace) -> int:
@@ -49,7 +62,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     bench = commands.add_parser(
         "bench", help="time the native core against the reference on a fixed set of random hands"
     )
-    bench.add_argument("--hands", type=positive, help="hands (default 1000)")
+    bench.add_argument("--hands", type=hand_count, help="hands (default 1000; at most 100,000)")
     bench.add_argument("--seed", type=int, help="deal seed (default 20240503)")
     bench.add_argument(
         "--reference-hands",
@@ -57,7 +70,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="hands timed on the slow reference, the first of the same deal (default 40; 0: skip)",
     )
     bench.add_argument("--rounds", type=positive, default=3, help="timed reference passes per case (default 3)")
-    bench.add_argument("--min-time", type=float, default=0.3, help="seconds of native passes per case (default 0.3)")
+    bench.add_argument("--min-time", type=seconds_or_zero, default=0.3, help="seconds of native passes per case (default 0.3)")
     bench.add_argument("--json", action="store_true", help="print one JSON document instead of the table")
     bench.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
     bench.set_defaults(run=run)

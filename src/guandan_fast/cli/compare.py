@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import json
 
+from . import _json
 from ._args import add_run_options, positive
 from .rules import add_rules_options, rules_from_args
 
@@ -16,7 +16,7 @@ def run(args: argparse.Namespace) -> int:
         args.candidate, args.baseline, args.against, args.matches, args.seed, workers=args.workers,
         ray_address=args.ray, rules=rules_from_args(args), progress=not args.quiet,
     )
-    print(json.dumps(comparison.summary()) if args.json else comparison.format())
+    print(_json.dumps(comparison.summary()) if args.json else comparison.format())
     return 130 if comparison.interrupted else 0
 
 

@@ -51,10 +51,11 @@ class TerminalPlayer:
         """The index ``answer`` names, or None after printing what it matches instead."""
         if not answer:
             return None
-        if answer.isdigit():
-            if int(answer) < len(actions):
+        if answer.isdecimal():  # (isdigit would take "²", which int refuses)
+            if len(answer) <= 9 and int(answer) < len(actions):  # (int refuses 4,300 digits and more)
                 return int(answer)
-            self._say(f"  no action {answer}: they are numbered 0 to {len(actions) - 1}")
+            shown = answer if len(answer) <= 12 else answer[:12] + "…"
+            self._say(f"  no action {shown}: they are numbered 0 to {len(actions) - 1}")
             return None
         if answer in ("?", "l", "list"):
             self._say(*action_lines(actions, range(len(actions))))

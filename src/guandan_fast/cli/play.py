@@ -41,9 +41,12 @@ def run(args: argparse.Namespace) -> int:
     specs = parse_seat_agents(args.agents)
     agents: list[Agent] = [build_agent(spec, derive_seed("play agent", seed, seat)) for seat, spec in enumerate(specs)]
     if args.human is not None:
+        if sys.stdin is None:  # started with its input closed (<&-)
+            raise ValueError("--human reads your answers from the input, which is closed")
         agents[args.human] = TerminalPlayer(sys.stdin, sys.stdout)
+    deals = None if args.match else (1 if args.deals is None else args.deals)
     try:
-        for line in play_log(seed, deals=None if args.match else args.deals, rules=rules, agents=agents, viewer=args.human):
+        for line in play_log(seed, deals=deals, rules=rules, agents=agents, viewer=args.human):
             print(line, flush=True)
     except QuitGame as stop:
         print(f"guandan-fast play: {stop}", file=sys.stderr)
@@ -60,7 +63,9 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     play.add_argument("--seed", type=int, default=None, help="seed of the cards and the agents (default: a new one, shown)")
     length = play.add_mutually_exclusive_group()
-    length.add_argument("--deals", type=positive, default=1, help="number of deals to play (default 1)")
+    # default None, not 1: argparse tells an exclusive flag given from its default by identity,
+    # so "--deals 1 --match" would pass unnoticed
+    length.add_argument("--deals", type=positive, default=None, help="number of deals to play (default 1)")
     length.add_argument("--match", action="store_true", help="play until a team wins the match")
     play.add_argument(
         "--agents", default="random", metavar="A,B,C,D",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ._args import positive
+from ._args import port, positive, seconds
 
 
 def run(args: argparse.Namespace) -> int:
@@ -36,30 +36,16 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _port(text: str) -> int:
-    value = int(text)
-    if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"expected a port 0-65535, not {text}")
-    return value
-
-
-def _seconds(text: str) -> float:
-    value = float(text)
-    if not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, not {text}")
-    return value
-
-
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     server = commands.add_parser(
         "server", help="a practice OpenGuanDan server on guandan_fast's engine: test a bot without Java"
     )
     server.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    server.add_argument("--port", type=_port, default=8181, help="port (default 8181; 0: any free port)")
+    server.add_argument("--port", type=port, default=8181, help="port (default 8181; 0: any free port)")
     server.add_argument("--seed", type=int, default=None, help="seed of the cards (default: random)")
     server.add_argument("--max-deals", type=positive, default=None, metavar="N", help="end each game after N deals")
     server.add_argument(
-        "--answer-timeout", type=_seconds, default=120.0, metavar="SECONDS",
+        "--answer-timeout", type=seconds, default=120.0, metavar="SECONDS",
         help="stop a room whose seat does not answer within SECONDS (default 120)",
     )
     server.add_argument("--verbose", action="store_true", help="log every connection (websockets' own log)")

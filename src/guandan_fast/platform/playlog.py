@@ -115,4 +115,5 @@ def play_log(
     elif match.over:
         yield f"Team {match.winner} wins the match after {match.deals_played} deals"
     else:
-        yield f"Stopped after {match.deals_played} deals; next deal at level {level_char(match.deal.level)}"
+        played = f"{match.deals_played} deal{'' if match.deals_played == 1 else 's'}"
+        yield f"Stopped after {played}; next deal at level {level_char(match.deal.level)}"
