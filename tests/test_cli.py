@@ -36,8 +36,8 @@ def test_moves_grouped_by_type_with_following_and_strongest(capsys: pytest.Captu
         (["moves", "S3", "--level", "1"], "bad level"),
         (["moves", "S3", "--last", "[1, 2"], "Expecting"),
         (["moves", "S4", "--last", '["Pair", "3", ["S3", "S4"]]'], "do not read as Pair"),
-        (["client"], "give --create-room ROUNDS (a new room for ROUNDS games) or --join ROOM"),
-        (["client", "--protocol", "legacy", "--seat", "2"], "--seat has no meaning on the legacy platform"),
+        (["client"], "give one of create_room (--create-room ROUNDS: a new room) and join (--join ROOM)"),
+        (["client", "--protocol", "legacy", "--seat", "2"], "the legacy platform takes no seat (--seat)"),
     ],
 )
 def test_bad_input_is_an_error_message_not_a_traceback(capsys: pytest.CaptureFixture[str], argv: list[str], words: str) -> None:

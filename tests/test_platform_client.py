@@ -163,10 +163,13 @@ def test_refused_join_and_silent_server() -> None:
 
 
 def test_bad_arguments_are_refused_before_connecting() -> None:
-    with pytest.raises(ValueError, match="exactly one of"):
-        asyncio.run(play("ws://127.0.0.1:1", make_agent("random")))
+    for rooms in ({}, {"create_room": 2, "join": 1}):  # neither, or both
+        with pytest.raises(ValueError, match=r"give one of create_room \(--create-room ROUNDS: a new room\) and join"):
+            asyncio.run(play("ws://127.0.0.1:1", make_agent("random"), **rooms))
     with pytest.raises(ValueError, match="no rooms"):
         asyncio.run(play("ws://127.0.0.1:1", make_agent("random"), join=1, protocol="legacy"))
+    with pytest.raises(ValueError, match="the legacy platform takes no seat"):
+        asyncio.run(play("ws://127.0.0.1:1/game/client1", make_agent("random"), seat=1, protocol="legacy"))
     with pytest.raises(ValueError, match="unknown protocol"):
         asyncio.run(play("ws://127.0.0.1:1", make_agent("random"), join=1, protocol="http"))
 

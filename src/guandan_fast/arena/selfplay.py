@@ -355,9 +355,9 @@ class SelfPlayShard:
 _ARRAYS: Final = tuple(field.name for field in dataclasses.fields(SelfPlayShard)[2:])
 
 
-#: What reading a file that is not a whole ``.npz`` raises (an empty or cut-short file, other
-#: bytes, a ``.npy``, pickled objects, a damaged member).
-_UNREADABLE: Final = (OSError, EOFError, zipfile.BadZipFile, zlib.error, ValueError, KeyError)
+#: What reading a file that is no whole ``.npz`` raises: an empty or cut-short file, a damaged
+#: member (numpy's ValueError, for bytes it cannot read at all, is taken apart).
+_DAMAGED: Final = (OSError, EOFError, zipfile.BadZipFile, zlib.error)
 
 
 @contextmanager
@@ -366,16 +366,16 @@ def _open_shard(path: Path) -> Iterator[Any]:
     (or when reading it fails), whatever numpy or zipfile raised."""
     try:
         data = np.load(path, allow_pickle=False)
-    except _UNREADABLE as error:
-        # numpy calls bytes it cannot read "pickled (object) data" and suggests unpickling them
-        reason = "not an .npz archive" if isinstance(error, ValueError) else f"{type(error).__name__}: {error}"
-        raise ValueError(f"{path} is not a readable self-play shard ({reason})") from None
+    except ValueError:  # numpy calls bytes it cannot read "pickled data" and suggests unpickling them
+        raise ValueError(f"{path} is not a readable self-play shard (not an .npz archive)") from None
+    except _DAMAGED as error:
+        raise ValueError(f"{path} is not a readable self-play shard ({type(error).__name__}: {error})") from None
     if not isinstance(data, np.lib.npyio.NpzFile):  # a bad file, not a bad argument: ValueError
         raise ValueError(f"{path} is not a readable self-play shard (a single array, not an .npz archive)")  # noqa: TRY004
     with data:
         try:
             yield data
-        except (OSError, EOFError, zipfile.BadZipFile, zlib.error) as error:
+        except _DAMAGED as error:
             raise ValueError(f"{path} is not a readable self-play shard ({type(error).__name__}: {error})") from None
 
 

@@ -28,20 +28,22 @@ def port(text: str) -> int:
     return value
 
 
+def _finite_seconds(text: str, *, zero: bool) -> float:
+    value = float(text)
+    if not (0 <= value if zero else 0 < value) or value == float("inf"):  # NaN fails both
+        wanted = "a number of seconds >= 0" if zero else "a positive number of seconds"
+        raise argparse.ArgumentTypeError(f"expected {wanted}, not {text}")
+    return value
+
+
 def seconds(text: str) -> float:
     """A positive, finite number of seconds. (argparse names a bad value by this name.)"""
-    value = float(text)
-    if not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, not {text}")
-    return value
+    return _finite_seconds(text, zero=False)
 
 
 def seconds_or_zero(text: str) -> float:
     """A finite number of seconds, 0 or more. (argparse names a bad value by this name.)"""
-    value = float(text)
-    if not 0 <= value < float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a number of seconds >= 0, not {text}")
-    return value
+    return _finite_seconds(text, zero=True)
 
 
 def add_run_options(parser: argparse.ArgumentParser) -> None:

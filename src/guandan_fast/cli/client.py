@@ -16,10 +16,6 @@ def run(args: argparse.Namespace) -> int:
     from ..agents import make_agent, parse_agent_spec
     from ..platform.client import PlatformError, play_sync
 
-    if args.protocol == "openguandan" and args.create_room is None and args.join is None:
-        raise ValueError("give --create-room ROUNDS (a new room for ROUNDS games) or --join ROOM")
-    if args.protocol == "legacy" and args.seat is not None:
-        raise ValueError("--seat has no meaning on the legacy platform: its URL names the seat (.../game/clientN)")
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s %(message)s")
     name, options = parse_agent_spec(args.agent)
     try:

@@ -150,9 +150,13 @@ def _protocol(name: str, create_room: int | None, join: int | None, seat: int | 
     if name == "legacy":
         if create_room is not None or join is not None:
             raise ValueError("the legacy platform has no rooms: the URL names the seat")
+        if seat is not None:
+            raise ValueError("the legacy platform takes no seat (--seat): its URL names the seat (.../game/clientN)")
         return LegacyProtocol()
     if name != "openguandan":
         raise ValueError(f"unknown protocol {name!r}: one of {', '.join(PROTOCOLS)}")
+    if (create_room is None) == (join is None):  # named as play() and the command line take them
+        raise ValueError("give one of create_room (--create-room ROUNDS: a new room) and join (--join ROOM)")
     seat = 0 if seat is None else seat
     seat = check_seat(seat)
     if create_room is not None:
