@@ -116,6 +116,7 @@ def distributions(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]
         [sys.executable, "-m", "build", "--outdir", str(out), str(tree)],
         check=False,
         cwd=tmp,
+        env={**os.environ, "GUANDAN_FAST_OPT_LEVEL": "0"},  # the wheel is inspected, never run: compile fast
         capture_output=True,
         text=True,
         timeout=1200,
@@ -124,6 +125,22 @@ def distributions(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]
     sdists, wheels = sorted(out.glob("*.tar.gz")), sorted(out.glob("*.whl"))
     assert len(sdists) == 1 and len(wheels) == 1, sorted(out.iterdir())
     return sdists[0], wheels[0]
+
+
+@needs_source_tree
+@pytest.mark.parametrize("level", ["4", "fast", "-1"])
+def test_a_bad_optimisation_level_is_refused_by_name(level: str) -> None:
+    result = subprocess.run(
+        [sys.executable, "setup.py", "--version"],
+        check=False,
+        cwd=ROOT,
+        env={**os.environ, "GUANDAN_FAST_OPT_LEVEL": level},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode != 0
+    assert f"GUANDAN_FAST_OPT_LEVEL must be 0, 1, 2 or 3, not {level!r}" in result.stderr
 
 
 def _source_files(folder: str) -> set[str]:
