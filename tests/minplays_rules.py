@@ -4,8 +4,8 @@ the native policies (``search/_policies.pyx``, which MinPlaysAgent and
 the rules; ``tactics`` decomposes with ``prefer="high"``, follows an opponent with a play of
 the decomposition first, leads the plays nobody can beat first when at most one other is
 left, follows (a partner too) with a move nobody can beat when the rest then leads out the
-same way, changes the lead when an opponent is close to going out, and holds a trick the next
-seat could go out on."""
+same way, changes the lead when an opponent is close to going out, holds a trick the next
+seat could go out on, and bombs only when an opponent is about to finish."""
 
 from __future__ import annotations
 
@@ -92,7 +92,7 @@ def follow(deal: Deal, seat: int, tactics: bool = False) -> int:
     threat = left[deal.last_seat] <= THREAT_LAST or any(0 < left[o] <= THREAT_ANY for o in ((seat + 1) % 4, (seat + 3) % 4))
     if threat and plain:
         return min(plain, key=lambda i: (rest[i], rows[i][1])) + 1
-    usable = [i for i in bombs if threat or rest[i] <= BOMB_TO_FINISH]
+    usable = [i for i in bombs if threat or (not tactics and rest[i] <= BOMB_TO_FINISH)]  # tactics: threat only
     if usable:
         return min(usable, key=lambda i: (rest[i], row_tier(rows[i]), rows[i][1])) + 1
     return 0

@@ -22,14 +22,17 @@ Tactics, with ``tactics=True`` (``"minplays:tactics=1"``)
     whose number of cards no such opponent holds; when every plain play has such a number,
     the strongest (the hardest to beat). Following, when the next seat (an opponent) holds
     exactly as many cards as the move to beat (at most 6): the strongest plain move that
-    keeps the decomposition, over a partner's play too. The search agent plays these rules.
+    keeps the decomposition, over a partner's play too. Following an opponent, a bomb
+    only when an opponent is about to finish (never just because it leaves a short rest).
+    The search agent plays these rules.
 Following a partner
     pass, unless a move empties the hand.
 Following an opponent
     a move that empties the hand; else the weakest non-bomb move that does not break
     the decomposition (``count(rest) ≤ n - 1``); else, when an opponent is about to
     finish (the player to beat holds ≤ 6 cards, or any opponent ≤ 3), the non-bomb move
-    with the best rest, else a bomb; a bomb also when it leaves ``count(rest) ≤ 2``;
+    with the best rest, else a bomb; a bomb also when it leaves ``count(rest) ≤ 2`` (not
+    with the tactics);
     otherwise pass. Among bombs: the best rest, then the lowest tier and key.
 Tribute and return
     the allowed card whose loss leaves the lowest count (ties: the first listed for a

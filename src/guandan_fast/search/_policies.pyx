@@ -170,12 +170,13 @@ cdef Py_ssize_t _greedy(const PlayState* s, MoveBuffer* m, bint leading) noexcep
 # the best rest; else a bomb when an opponent is about to finish or it leaves
 # count(rest) <= BOMB_TO_FINISH (best rest, then lowest tier and key); else pass. Ties go
 # to the first move listed, as in MinPlaysAgent. The "tactics" policy is the same with its
-# own decomposition ("high") and five rules: follow an opponent with a play of the plan first
+# own decomposition ("high") and six rules: follow an opponent with a play of the plan first
 # (_weakest_keep's plan_first), lead the plays nobody can beat first when at most one other
 # is left (_sure_lead), follow (a partner too) with a move nobody can beat that leaves such
-# a hand (_sure_follow), and two for an opponent that could go out (_tactical_lead, and
-# _strongest_keep when the next seat could go out on the trick); measured by the arena
-# (docs/agents.md, "How strong: the search agent").
+# a hand (_sure_follow), two for an opponent that could go out (_tactical_lead, and
+# _strongest_keep when the next seat could go out on the trick), and bomb only when an
+# opponent is about to finish (never for a short rest: BOMB_TO_FINISH is the plain rules');
+# measured by the arena (docs/agents.md, "How strong: the search agent").
 cdef enum:
     BOMB_TO_FINISH = 2
     DANGER_CARDS = 6            # "tactics": an opponent with this many cards or fewer is watched
@@ -520,7 +521,7 @@ cdef Py_ssize_t _planned(const PlayState* s, MoveBuffer* m, bint leading, Policy
         if keep >= 0 or failed[0]:
             return keep
     threat = _threatened(s, seat)
-    if not threat and n - 1 > BOMB_TO_FINISH:
+    if not threat and (tactics or n - 1 > BOMB_TO_FINISH):  # the tactics keep their bombs then
         return -1
     if _ready(c, once, twice, s.level) != 0:
         failed[0] = 1
