@@ -3,6 +3,14 @@
 import os
 import sys
 
+# GUANDAN_FAST_OPT_LEVEL (default 3; MSVC: 0 /Od, 1 /O1, 2-3 /O2) sets the C optimisation: 0
+# compiles about five times faster (_movegen.c: 11.9 s at -O3, 2.1 s at -O0) into unoptimised
+# code, for builds that are inspected, not run (the packaging test's wheel). Checked before
+# any import, so that a bad value is named whatever is installed.
+OPT_LEVEL = os.environ.get("GUANDAN_FAST_OPT_LEVEL") or "3"  # (set but empty: the default)
+if OPT_LEVEL not in ("0", "1", "2", "3"):
+    raise SystemExit(f"GUANDAN_FAST_OPT_LEVEL must be 0, 1, 2 or 3, not {OPT_LEVEL!r}")
+
 import numpy
 from Cython.Build import cythonize
 from setuptools import Extension, setup
@@ -14,16 +22,8 @@ from setuptools.command.build_ext import build_ext
 CORES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 CYTHON_PROCESSES = CORES if sys.platform.startswith("linux") else 0
 
-# -g0: no debug sections in the shipped binaries (a fifth of the size). GUANDAN_FAST_OPT_LEVEL
-# (default 3) sets the optimisation: 0 compiles about five times faster and runs far slower,
-# for builds that are inspected, not run (the packaging test's wheel).
-OPT_LEVEL = os.environ.get("GUANDAN_FAST_OPT_LEVEL") or "3"  # (set but empty: the default)
-if OPT_LEVEL not in ("0", "1", "2", "3"):
-    raise SystemExit(f"GUANDAN_FAST_OPT_LEVEL must be 0, 1, 2 or 3, not {OPT_LEVEL!r}")
-if sys.platform == "win32":
-    COMPILE_ARGS = ["/Od" if OPT_LEVEL == "0" else "/O2"]
-else:
-    COMPILE_ARGS = [f"-O{OPT_LEVEL}", "-g0"]
+# -g0: no debug sections in the shipped binaries (a fifth of the size)
+COMPILE_ARGS = {"0": ["/Od"], "1": ["/O1"]}.get(OPT_LEVEL, ["/O2"]) if sys.platform == "win32" else [f"-O{OPT_LEVEL}", "-g0"]
 DEFINES = [("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")]
 
 

@@ -183,6 +183,11 @@ def test_tactics_keep_their_bombs_unless_an_opponent_is_about_to_finish() -> Non
     close = gf.Deal.start([*hands[:3], "SA D3 D4 D7"], 2, leader=3)  # 3 cards left after the ace
     close.step(["Single", "A", ["SA"]])
     assert chosen(close, MinPlaysAgent()) == chosen(close, MinPlaysAgent(tactics=True)) == bomb
+    import minplays_rules  # the Python oracle (tests/) agrees
+
+    for position in (deal, close):
+        for tactics in (False, True):
+            assert minplays_rules.play(position, tactics) == MinPlaysAgent(tactics=tactics).act(position, 0)
 
 
 def test_minplays_tactics_option_is_checked() -> None:

@@ -175,7 +175,8 @@ cdef Py_ssize_t _greedy(const PlayState* s, MoveBuffer* m, bint leading) noexcep
 # is left (_sure_lead), follow (a partner too) with a move nobody can beat that leaves such
 # a hand (_sure_follow), two for an opponent that could go out (_tactical_lead, and
 # _strongest_keep when the next seat could go out on the trick), and bomb only when an
-# opponent is about to finish (never for a short rest: BOMB_TO_FINISH is the plain rules');
+# opponent is about to finish, the bomb empties the hand or _sure_follow takes it (never for a
+# short rest: BOMB_TO_FINISH is the plain rules');
 # measured by the arena (docs/agents.md, "How strong: the search agent").
 cdef enum:
     BOMB_TO_FINISH = 2
