@@ -47,7 +47,7 @@ def replay_latencies(path: Path, seat: int) -> tuple[list[float], list[float]]:
     with gzip.open(path, "rt", encoding="utf-8") as lines:
         raws = [json.dumps(row["msg"]) for row in map(json.loads, lines) if row["seat"] == seat and row["dir"] == "recv"]
     mirror, agent = Mirror(seat), TimedAgent()
-    protocol = OpenGuanDanProtocol("bench", seat, room=1)
+    protocol = OpenGuanDanProtocol("bench", seat, join=1)
     acts, notifies = [], []
     for raw in raws:
         agent.spent = 0

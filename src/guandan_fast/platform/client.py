@@ -155,13 +155,11 @@ def _protocol(name: str, create_room: int | None, join: int | None, seat: int | 
         return LegacyProtocol()
     if name != "openguandan":
         raise ValueError(f"unknown protocol {name!r}: one of {', '.join(PROTOCOLS)}")
-    if (create_room is None) == (join is None):  # named as play() and the command line take them
-        raise ValueError("give one of create_room (--create-room ROUNDS: a new room) and join (--join ROOM)")
     seat = 0 if seat is None else seat
     seat = check_seat(seat)
     if create_room is not None:
         bounded(create_room, "create_room (the number of games)", 1)
-    return OpenGuanDanProtocol(user or f"guandan_fast-{seat}", seat, create_rounds=create_room, room=join)
+    return OpenGuanDanProtocol(user or f"guandan_fast-{seat}", seat, create_room=create_room, join=join)
 
 
 class _Session:

@@ -54,16 +54,17 @@ class OpenGuanDanProtocol(Protocol):
     name = "openguandan"
     wakes_up = True
 
-    def __init__(self, user: str, seat: int, *, create_rounds: int | None = None, room: int | None = None) -> None:
-        if (create_rounds is None) == (room is None):
-            raise ValueError("give exactly one of create_rounds (create a room) and room (join one)")
-        self.user, self.seat, self.create_rounds, self.room = user, seat, create_rounds, room
+    def __init__(self, user: str, seat: int, *, create_room: int | None = None, join: int | None = None) -> None:
+        # (named as play() and the command line take them: the one check of both)
+        if (create_room is None) == (join is None):
+            raise ValueError("give one of create_room (--create-room ROUNDS: a new room) and join (--join ROOM)")
+        self.user, self.seat, self.create_room, self.join = user, seat, create_room, join
 
     def opening(self) -> list[dict[str, Any]]:
-        if self.create_rounds is not None:
-            data = {"userId": self.user, "round": self.create_rounds, "seatNum": self.seat}
+        if self.create_room is not None:
+            data = {"userId": self.user, "round": self.create_room, "seatNum": self.seat}
             return [{"type": "CREATE_ROOM", "data": data}]
-        return [{"type": "JOIN_ROOM", "data": {"userId": self.user, "roomId": self.room, "seatNum": self.seat}}]
+        return [{"type": "JOIN_ROOM", "data": {"userId": self.user, "roomId": self.join, "seatNum": self.seat}}]
 
     def answer(self, msg: Mapping[str, Any], index: int, seat: int | None, room: int | None) -> dict[str, Any]:
         stage = msg["stage"]
