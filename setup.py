@@ -23,7 +23,10 @@ CORES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os
 CYTHON_PROCESSES = CORES if sys.platform.startswith("linux") else 0
 
 # -g0: no debug sections in the shipped binaries (a fifth of the size)
-COMPILE_ARGS = {"0": ["/Od"], "1": ["/O1"]}.get(OPT_LEVEL, ["/O2"]) if sys.platform == "win32" else [f"-O{OPT_LEVEL}", "-g0"]
+if sys.platform == "win32":
+    COMPILE_ARGS = {"0": ["/Od"], "1": ["/O1"]}.get(OPT_LEVEL, ["/O2"])
+else:
+    COMPILE_ARGS = [f"-O{OPT_LEVEL}", "-g0"]
 DEFINES = [("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")]
 
 

@@ -173,7 +173,10 @@ def test_tactics_hold_a_trick_the_next_seat_could_go_out_on(over_partner: bool) 
 def test_tactics_keep_their_bombs_unless_an_opponent_is_about_to_finish() -> None:
     """Seat 0 cannot beat an opponent's ace but with its bomb of 5s, which would leave two
     plays: the plain rules bomb (a rest of at most two plays), the tactics pass (no
-    opponent holds few cards); with the opponent about to finish, both bomb."""
+    opponent holds few cards); with the opponent about to finish, both bomb. The Python
+    oracle (tests/minplays_rules.py) agrees."""
+    import minplays_rules
+
     hands = ["S5 H5 D5 C5 S9 SJ", "C3 C4 C7 C8 CT CQ CK", "S6 H6 D6 C6 H3", "SA D3 D4 D7 D8 DT DQ DK"]
     bomb = ["Bomb", "5", ["S5", "H5", "C5", "D5"]]
     deal = gf.Deal.start(hands, 2, leader=3)
@@ -183,8 +186,6 @@ def test_tactics_keep_their_bombs_unless_an_opponent_is_about_to_finish() -> Non
     close = gf.Deal.start([*hands[:3], "SA D3 D4 D7"], 2, leader=3)  # 3 cards left after the ace
     close.step(["Single", "A", ["SA"]])
     assert chosen(close, MinPlaysAgent()) == chosen(close, MinPlaysAgent(tactics=True)) == bomb
-    import minplays_rules  # the Python oracle (tests/) agrees
-
     for position in (deal, close):
         for tactics in (False, True):
             assert minplays_rules.play(position, tactics) == MinPlaysAgent(tactics=tactics).act(position, 0)
