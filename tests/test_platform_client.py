@@ -166,6 +166,15 @@ def test_bad_arguments_are_refused_before_connecting() -> None:
     for rooms in ({}, {"create_room": 2, "join": 1}):  # neither, or both
         with pytest.raises(ValueError, match=r"give one of create_room \(--create-room ROUNDS: a new room\) and join"):
             asyncio.run(play("ws://127.0.0.1:1", make_agent("random"), **rooms))
+    for rooms, error, words in [  # the room's numbers, named (no JSON of a bad value sent to a server)
+        ({"create_room": 0}, ValueError, r"create_room \(the number of games\) must be an integer >= 1, not 0"),
+        ({"create_room": 1.5}, TypeError, r"create_room \(the number of games\) must be an integer"),
+        ({"join": -1}, ValueError, r"join \(the room number\) must be an integer >= 0, not -1"),
+        ({"join": "7"}, TypeError, r"join \(the room number\) must be an integer"),
+        ({"join": True}, TypeError, r"join \(the room number\) must be an integer"),
+    ]:
+        with pytest.raises(error, match=words):
+            asyncio.run(play("ws://127.0.0.1:1", make_agent("random"), **rooms))
     with pytest.raises(ValueError, match="no rooms"):
         asyncio.run(play("ws://127.0.0.1:1", make_agent("random"), join=1, protocol="legacy"))
     with pytest.raises(ValueError, match="the legacy platform takes no seat"):

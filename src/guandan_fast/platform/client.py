@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from ..engine.cards import bounded, check_seat
+from ..engine.cards import check_seat
 from ..engine.rules import Rules
 from .answers import answer_index
 from .messages import ProtocolError, decode, read_actions, short
@@ -157,8 +157,6 @@ def _protocol(name: str, create_room: int | None, join: int | None, seat: int | 
         raise ValueError(f"unknown protocol {name!r}: one of {', '.join(PROTOCOLS)}")
     seat = 0 if seat is None else seat
     seat = check_seat(seat)
-    if create_room is not None:
-        bounded(create_room, "create_room (the number of games)", 1)
     return OpenGuanDanProtocol(user or f"guandan_fast-{seat}", seat, create_room=create_room, join=join)
 
 

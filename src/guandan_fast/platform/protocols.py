@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ..engine.cards import bounded
+
 __all__ = ["PROTOCOLS", "LegacyProtocol", "OpenGuanDanProtocol", "Protocol"]
 
 #: The ``type`` of the OpenGuanDan answer to each ``act`` stage.
@@ -58,6 +60,10 @@ class OpenGuanDanProtocol(Protocol):
         # (named as play() and the command line take them: the one check of both)
         if (create_room is None) == (join is None):
             raise ValueError("give one of create_room (--create-room ROUNDS: a new room) and join (--join ROOM)")
+        if create_room is not None:
+            create_room = bounded(create_room, "create_room (the number of games)", 1)
+        if join is not None:
+            join = bounded(join, "join (the room number)", 0)
         self.user, self.seat, self.create_room, self.join = user, seat, create_room, join
 
     def opening(self) -> list[dict[str, Any]]:
