@@ -152,6 +152,14 @@ def test_first_leader(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_score_deal_options() -> None:
     assert score_deal((14, 9), 14, [0, 1, 2, 3], rules=Rules(a_needs_double_up=True)).winner is None
     assert score_deal((14, 9), 14, [0, 2], rules=Rules(a_needs_double_up=True)).winner == 0
+    # RULES.md §10: a failure at A is not finishing first, or first with the partner last;
+    # with a double up required, 1-3 at A neither wins nor fails (the team stays at A)
+    strict = Rules(fail_at_a_limit=1, a_needs_double_up=True)
+    one_three = score_deal((14, 9), 14, [0, 1, 2, 3], rules=strict)
+    assert one_three.levels == (14, 9) and one_three.failures == (0, 0) and one_three.winner is None
+    assert score_deal((14, 9), 14, [0, 1, 3, 2], rules=strict).levels == (2, 9)  # 1-4: a failure
+    both_at_a = score_deal((14, 14), 14, [0, 1, 2, 3], rules=Rules(fail_at_a_limit=2, a_needs_double_up=True))
+    assert both_at_a.failures == (0, 1) and both_at_a.levels == (14, 14)  # team 1 not first: a failure
     assert score_deal((12, 9), 12, [0, 2], rules=Rules(reaching_a_wins=True)).winner == 0
     assert score_deal((10, 9), 10, [0, 2], rules=Rules(reaching_a_wins=True)).winner is None
     own = Rules(at_a_only_own_deal=True)

@@ -19,7 +19,8 @@ class Rules:
     ``fail_at_a_limit``
         ``None`` (national rules: a team may fail at A forever) or N ≥ 1: after N failed
         deals at A — the team played at A and either did not finish first, or finished
-        first without winning the match — the team's level goes back to ``fail_at_a_level``.
+        first with its partner last — the team's level goes back to ``fail_at_a_level``
+        (with ``a_needs_double_up`` a 1-3 finish at A is neither a win nor a failure).
     ``fail_at_a_level``
         the level a team falls back to (2 in one seed text, J in another); a rank
         character or an integer 2-14. Only used with ``fail_at_a_limit``.

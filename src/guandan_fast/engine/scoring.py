@@ -89,8 +89,10 @@ def score_deal(
     or last), never past A. A team *plays at A* when its level is A and the deal is played
     at A (with ``at_a_only_own_deal``: and it is ``deal_team``); it wins the match by
     finishing first with its partner not last (with ``a_needs_double_up``: second). With
-    ``rules.fail_at_a_limit`` = N, every deal a team plays at A without winning the match
-    counts as a failure, and the N-th sends it back to ``rules.fail_at_a_level``
+    ``rules.fail_at_a_limit`` = N, a deal a team plays at A and does not finish first, or
+    finishes first with its partner last, counts as a failure (RULES.md §10: with
+    ``a_needs_double_up`` a 1-3 finish at A is neither a win nor a failure), and the N-th
+    sends it back to ``rules.fail_at_a_level``
     (failures count from the moment the team reached A and restart after the fall; with
     ``fail_at_a_then_up`` a team that finished first then goes up that deal's levels).
     With ``reaching_a_wins`` a team whose level reaches A wins.
@@ -117,7 +119,7 @@ def score_deal(
         limit = rules.fail_at_a_limit
         if limit is not None:
             for t in (0, 1):
-                if at_a[t]:  # a deal played at A and not won
+                if at_a[t] and (t != team or up == 1):  # at A: not first, or first with the partner last
                     counts[t] += 1
                     if counts[t] >= limit:
                         gain = up if t == team and rules.fail_at_a_then_up else 0
