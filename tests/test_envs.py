@@ -252,6 +252,32 @@ def test_gym_opponents_play_the_other_seats() -> None:
         env.step(0)
 
 
+@pytest.mark.parametrize("fails_on", [1, 6])  # in reset (the first opponent's turn), in a step
+def test_gym_a_failing_opponent_ends_the_episode(fails_on: int) -> None:
+    calls = 0
+
+    def flaky(deal: Deal, seat: int) -> int:
+        nonlocal calls
+        calls += 1
+        return 999 if calls == fails_on else 0
+
+    env = GuandanGymEnv(seat=0, opponents=flaky)
+    try:
+        env.reset(seed=1)
+        while True:
+            env.step(int(np.flatnonzero(env.action_masks())[0]))
+    except ValueError as error:
+        assert "999" in str(error)
+    to_act, history = env.table.deal.to_act, list(env.table.deal.history)
+    assert to_act != 0  # the failing opponent's turn: the learner must not act in it
+    assert not env.action_masks().any()
+    with pytest.raises(ValueError, match="over"):
+        env.step(0)
+    assert env.table.deal.history == history
+    env.reset(seed=2)  # a new episode starts cleanly
+    assert env.table.deal.to_act == 0 and env.action_masks().any()
+
+
 def test_gym_illegal_action_ends_or_raises() -> None:
     env = gymnasium_env()
     env.reset(seed=3)

@@ -120,8 +120,14 @@ class GuandanGymEnv(TableEnv, gymnasium.Env):
         """Let the other seats act until the learner's turn or the end; their steps' rewards
         to the learner."""
         table, reward = self._table, 0.0
-        while (seat := table.to_act) is not None and seat != self.seat:
-            policy = self._policies[seat]
-            table.step_index(table.random_index(self._opponents_rng) if policy is None else policy(table.deal, seat))
-            reward += float(table.rewards[self.seat])
+        try:
+            while (seat := table.to_act) is not None and seat != self.seat:
+                policy = self._policies[seat]
+                table.step_index(table.random_index(self._opponents_rng) if policy is None else policy(table.deal, seat))
+                reward += float(table.rewards[self.seat])
+        except BaseException:
+            # an opponent's policy failed (or gave a bad index): the episode cannot go on, and
+            # the learner must never act in another seat's turn
+            self._playing = False
+            raise
         return reward
