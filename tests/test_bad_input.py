@@ -307,3 +307,23 @@ def test_the_native_search_entry_points_name_bad_numbers() -> None:
                 "pooled_count": 0, "pooled_mask": 0, "n": 1, "seed": 0, **changed}
         with pytest.raises(error, match=words):
             _infoset.sample_hands(**args)
+
+
+@pytest.mark.parametrize("seed", [float("nan"), 1.0, True, (1, 2)])
+def test_seeds_are_integers_strings_or_bytes(seed: object) -> None:
+    # Random(nan) hashes the object, so a NaN seed gave another deal on every run
+    from guandan_fast import Match
+    from guandan_fast.arena.matches import build_agent
+
+    for make in (
+        lambda: Deal.random(seed),  # type: ignore[arg-type]
+        lambda: Deal.start(["S3", "S4", "S5", "S6"], 2, seed=seed),  # type: ignore[arg-type]
+        lambda: Match(seed=seed),  # type: ignore[arg-type]
+        lambda: build_agent(("search", {"seed": seed}), 0),
+        lambda: build_agent(("pimc", {"seed": seed}), 0),
+        lambda: build_agent(("random", {"seed": seed}), 0),
+    ):
+        with pytest.raises(TypeError, match="seed must be an integer, a str, bytes or None"):
+            make()
+    assert Deal.random(np.int64(7)).hands == Deal.random(7).hands == Deal.random(7).hands
+    assert Deal.random("seven").hands == Deal.random(b"seven").hands

@@ -44,13 +44,12 @@ from __future__ import annotations
 
 import inspect
 import math
-import random
 import time
 from typing import Any
 
 import numpy as np
 
-from ..engine.cards import bounded
+from ..engine.cards import bounded, seeded_random
 from ..engine.deal import Deal
 from ..search.infoset import sample_hands
 from .base import MOST_WORLDS, check_turn, non_negative, time_budget
@@ -150,7 +149,7 @@ class PIMCAgent:
         self.confidence = confidence
         self.budget_ms, self.seed, self.rollout, self.endgame, self.margin = budget_ms, seed, rollout, endgame, margin
         self.objective = objective
-        self._rng = random.Random(seed)
+        self._rng = seeded_random(seed, "PIMCAgent seed")
         self._rules = MinPlaysAgent()
 
     def __repr__(self) -> str:

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import random
-
+from ..engine.cards import seeded_random
 from ..engine.deal import Deal
 from .base import action_count, check_turn
 
@@ -14,7 +13,7 @@ class RandomAgent:
 
     def __init__(self, seed: int | str | None = 0) -> None:
         self.seed = seed
-        self._rng = random.Random(seed)
+        self._rng = seeded_random(seed, "RandomAgent seed")
 
     def act(self, deal: Deal, seat: int) -> int:
         check_turn(deal, seat)

@@ -72,12 +72,11 @@ and the tactics' return measured better than the plain one; a test pins it.
 
 from __future__ import annotations
 
-import random
 import time
 
 import numpy as np
 
-from ..engine.cards import bounded
+from ..engine.cards import bounded, seeded_random
 from ..engine.deal import Deal
 from ..search._solve import OBJECTIVES as OBJECTIVE_CODES
 from ..search._worldsolve import WorldSolver
@@ -138,7 +137,7 @@ class SearchAgent:
             )
         self.budget_ms = time_budget(budget_ms, "SearchAgent budget_ms")
         self.seed, self.objective = seed, objective
-        self._rng = random.Random(seed)
+        self._rng = seeded_random(seed, "SearchAgent seed")
         if rollout not in ROLLOUTS:
             raise ValueError(f"SearchAgent rollout must be one of {', '.join(ROLLOUTS)}, not {rollout!r}")
         self.rollout = rollout

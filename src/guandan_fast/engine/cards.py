@@ -14,6 +14,7 @@ So bits ``4r .. 4r+3`` of a hand's planes are the four suits of rank index ``r``
 from __future__ import annotations
 
 import operator
+import random
 from typing import Final, SupportsIndex, cast
 
 RANKS: Final = "23456789TJQKA"
@@ -121,6 +122,17 @@ def bounded(value: object, what: str, low: int, high: int | None = None) -> int:
     if number < low or (high is not None and number > high):
         raise ValueError(f"{what} must be an integer {span}, not {number}")
     return number
+
+
+def seeded_random(seed: object, what: str = "seed") -> random.Random:
+    """A ``random.Random`` from a user's seed: None (fresh entropy), an integer (a numpy
+    integer too), a str, bytes or bytearray. A float is refused: ``Random(nan)`` hashes the
+    object, not its value, so the same NaN seed would give another stream every run."""
+    if seed is None or isinstance(seed, (str, bytes, bytearray)):
+        return random.Random(seed)
+    if isinstance(seed, bool) or not hasattr(seed, "__index__"):
+        raise TypeError(f"{what} must be an integer, a str, bytes or None, not {type(seed).__name__}")
+    return random.Random(operator.index(cast(SupportsIndex, seed)))
 
 
 def check_seat(seat: object, what: str = "seat") -> int:

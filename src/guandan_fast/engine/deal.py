@@ -57,7 +57,17 @@ from typing import TYPE_CHECKING, Any, Literal, Union, overload
 import numpy as np
 
 from .api import MoveList
-from .cards import CARD_NAMES, NUM_CARDS, as_index, bounded, check_seat, level_char, parse_card, parse_level
+from .cards import (
+    CARD_NAMES,
+    NUM_CARDS,
+    as_index,
+    bounded,
+    check_seat,
+    level_char,
+    parse_card,
+    parse_level,
+    seeded_random,
+)
 from .hand import CardsLike, Hand, as_hand, card_names
 from .moves import PASS, Move
 from .notation import PASS_ACTION, StoredAction, card_triple, fresh, reading, stored_triple, stored_triples
@@ -215,7 +225,7 @@ class Deal:
         if tribute_order is not None:
             raise ValueError("tribute_order needs previous_finish: only a deal after another has a tribute")
         if leader is None:
-            leader = random.Random(seed).choice(active)
+            leader = seeded_random(seed).choice(active)
         leader = check_seat(leader, "leader")
         if leader not in active:
             raise ValueError(f"the leader, seat {leader}, holds no cards")
@@ -234,7 +244,7 @@ class Deal:
         rules: Rules | None = None,
     ) -> Deal:
         """A deal of 27 shuffled cards per seat; hands and leader drawn from ``seed``."""
-        rng = random.Random(seed)
+        rng = seeded_random(seed)
         hands = deal_cards(rng)
         if previous_finish is None and leader is None:
             leader = rng.randrange(4)

@@ -8,7 +8,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import level_char
+from .cards import level_char, seeded_random
 from .deal import Action, Deal, deal_cards
 from .observation import Observation
 from .rules import Rules, check_rules
@@ -42,7 +42,7 @@ class Match:
 
     def __init__(self, seed: int | str | bytes | None = None, rules: Rules | None = None) -> None:
         self.rules = check_rules(rules)
-        self._rng = random.Random(seed)
+        self._rng = seeded_random(seed)
         self._levels = [2, 2]
         self._over = False
         self.winner: int | None = None
