@@ -327,3 +327,30 @@ def test_seeds_are_integers_strings_or_bytes(seed: object) -> None:
             make()
     assert Deal.random(np.int64(7)).hands == Deal.random(7).hands == Deal.random(7).hands
     assert Deal.random("seven").hands == Deal.random(b"seven").hands
+
+
+def test_the_minplays_rules_refuse_hands_they_cannot_decompose() -> None:
+    # their exact decomposition grows exponentially: a 60-card hand ran for minutes
+    from guandan_fast.agents import MinPlaysAgent
+    from guandan_fast.engine.cards import CARD_NAMES
+    from guandan_fast.search.infoset import sample_hands
+    from guandan_fast.search.minplays import MAX_CARDS
+
+    deck = [CARD_NAMES[card] for card in range(54) for _ in range(2)]
+    for held, refused in ((MAX_CARDS, False), (MAX_CARDS + 1, True)):
+        deal = Deal.start([" ".join(deck[:held]), deck[-1], deck[-3], deck[-5]], 2, leader=0)
+        worlds = sample_hands(deal, 0, 2, 1)
+        calls = [
+            lambda: MinPlaysAgent().act(deal, 0),
+            lambda: MinPlaysAgent(tactics=True).act(deal, 0),
+            lambda: deal.playouts(1, policy="minplays"),
+            lambda: deal.playout(policy="tactics"),
+            lambda: deal.world_playouts(worlds, [0], policy="tactics"),
+        ]
+        for call in calls:
+            if refused:
+                with pytest.raises(ValueError, match=f"at most {MAX_CARDS} cards.*seat 0 holds {held}"):
+                    call()
+            else:
+                call()
+        assert deal.playouts(1, policy="greedy").shape == (1, 4)  # no decomposition: any size

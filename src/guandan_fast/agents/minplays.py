@@ -58,8 +58,9 @@ from ..engine.cards import card_power, parse_card
 from ..engine.deal import Deal
 from ..engine.hand import Hand
 from ..engine.moves import Move, MoveType, bomb_tier
-from ..search._policies import Chooser
+from ..search._policies import POLICIES, Chooser
 from ..search.minplays import decomposition_cost, min_plays
+from ..search.playout import check_policy_hands
 from .base import check_turn, switch
 
 BOMB_KINDS = frozenset({MoveType.BOMB, MoveType.STRAIGHT_FLUSH, MoveType.FOUR_JOKERS})
@@ -88,8 +89,10 @@ class MinPlaysAgent:
     def _play(self, deal: Deal) -> int:
         """The rules' play in the play phase, natively."""
         chooser = self._chooser
+        policy = "tactics" if self.tactics else "minplays"
         if chooser is None:
-            chooser = self._chooser = Chooser("tactics" if self.tactics else "minplays")
+            chooser = self._chooser = Chooser(policy)
+        check_policy_hands(deal.cards_left(), POLICIES[policy])
         return chooser.choose(deal)
 
     def count(self, hand: Hand, level: int) -> int:

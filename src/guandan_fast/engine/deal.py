@@ -772,15 +772,17 @@ class Deal:
             np.array([row[2:4] for row in rows], dtype=np.uint64).reshape(len(rows), 2),
         )
         return playouts.native_world_playouts(state, worlds, moves, playouts.check_seed(seed), n,
-                                              playouts.policy_code(policy))
+                                              self._policy_code(policy))
 
     def _policy_code(self, policy: str) -> int:
-        """A playout policy's native code; only random playouts start before the play phase."""
+        """A playout policy's native code; only random playouts start before the play phase,
+        and the MinPlays rules take hands they can decompose."""
         from ..search import playout as playouts  # a convenience of the search layer (see tests/test_layers.py)
 
         code = playouts.policy_code(policy)
         if code and self.phase not in ("play", "done"):
             raise ValueError(f"{policy} playouts run in native code from the play phase on")
+        playouts.check_policy_hands(self.cards_left(), code)
         return code
 
     def _through_tribute(self, seed: int, record: bool) -> tuple[Deal, list[tuple[int, list[Any]]]]:

@@ -9,6 +9,7 @@ call time for its playout conveniences) and takes a deal's ``State``, never the 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Literal, overload
 
 import numpy as np
@@ -18,11 +19,13 @@ from ..engine.notation import fresh, stored_triple
 from ..engine.state import State
 from . import _playout as _native
 from ._policies import POLICIES
+from .minplays import MAX_CARDS
 
 __all__ = [
     "MAX_PLAYOUTS",
     "POLICIES",
     "SEED_MASK",
+    "check_policy_hands",
     "check_seed",
     "native_playout",
     "native_playouts",
@@ -38,6 +41,23 @@ MAX_PLAYOUTS: int = _native.PLAYOUT_LIMIT
 
 def check_seed(seed: object) -> int:
     return bounded(seed, "a playout seed", 0, SEED_MASK)
+
+
+def check_policy_hands(cards_left: Sequence[int], policy: int) -> None:
+    """ValueError when the policy of code ``policy`` is the MinPlays rules and a hand holds
+    more than :data:`~guandan_fast.search.minplays.MAX_CARDS` cards: the rules decompose the
+    hand to act exactly, and that search grows exponentially (a minute at 60 cards); a dealt
+    hand holds at most 28."""
+    if policy in _DECOMPOSING:
+        seat = max(range(len(cards_left)), key=lambda s: cards_left[s])
+        if cards_left[seat] > MAX_CARDS:
+            raise ValueError(
+                f"the {_DECOMPOSING[policy]} rules take hands of at most {MAX_CARDS} cards "
+                f"(their exact decomposition grows exponentially); seat {seat} holds {cards_left[seat]}"
+            )
+
+
+_DECOMPOSING = {POLICIES[name]: name for name in ("minplays", "tactics")}
 
 
 @overload
