@@ -149,3 +149,18 @@ def test_100k_solves_keep_memory_flat() -> None:
     solves(100_000)
     growth = check.rss_bytes() - before
     assert growth < 4 * 2**20, f"RSS grew by {growth / 2**20:.1f} MiB over 100,000 solves"
+
+
+def test_a_huge_hand_stops_at_its_limit_within_a_node_or_so() -> None:
+    # a seat of 100 cards has some 10**5 actions: each of its nodes is slow, so the limits
+    # are polled at such a node too, not only every 1,024 nodes (it ran 1,024 of them, 13 s)
+    from guandan_fast.engine.cards import CARD_NAMES
+
+    deck = [card for card in range(54) for _ in range(2)]
+    random.Random(0).shuffle(deck)
+    hands = [deck[:100], deck[100:102], deck[102:105], deck[105:]]
+    deal = Deal.start([" ".join(CARD_NAMES[card] for card in hand) for hand in hands], 2, leader=0)
+    assert len(deal.legal_moves()) > 100_000
+    result = solve(deal, time_ms=1)
+    assert result.stopped == "time_ms" and not result.exact and 1 <= result.nodes <= 16
+    assert len(result.values) == len(deal.legal_actions())

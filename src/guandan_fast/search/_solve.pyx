@@ -77,7 +77,7 @@ API); the Python face (``Solver``) is below them.
 
 cimport cython
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
-from libc.stdlib cimport calloc, free, malloc, realloc
+from libc.stdlib cimport calloc, free, malloc, qsort, realloc
 from libc.string cimport memset
 
 import numpy as np
@@ -146,6 +146,7 @@ cdef enum:
     TABLE_BITS_MAX = 20         # 1,048,576 entries (80 MiB): the most a solve grows to
     MAX_PLY = MAX_ACTIONS + 1
     POLL_EVERY = 1024           # nodes between checks of the clock, the flag and signals
+    POLL_MOVES = 4096           # ... and at every node of at least this many actions (a slow node)
     WINDOW_LOW = -4             # below every value
     WINDOW_HIGH = 4             # above every value
     # move ordering scores (the larger first)

@@ -1,5 +1,6 @@
 # Included by _solve.pyx (one module: the search inlines across these files).
-# The clock, the stop flag and Python signals, polled every POLL_EVERY nodes.
+# The clock, the stop flag and Python signals, polled every POLL_EVERY nodes and at every
+# node of POLL_MOVES actions or more (a huge hand's nodes are slow).
 
 cdef int _poll_signals() noexcept with gil:
     return _check_signals()

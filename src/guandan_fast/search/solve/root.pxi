@@ -88,20 +88,9 @@ cdef int solve_state(SolveContext* c, const PlayState* state, int objective, con
     r.uppers = c.uppers
     # the actions in search order, one of each group of equivalent ones
     _order_moves(&s, p, n, 0)
-    for i in range(n):
-        c.rows[i] = -1 if p.scores[i] < 0 else <int32_t>i
-    while True:
-        i = _next_move(p, n)
-        if i < 0:
-            break
-        c.order[reps] = <int32_t>i
-        reps += 1
-    for i in range(n):   # an equivalent action shares the row of the first one kept
-        if c.rows[i] < 0:
-            for j in range(n):
-                if c.rows[j] == j and _equivalent(&s, &p.moves, i, j):
-                    c.rows[i] = <int32_t>j
-                    break
+    for i in range(n):   # an equivalent action shares the row of the one kept
+        c.rows[i] = <int32_t>i if p.scores[i] >= 0 else -2 - p.scores[i]
+    reps = _sorted_order(p, n, c.order)
     # the bounds every action starts with: its game's end, or the range after it (with
     # "first" and a player already out, every action ends the game: its first is known)
     for k in range(reps):

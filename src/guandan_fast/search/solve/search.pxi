@@ -72,6 +72,8 @@ cdef int _search(SolveContext* c, PlayState* s, int depth, int alpha, int beta) 
         if n < 0 or _ply_room(p, n) != 0:
             c.stopped = STOP_MEMORY
             return 0
+        if n >= POLL_MOVES and _poll(c):
+            return 0
         if n == 1:
             return _forced(c, s, depth, team, alpha, beta)
     if c.use_table:
@@ -99,6 +101,8 @@ cdef int _search(SolveContext* c, PlayState* s, int depth, int alpha, int beta) 
         n = state_actions(s, &p.moves)
         if n < 0 or _ply_room(p, n) != 0:
             c.stopped = STOP_MEMORY
+            return 0
+        if n >= POLL_MOVES and _poll(c):  # a huge hand: its nodes are slow (limits held to a node or so)
             return 0
     # a proof by running out, where its bound cuts off
     v = _pair_bound(c, s, team)
