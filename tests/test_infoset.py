@@ -336,3 +336,19 @@ def test_an_absurd_number_of_worlds_is_refused_by_name(n: int) -> None:
         sample_hands(deal, 0, n)
     with pytest.raises(ValueError, match="the number of worlds"):
         deal.sample_worlds(0, n)
+
+
+def test_a_payer_still_to_choose_is_never_dealt_wildcards_alone() -> None:
+    # seat 1 pays and holds one card: a world giving it the wildcard H2 alone is impossible
+    # (with_hands refused it: 54 of 800 draws failed before)
+    deal = Deal.start(["S3 S4 S5 H2", "D9", "C6 C7", "D8 D8"], 2, previous_finish=[0, 2, 1, 3])
+    assert deal.phase == "tribute"
+    for seat in range(4):
+        for seed in range(100):
+            deal.sample_world(seat, seed)  # with_hands checks the tribute rule
+    worlds = deal.sample_worlds(2, 3000, 5)
+    singles = Counter(str(world.hands[1]) for world in worlds)
+    assert set(singles) == {"S3", "S4", "S5", "D9", "D8"}  # every other card; D8 held twice
+    assert singles["D8"] > max(singles[card] for card in ("S3", "S4", "S5", "D9"))
+    again = deal.sample_worlds(2, 3000, 5)
+    assert [world.hands for world in again] == [world.hands for world in worlds]

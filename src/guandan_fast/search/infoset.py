@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..engine.cards import BIG_JOKER, bounded, check_seat
+from ..engine.cards import BIG_JOKER, bounded, check_seat, wildcard
 from ..engine.hand import Hand
 from ..engine.state import State
 from ..engine.tribute import cards_above_tribute
@@ -159,21 +159,59 @@ def _check_count_and_seed(n: object, seed: object) -> tuple[int, int]:
 def sample_hands(deal: Deal, seat: int, n: int, seed: int = 0) -> np.ndarray:
     """``n`` worlds for ``seat`` as hand planes ``uint64[n, 4, 2]`` (row ``[i, s]`` is
     ``(once, twice)`` of seat ``s`` in world ``i``): the fast form of :func:`sample_worlds`.
-    World ``i`` is drawn from the random stream ``seed + i`` (native, without the GIL)."""
+    World ``i`` is drawn from the random stream ``seed + i`` (native, without the GIL).
+
+    In the tribute phase a payer still to choose must hold a card it may pay (one that is
+    no wildcard); only a payer of one or two cards can be dealt wildcards alone (an endgame
+    set up with :meth:`Deal.start`), and such a world is drawn again from the streams after
+    ``seed + n - 1`` (rejection: the worlds stay uniform among the consistent ones)."""
     view = unseen(deal, seat)
     count, seed = _check_count_and_seed(n, seed)
-    return _native.sample_hands(
-        [(hand.once, hand.twice) for hand in view.known],
-        view.cards.once,
-        view.cards.twice,
-        list(view.counts),
-        BIG_JOKER,
-        len(view.pooled),
-        sum(1 << s for s in view.pooled_seats),
-        count,
-        seed,
-        [hand.once for hand in view.barred],
-    )
+
+    def draw(count: int, seed: int) -> np.ndarray:
+        return _native.sample_hands(
+            [(hand.once, hand.twice) for hand in view.known],
+            view.cards.once,
+            view.cards.twice,
+            list(view.counts),
+            BIG_JOKER,
+            len(view.pooled),
+            sum(1 << s for s in view.pooled_seats),
+            count,
+            seed,
+            [hand.once for hand in view.barred],
+        )
+
+    worlds = draw(count, seed)
+    payers = _payers_who_may_hold_only_wildcards(deal, seat, view)
+    if payers:
+        not_wild = np.uint64(~(1 << wildcard(deal.level)) & ((1 << 64) - 1))
+        next_seed = seed + count
+        for _ in range(_MOST_REDRAWS):
+            bad = np.flatnonzero(np.any((worlds[:, payers, 0] & not_wild) == 0, axis=1))
+            if len(bad) == 0:
+                break
+            worlds[bad] = draw(len(bad), next_seed & SEED_MASK)
+            next_seed += len(bad)
+        else:
+            raise RuntimeError("no world that keeps the tribute rule was drawn (please report this deal)")
+    return worlds
+
+
+#: Redraws of worlds that break the tribute rule before giving up; a payer of one card has
+#: at worst two chances in three to draw a wildcard, so 200 rounds leave ~1e-35.
+_MOST_REDRAWS = 200
+
+
+def _payers_who_may_hold_only_wildcards(deal: Deal, seat: int, view: Unseen) -> list[int]:
+    """The payers still to choose their tribute (other than ``seat``) whose unknown cards
+    are so few (one or two: there are two wildcards) that a world may deal them only
+    wildcards."""
+    info = deal.tribute
+    if deal.phase != "tribute" or info["kind"] == "anti":
+        return []
+    chosen = {payer for payer, (kind, _, _) in deal.history if kind == "tribute"}
+    return [p for p in info["payers"] if p != seat and p not in chosen and len(view.known[p]) == 0 and view.counts[p] <= 2]
 
 
 def sample_worlds(deal: Deal, seat: int, n: int, seed: int = 0) -> list[Deal]:
