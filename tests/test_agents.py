@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
 import guandan_fast as gf
@@ -364,6 +365,15 @@ def test_agents_see_only_what_their_seat_may_know(name: str, options: dict) -> N
 def test_pimc_bad_options(options: dict, words: str) -> None:
     with pytest.raises((ValueError, TypeError), match=words):
         make_agent("pimc", **options)
+
+
+def test_pimc_options_as_a_command_line_spec_writes_them() -> None:
+    # "none" as budget_ms takes; endgame=None (documented) could not be written in a spec
+    name, options = parse_agent_spec("pimc:endgame=none,budget_ms=none")
+    assert make_agent(name, **options).endgame is None
+    assert make_agent("pimc", budget_ms=np.float32(3)).budget_ms == 3.0  # numpy's numbers too
+    with pytest.raises(ValueError, match="budget_ms"):
+        make_agent("pimc", budget_ms=10**400)
 
 
 def test_pimc_time_budget_still_answers() -> None:

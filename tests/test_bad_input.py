@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 import pytest
 
@@ -339,13 +341,12 @@ def test_the_minplays_rules_refuse_hands_they_cannot_decompose() -> None:
     deck = [CARD_NAMES[card] for card in range(54) for _ in range(2)]
     for held, refused in ((MAX_CARDS, False), (MAX_CARDS + 1, True)):
         deal = Deal.start([" ".join(deck[:held]), deck[-1], deck[-3], deck[-5]], 2, leader=0)
-        worlds = sample_hands(deal, 0, 2, 1)
         calls = [
-            lambda: MinPlaysAgent().act(deal, 0),
-            lambda: MinPlaysAgent(tactics=True).act(deal, 0),
-            lambda: deal.playouts(1, policy="minplays"),
-            lambda: deal.playout(policy="tactics"),
-            lambda: deal.world_playouts(worlds, [0], policy="tactics"),
+            partial(MinPlaysAgent().act, deal, 0),
+            partial(MinPlaysAgent(tactics=True).act, deal, 0),
+            partial(deal.playouts, 1, policy="minplays"),
+            partial(deal.playout, policy="tactics"),
+            partial(deal.world_playouts, sample_hands(deal, 0, 2, 1), [0], policy="tactics"),
         ]
         for call in calls:
             if refused:

@@ -21,6 +21,7 @@ import math
 import random
 from collections import Counter
 
+import numpy as np
 import pytest
 from solve_oracle import Minimax, TooBig, cut, hard_position, outcome, over, small_position
 
@@ -226,9 +227,12 @@ def test_bad_input() -> None:
             solve(deal, max_nodes=bad)
         with pytest.raises(ValueError, match="time_ms"):
             solve(deal, time_ms=bad)
-    for bad_time in (math.nan, math.inf, 1e300):
+    for bad_time in (math.nan, math.inf, 1e300, 10**400, -(10**400), np.int64(0)):
         with pytest.raises(ValueError, match="time_ms"):
             solve(deal, time_ms=bad_time)
+    small = Deal.start(["S3 S4", "S5", "S6", "S7"], 2, leader=0)
+    for numpy_time in (np.int64(5_000), np.float32(5_000), np.float64(5_000)):  # numpy's numbers too
+        assert solve(small, time_ms=numpy_time).exact
     with pytest.raises(TypeError, match="max_nodes"):
         solve(deal, max_nodes=1.5)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="max_nodes"):

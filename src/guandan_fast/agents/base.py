@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol, runtime_checkable
 
-from ..engine.cards import as_index
+from ..engine.cards import as_index, real_number
 from ..engine.deal import Deal
 
 
@@ -119,9 +119,10 @@ def time_budget(value: object, what: str) -> float | None:
     as a command-line spec writes it) for no limit; a ValueError naming ``what`` otherwise."""
     if value is None or (isinstance(value, str) and value.strip().lower() == "none"):
         return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value <= MOST_BUDGET_MS:
+    number = real_number(value)  # numpy's numbers too
+    if number is None or not 0 < number <= MOST_BUDGET_MS:
         raise ValueError(
             f"{what} must be a positive number of milliseconds up to {MOST_BUDGET_MS} (a day), "
             f"or None for no limit, not {value!r}"
         )
-    return float(value)
+    return number

@@ -143,6 +143,8 @@ class PIMCAgent:
             raise ValueError(f"unknown rollout {rollout!r}: use one of {', '.join(ROLLOUTS)}")
         if objective not in OBJECTIVES:
             raise ValueError(f"unknown objective {objective!r}: use one of {', '.join(OBJECTIVES)}")
+        if isinstance(endgame, str) and endgame.strip().lower() == "none":
+            endgame = None  # (as a command-line spec writes it: "pimc:endgame=none")
         if endgame is not None:
             _count(endgame, "endgame")
         margin, confidence = non_negative(margin, "PIMCAgent margin"), non_negative(confidence, "PIMCAgent confidence")

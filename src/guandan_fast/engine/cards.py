@@ -13,6 +13,8 @@ So bits ``4r .. 4r+3`` of a hand's planes are the four suits of rank index ``r``
 
 from __future__ import annotations
 
+import math
+import numbers
 import operator
 import random
 from typing import Final, SupportsIndex, cast
@@ -122,6 +124,17 @@ def bounded(value: object, what: str, low: int, high: int | None = None) -> int:
     if number < low or (high is not None and number > high):
         raise ValueError(f"{what} must be an integer {span}, not {number}")
     return number
+
+
+def real_number(value: object) -> float | None:
+    """``value`` as a float when it is a real number (numpy's too; not a bool), else None;
+    one too large for a float is infinite (then refused by any range check, as it should)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        return None
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf if operator.gt(value, 0) else -math.inf
 
 
 def seeded_random(seed: object, what: str = "seed") -> random.Random:

@@ -14,7 +14,7 @@ import threading
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
-from ..engine.cards import bounded
+from ..engine.cards import bounded, real_number
 from ..engine.deal import Deal
 from ..engine.notation import StoredAction, stored_triple
 from . import _solve as _native
@@ -177,11 +177,12 @@ def _frozen(action: list[Any]) -> StoredAction:
 
 
 def _milliseconds(value: object) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
+    number = real_number(value)  # numpy's numbers too
+    if number is None:
         raise TypeError(f"time_ms must be a number of milliseconds, not {type(value).__name__}")
-    if not 0 < value <= MAX_TIME_MS:  # NaN fails too
+    if not 0 < number <= MAX_TIME_MS:  # NaN fails too
         raise ValueError(f"time_ms must be > 0 and at most {MAX_TIME_MS}, not {value!r}")
-    return float(value)
+    return number
 
 
 def _solver() -> _native.Solver:
