@@ -1,7 +1,8 @@
 """MinPlaysAgent's play rules written in Python over the public API: the test oracle of
 the native policies (``search/_policies.pyx``, which MinPlaysAgent and
 ``Deal.playouts(policy="minplays" | "tactics")`` play). See guandan_fast.agents.minplays for
-the rules; ``tactics`` decomposes with ``prefer="high"``, follows an opponent with a play of
+the rules; ``tactics`` decomposes with ``prefer="high"`` and counts keeping every rank of four
+or more natural cards whole (``whole=True``), follows an opponent with a play of
 the decomposition first, leads the plays nobody can beat first when at most one other is
 left, follows (a partner too) with a move nobody can beat when the rest then leads out the
 same way, changes the lead when an opponent is close to going out, holds a trick the next
@@ -18,8 +19,8 @@ BOMB_TO_FINISH = 2
 DANGER_CARDS = 6
 
 
-def count(hand: Hand, level: int) -> int:
-    return min_plays(hand, level)[0]
+def count(hand: Hand, level: int, tactics: bool = False) -> int:
+    return min_plays(hand, level, whole=tactics)[0]
 
 
 def unseen(deal: Deal, seat: int) -> Hand:
@@ -32,7 +33,7 @@ def unseen(deal: Deal, seat: int) -> Hand:
 
 
 def lead(deal: Deal, seat: int, tactics: bool = False) -> int:
-    _, plays = min_plays(deal.hands[seat], deal.level, prefer="high" if tactics else "bombs")
+    _, plays = min_plays(deal.hands[seat], deal.level, prefer="high" if tactics else "bombs", whole=tactics)
     rows = list(deal.legal_moves().rows())
     plain = [p for p in plays if p.kind not in BOMB_KINDS]
     left = deal.cards_left()
@@ -52,7 +53,7 @@ def lead(deal: Deal, seat: int, tactics: bool = False) -> int:
 def follow(deal: Deal, seat: int, tactics: bool = False) -> int:
     hand, level = deal.hands[seat], deal.level
     rows = list(deal.legal_moves().rows())
-    rest = [count(hand.remove(Hand.from_bits(once, twice)), level) for _, _, once, twice in rows]
+    rest = [count(hand.remove(Hand.from_bits(once, twice)), level, tactics) for _, _, once, twice in rows]
     if 0 in rest:
         return rest.index(0) + 1
     if tactics:  # a move nobody can beat that leaves at most one beatable play: going out is sure
@@ -61,12 +62,12 @@ def follow(deal: Deal, seat: int, tactics: bool = False) -> int:
         for i, (_, _, once, twice) in enumerate(rows):
             if has_legal_follow(hidden, level, moves[i]):
                 continue
-            _, plays = min_plays(hand.remove(Hand.from_bits(once, twice)), level, prefer="high")
+            _, plays = min_plays(hand.remove(Hand.from_bits(once, twice)), level, prefer="high", whole=True)
             if sum(has_legal_follow(hidden, level, p) for p in plays) <= 1:
                 sure.append(i)
         if sure:  # plain moves first (row_tier -1), by key; bombs by tier, then key
             return min(sure, key=lambda i: (row_tier(rows[i]), rows[i][1], i)) + 1
-    n = count(hand, level)
+    n = count(hand, level, tactics)
     plain = [i for i, (kind, *_) in enumerate(rows) if kind not in BOMB_KINDS]
     bombs = [i for i, (kind, *_) in enumerate(rows) if kind in BOMB_KINDS]
     keeping = [i for i in plain if rest[i] <= n - 1]
@@ -81,13 +82,13 @@ def follow(deal: Deal, seat: int, tactics: bool = False) -> int:
     if deal.last_seat == seat ^ 2:
         return 0
     if tactics:  # a play of the decomposition first, when one beats
-        _, plays = min_plays(hand, level, prefer="high")
+        _, plays = min_plays(hand, level, prefer="high", whole=True)
         cards = {(p.cards.once, p.cards.twice) for p in plays}
         planned = [i for i in plain if (rows[i][2], rows[i][3]) in cards]
         if planned:
             return min(planned, key=lambda i: (rows[i][1], i)) + 1
-    if keeping:
-        return min(keeping, key=lambda i: (rest[i], rows[i][1])) + 1
+    if keeping:  # the weakest (the first listed of the lowest key)
+        return min(keeping, key=lambda i: (rows[i][1], i)) + 1
     left = deal.cards_left()
     threat = left[deal.last_seat] <= THREAT_LAST or any(0 < left[o] <= THREAT_ANY for o in ((seat + 1) % 4, (seat + 3) % 4))
     if threat and plain:

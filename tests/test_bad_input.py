@@ -270,7 +270,7 @@ def test_the_native_search_entry_points_name_bad_numbers() -> None:
     solver.solve(singles.once, singles.twice, 2, 3)
     assert solver.penalties == (3, 66)
     with pytest.raises(ValueError, match="bad prefer code"):
-        solver.solve(singles.once, singles.twice, 2, 7)
+        solver.solve(singles.once, singles.twice, 2, 8)
     with pytest.raises(ValueError, match="no decomposition to weigh"):  # not the last good solve's
         solver.penalties  # noqa: B018
     for args, error, words in [
@@ -278,7 +278,8 @@ def test_the_native_search_entry_points_name_bad_numbers() -> None:
         ((1.5, 0, 2, 0), TypeError, "once must be an integer, not float"),
         ((1, 0, 2**31, 0), ValueError, "level is out of range"),
         ((1, 0, 2, 2.0), TypeError, "prefer must be an integer, not float"),
-        ((1, 0, 2, 4), ValueError, "bad prefer code 4"),
+        ((1, 0, 2, 8), ValueError, "bad prefer code 8"),
+        ((1, 0, 2, -1), ValueError, "bad prefer code -1"),
     ]:
         with pytest.raises(error, match=words):
             MinPlays().solve(*args)

@@ -311,3 +311,72 @@ def test_bad_input() -> None:
     big = Hand.from_indices([c for c in range(NUM_CARDS)][: MAX_CARDS + 1])
     with pytest.raises(ValueError, match="at most"):
         min_plays(big, 2)
+
+
+def natural_counts(once: int, twice: int, level: int) -> list[int]:
+    """Cards of each rank 2..A, the wildcards apart (the ranks a whole-bombs decomposition locks)."""
+    wild = wildcard(level)
+    return [
+        sum(((plane >> card) & 1) for plane in (once, twice) for card in range(4 * rank, 4 * rank + 4) if card != wild)
+        for rank in range(13)
+    ]
+
+
+def brute_force_whole(hand: Hand, level: int, prefer: str) -> tuple[int, int, int]:
+    """As :func:`brute_force_tie_break`, over the partitions in which every rank of four or
+    more natural cards (in what is left) is played as one move holding all of them."""
+    cheapest: dict[tuple[int, int], tuple[int, int, int]] = {}
+    for move in legal_moves(hand, level):
+        cost = tie_break_cost(prefer, move.kind, move.key) if prefer != "none" else (1, 0, 0)
+        key = (move.cards.once, move.cards.twice)
+        cheapest[key] = min(cheapest.get(key, cost), cost)
+    taken = {key: natural_counts(*key, level) for key in cheapest}
+
+    @cache
+    def best(once: int, twice: int) -> tuple[int, int, int]:
+        if not once:
+            return (0, 0, 0)
+        held = natural_counts(once, twice, level)
+        low = once & -once
+        result = (10**9, 0, 0)
+        for (mo, mt), cost in cheapest.items():
+            if not (mo & low) or mo & ~once or mt & ~twice:
+                continue
+            if any(count >= 4 and taken[(mo, mt)][rank] not in (0, count) for rank, count in enumerate(held)):
+                continue  # breaks a rank kept whole
+            rest = best((once & ~mo) | (twice & ~mt), twice & ~mo)
+            result = min(result, (cost[0] + rest[0], cost[1] + rest[1], cost[2] + rest[2]))
+        return result
+
+    return best(hand.once, hand.twice)
+
+
+@pytest.mark.parametrize("prefer", ["none", "high"])
+def test_whole_bombs_equal_brute_force_on_small_hands(prefer: str) -> None:
+    # the tactics' decompositions: a rank of four natural cards or more is one bomb
+    rng = random.Random(f"whole {prefer}")
+    locked = 0
+    for _ in range(300):
+        level = rng.randint(2, 14)
+        hand = small_hand(rng, level)
+        if rng.random() < 0.6:  # four to six copies of one rank, often beside the others
+            rank = rng.randrange(13)
+            copies = [4 * rank + suit for suit in range(4) for _ in range(2) if 4 * rank + suit != wildcard(level)]
+            extra = Hand.from_indices(rng.sample(copies, min(len(copies), rng.randint(4, 6))))
+            hand = Hand.from_indices(list(extra.indices()) + [c for c in hand.indices() if not extra.count(c)][:8])
+        locked += any(count >= 4 for count in natural_counts(hand.once, hand.twice, level))
+        count, plays = min_plays(hand, level, prefer=prefer, whole=True)  # type: ignore[arg-type]
+        check_decomposition(hand, level, count, plays)
+        expected = brute_force_whole(hand, level, prefer)
+        if prefer == "none":
+            assert count == expected[0] >= min_plays(hand, level)[0], (str(hand), level)
+        else:
+            kinds = [MoveType.STRAIGHT if m.kind is MoveType.STRAIGHT_FLUSH else m.kind for m in plays]
+            costs = (tie_break_cost(prefer, kind, m.key) for kind, m in zip(kinds, plays))
+            assert tuple(map(sum, zip((0, 0, 0), *costs))) == expected, (str(hand), level)
+            assert decomposition_cost(hand, level, prefer=prefer, whole=True) == expected  # type: ignore[arg-type]
+        held = natural_counts(hand.once, hand.twice, level)
+        for rank, copies_held in enumerate(held):  # each such rank in one play
+            if copies_held >= 4:
+                assert sum(natural_counts(m.cards.once, m.cards.twice, level)[rank] > 0 for m in plays) == 1
+    assert locked > 100

@@ -9,8 +9,13 @@ Leading
     then most cards), every such play leaving the rest optimal (``count(rest) = n - 1``);
     a bomb only when nothing else is left.
 Tactics, with ``tactics=True`` (``"minplays:tactics=1"``)
-    the decomposition keeps the fewest and highest singles and pairs among the optimal
-    ones with the most bombs (``prefer="high"``); following an opponent, a play of the
+    every rank of four or more natural cards stays whole, one bomb (``whole=True``: the
+    counts and decompositions of ``min_plays`` under that rule, so ``count`` is theirs
+    too): a bomb takes the lead back whenever it is needed, worth more than the play that
+    breaking it into straights or full houses may save (against the plain count,
+    measured: 0.554 [0.546, 0.563] of 10,000 one-deal matches head to head, +0.34 level
+    points a deal); the decomposition keeps the fewest and highest singles and pairs among
+    the optimal ones with the most bombs (``prefer="high"``); following an opponent, a play of the
     decomposition that beats (the lowest key) comes before any other move that keeps the
     count;
     leading, when at most one play of the decomposition can be beaten by the cards the seat
@@ -102,7 +107,7 @@ class MinPlaysAgent:
         if found is None:
             if len(self._counts) >= _CACHE_LIMIT:
                 self._counts.clear()
-            found = self._counts[key] = min_plays(hand, level)[0]
+            found = self._counts[key] = min_plays(hand, level, whole=self.tactics)[0]
         return found
 
     def act(self, deal: Deal, seat: int) -> int:
@@ -131,7 +136,7 @@ class MinPlaysAgent:
     def _decomposition(self, deal: Deal, seat: int) -> tuple[list[Row], list[Move]]:
         """The leader's moves, as rows, and the plays of its hand's fewest-plays
         decomposition (bombs kept whole; with the tactics, the singles and pairs high)."""
-        _, plays = min_plays(deal.hands[seat], deal.level, prefer="high" if self.tactics else "bombs")
+        _, plays = min_plays(deal.hands[seat], deal.level, prefer="high" if self.tactics else "bombs", whole=self.tactics)
         return list(deal.legal_moves().rows()), plays
 
     @staticmethod
@@ -165,7 +170,7 @@ class MinPlaysAgent:
             rest = hand.remove(Hand.from_indices([cards[i]]))
             order = card_power(cards[i], level) if returning else 0
             if self.tactics and returning:  # a return: the singles and pairs left fewest and highest next
-                plays, _, low = decomposition_cost(rest, level, prefer="high")  # (the bombs not weighed: as measured)
+                plays, _, low = decomposition_cost(rest, level, prefer="high", whole=self.tactics)  # (the bombs not weighed: as measured)
                 return plays, low, order
             return self.count(rest, level), 0, order
 

@@ -8,7 +8,7 @@
 #     if solver_init(&solver) != 0: ...           # out of memory
 #     count = solver_decompose(&solver, once, twice, level, prefer, rows)
 #     # count >= 0: play k of an optimal decomposition is row rows[k] of solver.buf
-#     solver_prepare(&solver, once, twice, level)  # then, for sub-hands of that hand:
+#     solver_prepare(&solver, once, twice, level, whole)  # then, for sub-hands of that hand:
 #     fewest = solver_count_within(&solver, sub_once, sub_twice, bound)
 #     solver_free(&solver)
 
@@ -48,6 +48,13 @@ cdef inline void hand_lanes(uint64_t once, uint64_t twice, uint64_t wild, uint64
              | <uint64_t>((once >> 52 & 1) + (twice >> 52 & 1)) << 40
              | <uint64_t>((once >> 53 & 1) + (twice >> 53 & 1)) << 48
              | <uint64_t>(((once & wild) != 0) + ((twice & wild) != 0)) << 56)
+
+
+cdef inline bint holds_whole_rank(uint64_t lo, uint64_t hi) noexcept nogil:
+    """Whether the hand of lanes (lo, hi) holds four or more natural cards of a rank 2..A: a
+    rank the tactics' decompositions (the solver's WHOLE_BOMBS mode) play as one bomb."""
+    return ((((lo | 0x8080808080808080ULL) - 0x0404040404040404ULL) & 0x8080808080808080ULL)
+            | (((hi | 0x8080808080808080ULL) - 0x0404040404040404ULL) & 0x0000008080808080ULL)) != 0
 
 
 cdef inline uint64_t hash_slot(uint64_t lo, uint64_t hi, uint64_t mask) noexcept nogil:
@@ -114,8 +121,10 @@ cdef struct Solver:
 
 cdef int solver_init(Solver* solver) noexcept nogil
 cdef void solver_free(Solver* solver) noexcept nogil
-cdef int solver_prepare(Solver* solver, uint64_t once, uint64_t twice, int level) noexcept nogil
+cdef int solver_prepare(Solver* solver, uint64_t once, uint64_t twice, int level, bint whole) noexcept nogil
 cdef int solver_count_within(Solver* solver, uint64_t once, uint64_t twice, int bound) noexcept nogil
 cdef Py_ssize_t solver_decompose(Solver* solver, uint64_t once, uint64_t twice, int level, int prefer,
                                  Py_ssize_t* rows) noexcept nogil
-    # prefer: 0 none, 1 bombs, 2 singles, 3 high (else -3); see solver_decompose in _minplays.pyx
+    # prefer: 0 none, 1 bombs, 2 singles, 3 high, plus 4 to keep every rank of four or more
+    # natural cards whole as one bomb (else -3); see solver_decompose in _minplays.pyx.
+    # solver_prepare's ``whole``: the counts under the same rule

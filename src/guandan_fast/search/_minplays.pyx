@@ -19,6 +19,12 @@ depth-first branch and bound over partitions of those counts, without the GIL:
 * a lower bound on the plays left (see ``_lower_bound``) and the best cost so far prune;
   the patterns are tried most cards first.
 
+A mode flag, WHOLE_BOMBS (the tactics' decompositions and counts), allows only partitions
+in which every rank of four or more natural cards is played as one bomb holding all of them:
+at each node a pattern taking some but not all of such a rank is skipped. Whether a rank is
+held so depends on the sub-hand's lanes alone, so the memo stays exact per mode, and the
+lower bound (every play costs at least a unit) still holds.
+
 Costs are additive per play: 1 per play, or 65,536 per play plus a tie-break penalty (the
 ``prefer`` option of :func:`guandan_fast.min_plays`), so the same search returns a
 decomposition with the fewest plays and, among those, the smallest penalty. The counts
@@ -66,7 +72,8 @@ cdef enum:
     NUM_ORDERS = 4 * MAX_PLAY     # _order's values: 0 .. 4 * MAX_PLAY - 1 (sizes 1..10)
     DEDUPE_SIZE = 4096
     ROOT_BITS = 28            # Entry.owner: the decomposition below, the mode above
-    MODE_COUNT = 4            # a count (solver_count_within); modes 0..3 are the tie-breaks
+    MODE_COUNT = 8            # a count (solver_count_within); modes 0..3 are the tie-breaks
+    WHOLE_BOMBS = 4           # a mode flag: a rank of four or more natural cards is played as one bomb
 
 # Tie-breaks (the prefer option); the codes are solver.PREFER's.
 cdef enum:
@@ -126,6 +133,21 @@ cdef inline int _lower_bound(uint64_t lo, uint64_t hi) noexcept nogil:
     return (cards + longest - 1) // longest
 
 
+cdef uint64_t FOUR = 0x0404040404040404ULL
+cdef uint64_t NATURAL_HI = 0x0000008080808080ULL   # the high bits of lanes 8..12 (ranks T..A)
+
+
+cdef inline bint _breaks_bomb(uint64_t lo, uint64_t hi, const Play* p) noexcept nogil:
+    """Whether the pattern takes some but not all of a rank the hand holds four or more
+    natural cards of (such a rank is kept whole, as a bomb)."""
+    cdef uint64_t locked_lo = ((lo | HIGH1) - FOUR) & HIGH1
+    cdef uint64_t locked_hi = ((hi | HIGH1) - FOUR) & NATURAL_HI
+    cdef uint64_t d_lo = p.lo ^ lo, d_hi = p.hi ^ hi
+    cdef uint64_t part_lo = ((((p.lo & LOW7) + LOW7) | p.lo) & HIGH1) & ((((d_lo & LOW7) + LOW7) | d_lo) & HIGH1)
+    cdef uint64_t part_hi = ((((p.hi & LOW7) + LOW7) | p.hi) & HIGH1) & ((((d_hi & LOW7) + LOW7) | d_hi) & HIGH1)
+    return (locked_lo & part_lo) != 0 or (locked_hi & part_hi) != 0
+
+
 cdef inline Entry* _entry(Search* s, uint64_t lo, uint64_t hi) noexcept nogil:
     """The table's entry for the sub-hand (lo, hi) under the search's mode, NULL when its
     slot holds none (empty, stale, another sub-hand or another mode)."""
@@ -154,11 +176,12 @@ cdef int _search(Search* s, uint64_t lo, uint64_t hi, int ub) noexcept nogil:
     cdef int pivot = _pivot(_nonzero_lanes(lo, hi), s)
     cdef int best = INFINITE, best_play = -1, floor = INFINITE
     cdef int j, i, v, cap
+    cdef bint whole = ((s.owner >> ROOT_BITS) & WHOLE_BOMBS) != 0
     cdef Play* p
     for j in range(s.starts[pivot], s.starts[pivot + 1]):
         i = s.lists[j]
         p = &s.plays[i]
-        if not _fits(lo, hi, p):
+        if not _fits(lo, hi, p) or (whole and _breaks_bomb(lo, hi, p)):
             continue
         cap = best if best < ub else ub
         v = p.cost + _search(s, lo - p.lo, hi - p.hi, cap - p.cost)
@@ -191,10 +214,11 @@ cdef Play* _first_optimal(Search* s, uint64_t lo, uint64_t hi, int value) noexce
     when none is (impossible)."""
     cdef int pivot = _pivot(_nonzero_lanes(lo, hi), s)
     cdef int j, rest
+    cdef bint whole = ((s.owner >> ROOT_BITS) & WHOLE_BOMBS) != 0
     cdef Play* p
     for j in range(s.starts[pivot], s.starts[pivot + 1]):
         p = &s.plays[s.lists[j]]
-        if not _fits(lo, hi, p):
+        if not _fits(lo, hi, p) or (whole and _breaks_bomb(lo, hi, p)):
             continue
         rest = value - p.cost
         if rest >= 0 and _search(s, lo - p.lo, hi - p.hi, rest + 1) == rest:
@@ -446,7 +470,7 @@ cdef inline void _begin(Solver* solver, Search* s, int level, int mode) noexcept
     if level != solver.table_level:
         _new_stamp(solver.table, solver.mask, &solver.stamp)
         solver.table_level = level
-    if mode != MODE_COUNT:
+    if mode < MODE_COUNT:
         solver.roots += 1
         if solver.roots >= (1U << ROOT_BITS):  # wrapped: an entry could name this root
             solver.roots = 1
@@ -454,22 +478,23 @@ cdef inline void _begin(Solver* solver, Search* s, int level, int mode) noexcept
     s.table = solver.table
     s.table_mask = solver.mask
     s.stamp = solver.stamp
-    s.owner = (<uint32_t>mode << ROOT_BITS) | (0 if mode == MODE_COUNT else solver.roots)
+    s.owner = (<uint32_t>mode << ROOT_BITS) | (0 if mode >= MODE_COUNT else solver.roots)
     s.nodes = 0
     s.plays = NULL
     s.lists = NULL
 
 
-cdef int solver_prepare(Solver* solver, uint64_t once, uint64_t twice, int level) noexcept nogil:
+cdef int solver_prepare(Solver* solver, uint64_t once, uint64_t twice, int level, bint whole) noexcept nogil:
     """Get ready to count the fewest plays of sub-hands of a valid hand (``check_args``
-    passes) with :func:`solver_count_within`; 0, or -1 when out of memory. A sub-hand's
+    passes) with :func:`solver_count_within` (``whole``: of the decompositions that keep
+    every rank of four or more natural cards whole); 0, or -1 when out of memory. A sub-hand's
     plays are the hand's plays that fit in it, so one preparation and one memo serve
     them all; :func:`solver_decompose` ends the preparation.
 
     The counts found are kept for the next hands of the level (see :func:`_begin`)."""
     cdef Search* s = &solver.search
     cdef Py_ssize_t n
-    _begin(solver, s, level, MODE_COUNT)
+    _begin(solver, s, level, MODE_COUNT | (WHOLE_BOMBS if whole else 0))
     solver.wild = wild_bit(level)
     n = generate_into(once, twice, level, 0, 0, 0, True, &solver.buf)
     if n < 0 or _prepare(s, &solver.buf, n, level, PREFER_NONE, &solver.dedupe) != 0:
@@ -493,19 +518,20 @@ cdef Py_ssize_t solver_decompose(Solver* solver, uint64_t once, uint64_t twice, 
     """The fewest plays that empty a valid hand (``check_args`` passes) and one optimal
     decomposition: play ``k`` is row ``rows[k]`` of ``solver.buf`` (``rows`` holds 108).
     -1 when out of memory, -2 when a decomposition cannot be given cards (a bug), -3 for a
-    ``prefer`` code outside 0..3 (the memo's modes: another would read the counts' entries)."""
+    ``prefer`` code outside 0..7 (a tie-break 0..3, plus WHOLE_BOMBS: the memo's modes; another
+    would read the counts' entries)."""
     cdef Search s
     cdef Py_ssize_t n, row, count = 0
     cdef uint64_t lo, hi, o = once, t = twice
     cdef uint64_t wild = wild_bit(level)
     solver.cost = -1  # set by a decomposition found
-    if prefer < PREFER_NONE or prefer > PREFER_HIGH:
+    if prefer < PREFER_NONE or prefer > (PREFER_HIGH | WHOLE_BOMBS):
         return -3
     cdef Entry* e
     cdef Play* p
     _begin(solver, &s, level, prefer)
     n = generate_into(once, twice, level, 0, 0, 0, True, &solver.buf)
-    if n >= 0 and _prepare(&s, &solver.buf, n, level, prefer, &solver.dedupe) != 0:
+    if n >= 0 and _prepare(&s, &solver.buf, n, level, prefer & PREFER_HIGH, &solver.dedupe) != 0:
         n = -1
     if n >= 0:
         hand_lanes(once, twice, wild, &lo, &hi)
@@ -579,13 +605,14 @@ cdef class MinPlays:
 
         The fewest leading plays that empty the hand and one optimal decomposition, its
         plays as ``kinds uint8[count]``, ``keys uint8[count]``, ``cards uint64[count, 2]``.
-        ``prefer``: 0 none, 1 bombs, 2 singles, 3 high (see :data:`guandan_fast.search.minplays.PREFER`)."""
+        ``prefer``: 0 none, 1 bombs, 2 singles, 3 high (see :data:`guandan_fast.search.minplays.PREFER`),
+        plus 4 to keep every rank of four or more natural cards whole (``whole=True``)."""
         self.solver.cost = -1  # (a refused or failed solve leaves nothing to weigh)
         cdef uint64_t o = as_plane(once, "once"), t = as_plane(twice, "twice")
         cdef int lv = as_small(level, "level"), code = as_small(prefer, "prefer")
         if check_args(o, t, lv, 0, 0, 0) != 0:
             raise ValueError("bad hand planes or level")
-        if not 0 <= code <= 3:
+        if not 0 <= code <= 7:
             raise ValueError(f"bad prefer code {code}")
         cdef Py_ssize_t rows[108]
         cdef Py_ssize_t count, k

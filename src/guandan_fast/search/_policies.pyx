@@ -30,7 +30,9 @@ from guandan_fast.engine._movegen cimport (
 )
 from guandan_fast.engine.state cimport PHASE_PLAY, PlayState, State, hand_size
 from guandan_fast.search._minplays cimport (
+    hand_lanes,
     hash_slot,
+    holds_whole_rank,
     solver_count_within,
     solver_decompose,
     solver_free,
@@ -182,7 +184,8 @@ cdef enum:
     BOMB_TO_FINISH = 2
     DANGER_CARDS = 6            # "tactics": an opponent with this many cards or fewer is watched
     PREFER_BOMBS = 1            # solver.PREFER["bombs"]: the minplays policy's decompositions
-    PREFER_HIGH = 3             # solver.PREFER["high"]: the tactics policy's
+    PREFER_HIGH = 3             # solver.PREFER["high"]: the tactics policy's ...
+    WHOLE_BOMBS = 4             # ... with every rank of four or more natural cards kept whole (its plans and counts)
     NO_BOUND = 1 << 28          # above any count
 
 
@@ -209,7 +212,7 @@ cdef int _decompose(Policy* c, uint64_t once, uint64_t twice, int level, Plan* p
         return 0
     c.ready = 0  # a decomposition ends the solver's preparation
     count = solver_decompose(&c.solver, once, twice, level,
-                             PREFER_HIGH if c.policy == POLICY_TACTICS else PREFER_BOMBS, rows)
+                             PREFER_HIGH | WHOLE_BOMBS if c.policy == POLICY_TACTICS else PREFER_BOMBS, rows)
     if count < 0:
         plan.valid = 0
         return -1
@@ -249,7 +252,7 @@ cdef inline int _ready(Policy* c, uint64_t once, uint64_t twice, int level) noex
     if c.ready and c.ready_once == once and c.ready_twice == twice:
         return 0
     c.ready = 0
-    if solver_prepare(&c.solver, once, twice, level) != 0:
+    if solver_prepare(&c.solver, once, twice, level, c.policy == POLICY_TACTICS) != 0:
         return -1
     c.ready = 1
     c.ready_once = once
@@ -367,11 +370,13 @@ cdef Py_ssize_t _sure_follow(const PlayState* s, MoveBuffer* m, Policy* c, int* 
     hand's plan. Called at most follows of a rollout, so beaten moves are told cheaply."""
     cdef int seat = s.to_act, size, order, best_order = 0, held = hand_size(s.once[seat], s.twice[seat])
     cdef int beaten_below = -1, clear_from = 1 << 30  # bombs known beaten / not, by _bomb_cost
-    cdef uint64_t unseen_once, unseen_twice, mo, mt
+    cdef uint64_t unseen_once, unseen_twice, mo, mt, lo, hi
     cdef uint64_t once = s.once[seat], twice = s.twice[seat]
     cdef Py_ssize_t i, best = -1
-    cdef bint plain, beaten
+    cdef bint plain, beaten, whole
     cdef Plan rest
+    hand_lanes(once, twice, wild_bit(s.level), &lo, &hi)
+    whole = holds_whole_rank(lo, hi)
     _unseen(s, &unseen_once, &unseen_twice)
     # only a bomb beats the red joker: unseen cards holding one beat every plain move
     plain = has_legal_follow_c(unseen_once, unseen_twice, s.level, K_SINGLE, HR_POWER, 1) == 0
@@ -402,8 +407,10 @@ cdef Py_ssize_t _sure_follow(const PlayState* s, MoveBuffer* m, Policy* c, int* 
             continue
         # with a bomb unseen, a rest that leads out is at most one plain play and bombs (four
         # cards or more), so at most 1 + (cards - 1) // 4 plays; and it needs at least one
-        # play fewer than the hand (the hand's plan is a fewest, the move one play of it)
-        if not plain and held - size - 1 < 4 * (c.plans[seat].count - 2):
+        # play fewer than the hand (the hand's plan is a fewest, the move one play of it) —
+        # not when the plan keeps a rank whole that the move may break (the rest then can
+        # need far fewer plays)
+        if not plain and not whole and held - size - 1 < 4 * (c.plans[seat].count - 2):
             continue
         if _decompose(c, (once & ~mo) | (twice & ~mt), twice & ~mo, s.level, &rest) != 0:
             failed[0] = 1
@@ -447,10 +454,11 @@ cdef Py_ssize_t _weakest_keep(const PlayState* s, MoveBuffer* m, Policy* c, Plan
     beats, before any other move (the lowest key among them): a move that keeps the count
     but not the plan leaves a worse hand of as many plays.
 
-    count(rest) >= n - 1 always (the move and a decomposition of the rest empty the hand),
-    so it is the first of the lowest key among those leaving n - 1. A play of the plan
-    leaves n - 1 without a solve; only moves before the best such play (lower key, or the
-    same key listed earlier) need one."""
+    It is the first of the lowest key among those leaving fewer than n plays (n - 1: the
+    move and a decomposition of the rest empty the hand; fewer only for the tactics, whose
+    plan keeps a rank of four natural cards or more whole, when the move breaks one). A
+    play of the plan leaves n - 1 without a solve; only moves before the best such play
+    (lower key, or the same key listed earlier) need one."""
     cdef Py_ssize_t i, keep = -1
     cdef int n = plan.count
     for i in range(m.n):

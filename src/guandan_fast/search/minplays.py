@@ -59,7 +59,7 @@ def _solver() -> _NativeSolver:
 
 
 def _solve(
-    hand: CardsLike | Move, level: int | str, prefer: Prefer
+    hand: CardsLike | Move, level: int | str, prefer: Prefer, whole: bool = False
 ) -> tuple[int, npt.NDArray[np.uint8], npt.NDArray[np.uint8], npt.NDArray[np.uint64], int]:
     """The native solve of :func:`min_plays` (arguments checked) and the level read."""
     if isinstance(prefer, str) and prefer in PREFER:
@@ -70,10 +70,12 @@ def _solve(
     level = parse_level(level)
     if len(hand) > MAX_CARDS:
         raise ValueError(f"min_plays takes hands of at most {MAX_CARDS} cards, not {len(hand)}")
-    return (*_solver().solve(hand.once, hand.twice, level, code), level)
+    return (*_solver().solve(hand.once, hand.twice, level, code | (4 if whole else 0)), level)
 
 
-def min_plays(hand: CardsLike | Move, level: int | str, *, prefer: Prefer = "none") -> tuple[int, list[Move]]:
+def min_plays(
+    hand: CardsLike | Move, level: int | str, *, prefer: Prefer = "none", whole: bool = False
+) -> tuple[int, list[Move]]:
     """The fewest leading moves that play out ``hand`` at ``level``, and one such list.
 
     ``hand`` is a :class:`~guandan_fast.Hand`, a card string or an iterable of card
@@ -81,8 +83,12 @@ def min_plays(hand: CardsLike | Move, level: int | str, *, prefer: Prefer = "non
     ``plays`` are ``count`` moves, each a legal leading move of the cards left before it,
     that together use exactly the hand (an empty hand: ``(0, [])``). ``prefer`` chooses
     among the optimal decompositions (see :data:`PREFER`); the count never depends on it.
+    ``whole=True``: only decompositions that play every rank of four or more natural cards
+    (the wildcards apart) as one bomb holding all of them — what the tactics of
+    :class:`~guandan_fast.agents.MinPlaysAgent` play; the count is the fewest such plays
+    (never fewer than without it).
     """
-    count, kinds, keys, cards, level = _solve(hand, level, prefer)
+    count, kinds, keys, cards, level = _solve(hand, level, prefer, whole)
     plays = [
         Move._trusted(MoveType(kind), key, Hand._trusted(once, twice), level)
         for kind, key, (once, twice) in zip(kinds.tolist(), keys.tolist(), cards.tolist())
@@ -90,12 +96,14 @@ def min_plays(hand: CardsLike | Move, level: int | str, *, prefer: Prefer = "non
     return count, plays
 
 
-def decomposition_cost(hand: CardsLike | Move, level: int | str, *, prefer: Prefer = "none") -> tuple[int, int, int]:
+def decomposition_cost(
+    hand: CardsLike | Move, level: int | str, *, prefer: Prefer = "none", whole: bool = False
+) -> tuple[int, int, int]:
     """``(plays, major, minor)``: what :func:`min_plays` with ``prefer`` makes least, in that
     order, for the hand (see :data:`PREFER`): the fewest plays, then the tie-break's two
     penalties — for ``"high"`` the plays that are no bomb, then how many and how low the
     singles and pairs left are (what a seat weighs when it gives a card away); ``(count, 0,
-    0)`` for ``"none"``. Arguments as :func:`min_plays`."""
-    count, *_ = _solve(hand, level, prefer)
+    0)`` for ``"none"``. Arguments as :func:`min_plays` (``whole`` too)."""
+    count, *_ = _solve(hand, level, prefer, whole)
     major, minor = _solver().penalties
     return count, major, minor
