@@ -321,6 +321,7 @@ def test_seeds_are_integers_strings_or_bytes(seed: object) -> None:
     for make in (
         lambda: Deal.random(seed),  # type: ignore[arg-type]
         lambda: Deal.start(["S3", "S4", "S5", "S6"], 2, seed=seed),  # type: ignore[arg-type]
+        lambda: Deal.start(["S3", "S4", "S5", "S6"], 2, seed=seed, leader=0),  # type: ignore[arg-type]
         lambda: Match(seed=seed),  # type: ignore[arg-type]
         lambda: build_agent(("search", {"seed": seed}), 0),
         lambda: build_agent(("pimc", {"seed": seed}), 0),
@@ -334,11 +335,14 @@ def test_seeds_are_integers_strings_or_bytes(seed: object) -> None:
 
 def test_the_minplays_rules_refuse_hands_they_cannot_decompose() -> None:
     # their exact decomposition grows exponentially: a 60-card hand ran for minutes
+    from guandan_fast import min_plays
     from guandan_fast.agents import MinPlaysAgent
     from guandan_fast.engine.cards import CARD_NAMES
     from guandan_fast.search.infoset import sample_hands
     from guandan_fast.search.minplays import MAX_CARDS
 
+    with pytest.raises(TypeError, match="whole must be True or False, not str"):
+        min_plays("S3 S4", 2, whole="no")  # type: ignore[arg-type]
     deck = [CARD_NAMES[card] for card in range(54) for _ in range(2)]
     for held, refused in ((MAX_CARDS, False), (MAX_CARDS + 1, True)):
         deal = Deal.start([" ".join(deck[:held]), deck[-1], deck[-3], deck[-5]], 2, leader=0)

@@ -352,3 +352,13 @@ def test_a_payer_still_to_choose_is_never_dealt_wildcards_alone() -> None:
     assert singles["D8"] > max(singles[card] for card in ("S3", "S4", "S5", "D9"))
     again = deal.sample_worlds(2, 3000, 5)
     assert [world.hands for world in again] == [world.hands for world in worlds]
+
+
+def test_the_payers_are_never_dealt_both_big_jokers_before_they_pay() -> None:
+    # two big jokers among the payers would have been an anti-tribute, not a tribute
+    deal = Deal.start(["S3 S4 S5", "D9 C9", "HR HR", "D8 D7"], 2, previous_finish=[0, 2, 1, 3])
+    assert deal.phase == "tribute" and deal.tribute["kind"] == "double"
+    planes = infoset.sample_hands(deal, 0, 400, 1)
+    big = 1 << 53
+    jokers = [sum(bool(int(planes[i, p, k]) & big) for p in (1, 3) for k in (0, 1)) for i in range(400)]
+    assert max(jokers) == 1 and 0 in jokers  # at most one, and sometimes none

@@ -224,8 +224,9 @@ class Deal:
             return deal
         if tribute_order is not None:
             raise ValueError("tribute_order needs previous_finish: only a deal after another has a tribute")
+        rng = seeded_random(seed)  # (a bad seed is refused even when the leader is given)
         if leader is None:
-            leader = seeded_random(seed).choice(active)
+            leader = rng.choice(active)
         leader = check_seat(leader, "leader")
         if leader not in active:
             raise ValueError(f"the leader, seat {leader}, holds no cards")
@@ -483,7 +484,9 @@ class Deal:
 
     def sample_worlds(self, seat: int, n: int, seed: int = 0) -> list[Deal]:
         """``n`` worlds for ``seat`` (see :meth:`sample_world`); world ``i`` is
-        ``sample_world(seat, seed + i)``."""
+        ``sample_world(seat, seed + i)``, except in the tribute phase when a world drawn
+        there breaks the tribute rule and is drawn again from the streams after ``seed + n - 1``
+        (see :func:`~guandan_fast.search.infoset.sample_hands`)."""
         from ..search import infoset  # a convenience of the search layer (see tests/test_layers.py)
 
         return infoset.sample_worlds(self, seat, n, seed)

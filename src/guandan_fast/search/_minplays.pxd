@@ -100,7 +100,8 @@ cdef struct Search:
     uint32_t stamp
     int unit                  # the cost of a play without penalty
     uint32_t owner            # mode << ROOT_BITS | root: the mode (a decomposition's tie-break
-                              # 0..3, or MODE_COUNT) and the decomposition (0 for counts)
+                              # 0..3, plus WHOLE_BOMBS 4; or MODE_COUNT 8, plus 4) and the
+                              # decomposition (0 for counts)
     long nodes
 
 

@@ -72,7 +72,7 @@ cdef enum:
     NUM_ORDERS = 4 * MAX_PLAY     # _order's values: 0 .. 4 * MAX_PLAY - 1 (sizes 1..10)
     DEDUPE_SIZE = 4096
     ROOT_BITS = 28            # Entry.owner: the decomposition below, the mode above
-    MODE_COUNT = 8            # a count (solver_count_within); modes 0..3 are the tie-breaks
+    MODE_COUNT = 8            # a count (solver_count_within); modes 0..3 are the tie-breaks (plus 4: whole)
     WHOLE_BOMBS = 4           # a mode flag: a rank of four or more natural cards is played as one bomb
 
 # Tie-breaks (the prefer option); the codes are solver.PREFER's.
@@ -457,8 +457,8 @@ cdef inline void _new_stamp(Entry* table, uint64_t mask, uint32_t* stamp) noexce
 
 
 cdef inline void _begin(Solver* solver, Search* s, int level, int mode) noexcept nogil:
-    """A new search on the solver's table, a decomposition (``mode``: its tie-break) or
-    counts (MODE_COUNT); the previous preparation released.
+    """A new search on the solver's table, a decomposition (``mode``: its tie-break, plus
+    WHOLE_BOMBS) or counts (MODE_COUNT, plus WHOLE_BOMBS); the previous preparation released.
 
     The table's entries are kept across the hands of one level: a sub-hand's cost depends
     on its lanes alone (its plays are the count patterns of legal moves that fit in it,

@@ -163,12 +163,13 @@ cdef Py_ssize_t _greedy(const PlayState* s, MoveBuffer* m, bint leading) noexcep
 
 # -- the minplays policy --------------------------------------------------------------------------
 # MinPlaysAgent's rules (agents/minplays.py), natively: count(hand) is min_plays' count,
-# a decomposition is min_plays(prefer="bombs")'s ("high" for the tactics), both remembered
+# a decomposition is min_plays(prefer="bombs")'s (for the tactics, prefer="high" and both
+# with whole=True: every rank of four or more natural cards one bomb), both remembered
 # per level (Memo). Lead the
 # weakest play of the decomposition that is no bomb (lowest key, then most cards; a bomb
 # when nothing else is left). Follow: a move that empties the hand; else pass a partner;
-# else the weakest plain move that keeps the count (count(rest) <= n - 1; fewest plays
-# left, then lowest key); else, when an opponent is about to finish, the plain move with
+# else the weakest plain move that keeps the count (count(rest) <= n - 1: the lowest key,
+# the first listed); else, when an opponent is about to finish, the plain move with
 # the best rest; else a bomb when an opponent is about to finish or it leaves
 # count(rest) <= BOMB_TO_FINISH (best rest, then lowest tier and key); else pass. Ties go
 # to the first move listed, as in MinPlaysAgent. The "tactics" policy is the same with its

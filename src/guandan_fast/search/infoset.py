@@ -14,7 +14,10 @@ history — and says which cards the seat cannot see and what it knows of where 
 * a tribute payer gave its highest card (the wildcard aside), so it holds no card of
   higher power but the wildcard; and since the payers held fewer than two big jokers
   between them (else an anti-tribute), once one pays a big joker no payer holds the other:
-  those of the unseen cards are ``barred`` from their hands.
+  those of the unseen cards are ``barred`` from their hands;
+* in the tribute phase the payers hold fewer than two big jokers
+  between them, and a payer still to choose holds a card other than the wildcards: worlds
+  that break this are drawn again (:func:`sample_hands`).
 
 :func:`sample_hands` (native, without the GIL) gives the unseen cards out to the other
 seats, each seat keeping its number of cards and its known cards: **every arrangement of
@@ -32,7 +35,7 @@ usual entry points; this module holds the work (and takes any object with the pu
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -161,10 +164,10 @@ def sample_hands(deal: Deal, seat: int, n: int, seed: int = 0) -> np.ndarray:
     ``(once, twice)`` of seat ``s`` in world ``i``): the fast form of :func:`sample_worlds`.
     World ``i`` is drawn from the random stream ``seed + i`` (native, without the GIL).
 
-    In the tribute phase a payer still to choose must hold a card it may pay (one that is
-    no wildcard); only a payer of one or two cards can be dealt wildcards alone (an endgame
-    set up with :meth:`Deal.start`), and such a world is drawn again from the streams after
-    ``seed + n - 1`` (rejection: the worlds stay uniform among the consistent ones)."""
+    In the tribute phase the payers hold fewer than two big jokers between them and a payer
+    still to choose holds a card it may pay (see :func:`_tribute_rule`); a world that breaks
+    either is drawn again from the streams after ``seed + n - 1`` (rejection: the worlds
+    stay uniform among the consistent ones)."""
     view = unseen(deal, seat)
     count, seed = _check_count_and_seed(n, seed)
 
@@ -183,12 +186,11 @@ def sample_hands(deal: Deal, seat: int, n: int, seed: int = 0) -> np.ndarray:
         )
 
     worlds = draw(count, seed)
-    payers = _payers_who_may_hold_only_wildcards(deal, seat, view)
-    if payers:
-        not_wild = np.uint64(~(1 << wildcard(deal.level)) & ((1 << 64) - 1))
+    rule = _tribute_rule(deal, seat)
+    if rule is not None:
         next_seed = seed + count
         for _ in range(_MOST_REDRAWS):
-            bad = np.flatnonzero(np.any((worlds[:, payers, 0] & not_wild) == 0, axis=1))
+            bad = np.flatnonzero(rule(worlds))
             if len(bad) == 0:
                 break
             worlds[bad] = draw(len(bad), next_seed & SEED_MASK)
@@ -203,15 +205,27 @@ def sample_hands(deal: Deal, seat: int, n: int, seed: int = 0) -> np.ndarray:
 _MOST_REDRAWS = 200
 
 
-def _payers_who_may_hold_only_wildcards(deal: Deal, seat: int, view: Unseen) -> list[int]:
-    """The payers still to choose their tribute (other than ``seat``) whose unknown cards
-    are so few (one or two: there are two wildcards) that a world may deal them only
-    wildcards."""
+def _tribute_rule(deal: Deal, seat: int) -> Callable[[np.ndarray], np.ndarray] | None:
+    """In the tribute phase (no anti-tribute), the worlds that break its rule, as a function
+    of the world planes (``bool[n]``), else None: the payers hold fewer than two big jokers
+    between them (two would have been an anti-tribute), and a payer still to choose holds a
+    card it may pay, one that is no wildcard (only a payer of one or two cards, in an
+    endgame set up with :meth:`Deal.start`, can be dealt wildcards alone)."""
     info = deal.tribute
     if deal.phase != "tribute" or info["kind"] == "anti":
-        return []
+        return None
+    payers = list(info["payers"])
     chosen = {payer for payer, (kind, _, _) in deal.history if kind == "tribute"}
-    return [p for p in info["payers"] if p != seat and p not in chosen and len(view.known[p]) == 0 and view.counts[p] <= 2]
+    pending = [p for p in payers if p != seat and p not in chosen]
+    not_wild = np.uint64(~(1 << wildcard(deal.level)) & SEED_MASK)
+    joker = np.uint64(1 << BIG_JOKER)
+
+    def breaks(worlds: np.ndarray) -> np.ndarray:
+        jokers = ((worlds[:, payers, :] & joker) != 0).sum(axis=(1, 2))
+        only_wild = np.any((worlds[:, pending, 0] & not_wild) == 0, axis=1)
+        return np.asarray((jokers >= 2) | only_wild, dtype=np.bool_)
+
+    return breaks
 
 
 def sample_worlds(deal: Deal, seat: int, n: int, seed: int = 0) -> list[Deal]:

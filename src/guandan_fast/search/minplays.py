@@ -29,8 +29,9 @@ Prefer = Literal["none", "bombs", "singles", "high"]
 #: ``"none"``
 #:     any one of them (the fastest: the search stops at the first proven optimum);
 #: ``"bombs"``
-#:     the most plays that are bombs of one rank or four jokers (bombs kept whole), then
-#:     the fewest singles. The search sees card counts, not suits, so a straight flush
+#:     the most plays that are bombs of one rank or four jokers, then the fewest singles
+#:     (among the decompositions of the fewest plays: a bomb may still be broken when that
+#:     saves a play; ``whole=True`` forbids it). The search sees card counts, not suits, so a straight flush
 #:     counts as a straight here (it is reported as a straight flush when its cards happen
 #:     to share a suit);
 #: ``"singles"``
@@ -70,6 +71,8 @@ def _solve(
     level = parse_level(level)
     if len(hand) > MAX_CARDS:
         raise ValueError(f"min_plays takes hands of at most {MAX_CARDS} cards, not {len(hand)}")
+    if not isinstance(whole, bool):
+        raise TypeError(f"whole must be True or False, not {type(whole).__name__}")
     return (*_solver().solve(hand.once, hand.twice, level, code | (4 if whole else 0)), level)
 
 
