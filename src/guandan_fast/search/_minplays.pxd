@@ -50,11 +50,30 @@ cdef inline void hand_lanes(uint64_t once, uint64_t twice, uint64_t wild, uint64
              | <uint64_t>(((once & wild) != 0) + ((twice & wild) != 0)) << 56)
 
 
+cdef enum:
+    WHOLE_BOMBS = 4     # a solver mode flag (solver_decompose's prefer | WHOLE_BOMBS): every rank
+                        # of four or more natural cards is played as one bomb holding all of them
+
+
+cdef inline uint64_t nonzero_lanes_high(uint64_t lanes) noexcept nogil:
+    """The high bit of each non-empty lane (byte) of ``lanes``."""
+    return (((lanes & 0x7F7F7F7F7F7F7F7FULL) + 0x7F7F7F7F7F7F7F7FULL) | lanes) & 0x8080808080808080ULL
+
+
+cdef inline uint64_t whole_lanes_lo(uint64_t lo) noexcept nogil:
+    """The high bit of each of lanes 0..7 (ranks 2..9) holding four or more cards."""
+    return ((lo | 0x8080808080808080ULL) - 0x0404040404040404ULL) & 0x8080808080808080ULL
+
+
+cdef inline uint64_t whole_lanes_hi(uint64_t hi) noexcept nogil:
+    """The same for lanes 8..12 (ranks T..A; not the jokers' nor the wildcards' lanes)."""
+    return ((hi | 0x8080808080808080ULL) - 0x0404040404040404ULL) & 0x0000008080808080ULL
+
+
 cdef inline bint holds_whole_rank(uint64_t lo, uint64_t hi) noexcept nogil:
     """Whether the hand of lanes (lo, hi) holds four or more natural cards of a rank 2..A: a
     rank the tactics' decompositions (the solver's WHOLE_BOMBS mode) play as one bomb."""
-    return ((((lo | 0x8080808080808080ULL) - 0x0404040404040404ULL) & 0x8080808080808080ULL)
-            | (((hi | 0x8080808080808080ULL) - 0x0404040404040404ULL) & 0x0000008080808080ULL)) != 0
+    return (whole_lanes_lo(lo) | whole_lanes_hi(hi)) != 0
 
 
 cdef inline uint64_t hash_slot(uint64_t lo, uint64_t hi, uint64_t mask) noexcept nogil:

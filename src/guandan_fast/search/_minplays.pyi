@@ -4,6 +4,9 @@ import numpy as np
 import numpy.typing as npt
 from typing_extensions import disjoint_base
 
+#: The mode flag of ``MinPlays.solve``'s prefer code: every bomb kept whole.
+WHOLE: int
+
 @disjoint_base
 class MinPlays:
     """A reusable solver owning its memo table (one per thread)."""

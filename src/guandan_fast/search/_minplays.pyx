@@ -72,8 +72,7 @@ cdef enum:
     NUM_ORDERS = 4 * MAX_PLAY     # _order's values: 0 .. 4 * MAX_PLAY - 1 (sizes 1..10)
     DEDUPE_SIZE = 4096
     ROOT_BITS = 28            # Entry.owner: the decomposition below, the mode above
-    MODE_COUNT = 8            # a count (solver_count_within); modes 0..3 are the tie-breaks (plus 4: whole)
-    WHOLE_BOMBS = 4           # a mode flag: a rank of four or more natural cards is played as one bomb
+    MODE_COUNT = 8            # a count (solver_count_within); modes 0..3 are the tie-breaks (plus WHOLE_BOMBS)
 
 # Tie-breaks (the prefer option); the codes are solver.PREFER's.
 cdef enum:
@@ -83,7 +82,6 @@ cdef enum:
     PREFER_HIGH = 3           # most bomb plays (as above), then the singles and pairs fewest and highest
 
 cdef uint32_t STAMP_LIMIT = 0xFFFFFFFFU   # a stamp wraps: clear the table first
-cdef uint64_t LOW7 = 0x7F7F7F7F7F7F7F7FULL
 cdef uint64_t HIGH1 = 0x8080808080808080ULL
 cdef uint64_t GATHER = 0x0102040810204080ULL   # byte bits 0, 8, .. 56 -> bits 56..63
 
@@ -92,8 +90,8 @@ cdef uint64_t GATHER = 0x0102040810204080ULL   # byte bits 0, 8, .. 56 -> bits 5
 
 cdef inline uint32_t _nonzero_lanes(uint64_t lo, uint64_t hi) noexcept nogil:
     """Bit c set when lane c is not empty."""
-    cdef uint64_t l = (((lo & LOW7) + LOW7) | lo) & HIGH1
-    cdef uint64_t h = (((hi & LOW7) + LOW7) | hi) & HIGH1
+    cdef uint64_t l = nonzero_lanes_high(lo)
+    cdef uint64_t h = nonzero_lanes_high(hi)
     return <uint32_t>(((l >> 7) * GATHER) >> 56) | (<uint32_t>(((h >> 7) * GATHER) >> 56) << 8)
 
 
@@ -133,19 +131,11 @@ cdef inline int _lower_bound(uint64_t lo, uint64_t hi) noexcept nogil:
     return (cards + longest - 1) // longest
 
 
-cdef uint64_t FOUR = 0x0404040404040404ULL
-cdef uint64_t NATURAL_HI = 0x0000008080808080ULL   # the high bits of lanes 8..12 (ranks T..A)
-
-
 cdef inline bint _breaks_bomb(uint64_t lo, uint64_t hi, const Play* p) noexcept nogil:
     """Whether the pattern takes some but not all of a rank the hand holds four or more
     natural cards of (such a rank is kept whole, as a bomb)."""
-    cdef uint64_t locked_lo = ((lo | HIGH1) - FOUR) & HIGH1
-    cdef uint64_t locked_hi = ((hi | HIGH1) - FOUR) & NATURAL_HI
-    cdef uint64_t d_lo = p.lo ^ lo, d_hi = p.hi ^ hi
-    cdef uint64_t part_lo = ((((p.lo & LOW7) + LOW7) | p.lo) & HIGH1) & ((((d_lo & LOW7) + LOW7) | d_lo) & HIGH1)
-    cdef uint64_t part_hi = ((((p.hi & LOW7) + LOW7) | p.hi) & HIGH1) & ((((d_hi & LOW7) + LOW7) | d_hi) & HIGH1)
-    return (locked_lo & part_lo) != 0 or (locked_hi & part_hi) != 0
+    return ((whole_lanes_lo(lo) & nonzero_lanes_high(p.lo) & nonzero_lanes_high(p.lo ^ lo))
+            | (whole_lanes_hi(hi) & nonzero_lanes_high(p.hi) & nonzero_lanes_high(p.hi ^ hi))) != 0
 
 
 cdef inline Entry* _entry(Search* s, uint64_t lo, uint64_t hi) noexcept nogil:
@@ -569,6 +559,10 @@ cdef Py_ssize_t solver_decompose(Solver* solver, uint64_t once, uint64_t twice, 
     return count
 
 
+#: The mode flag of ``MinPlays.solve``'s prefer code: every bomb kept whole (``whole=True``).
+WHOLE = WHOLE_BOMBS
+
+
 @cython.auto_pickle(False)  # never pickled (Cython's generated refusal would also land in the module)
 cdef class MinPlays:
     """A reusable solver: owns the memo table (one solver per thread; not thread-safe)."""
@@ -612,7 +606,7 @@ cdef class MinPlays:
         cdef int lv = as_small(level, "level"), code = as_small(prefer, "prefer")
         if check_args(o, t, lv, 0, 0, 0) != 0:
             raise ValueError("bad hand planes or level")
-        if not 0 <= code <= 7:
+        if not 0 <= code <= (PREFER_HIGH | WHOLE_BOMBS):
             raise ValueError(f"bad prefer code {code}")
         cdef Py_ssize_t rows[108]
         cdef Py_ssize_t count, k

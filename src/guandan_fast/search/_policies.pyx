@@ -32,6 +32,7 @@ from guandan_fast.engine.state cimport PHASE_PLAY, PlayState, State, hand_size
 from guandan_fast.search._minplays cimport (
     hand_lanes,
     hash_slot,
+    WHOLE_BOMBS,
     holds_whole_rank,
     solver_count_within,
     solver_decompose,
@@ -185,8 +186,7 @@ cdef enum:
     BOMB_TO_FINISH = 2
     DANGER_CARDS = 6            # "tactics": an opponent with this many cards or fewer is watched
     PREFER_BOMBS = 1            # solver.PREFER["bombs"]: the minplays policy's decompositions
-    PREFER_HIGH = 3             # solver.PREFER["high"]: the tactics policy's ...
-    WHOLE_BOMBS = 4             # ... with every rank of four or more natural cards kept whole (its plans and counts)
+    PREFER_HIGH = 3             # solver.PREFER["high"]: the tactics policy's (with WHOLE_BOMBS: its plans and counts)
     NO_BOUND = 1 << 28          # above any count
 
 
@@ -374,13 +374,14 @@ cdef Py_ssize_t _sure_follow(const PlayState* s, MoveBuffer* m, Policy* c, int* 
     cdef uint64_t unseen_once, unseen_twice, mo, mt, lo, hi
     cdef uint64_t once = s.once[seat], twice = s.twice[seat]
     cdef Py_ssize_t i, best = -1
-    cdef bint plain, beaten, whole
+    cdef bint plain, beaten, whole = False
     cdef Plan rest
-    hand_lanes(once, twice, wild_bit(s.level), &lo, &hi)
-    whole = holds_whole_rank(lo, hi)
     _unseen(s, &unseen_once, &unseen_twice)
     # only a bomb beats the red joker: unseen cards holding one beat every plain move
     plain = has_legal_follow_c(unseen_once, unseen_twice, s.level, K_SINGLE, HR_POWER, 1) == 0
+    if not plain:  # (the bound below holds unless the plan keeps a rank whole)
+        hand_lanes(once, twice, wild_bit(s.level), &lo, &hi)
+        whole = holds_whole_rank(lo, hi)
     for i in range(m.n):
         mo = m.cards[2 * i]
         mt = m.cards[2 * i + 1]

@@ -18,6 +18,7 @@ import numpy.typing as npt
 from ..engine.cards import parse_level
 from ..engine.hand import CardsLike, Hand, as_hand
 from ..engine.moves import Move, MoveType
+from ._minplays import WHOLE
 from ._minplays import MinPlays as _NativeSolver
 
 __all__ = ["MAX_CARDS", "PREFER", "decomposition_cost", "min_plays"]
@@ -73,7 +74,7 @@ def _solve(
         raise ValueError(f"min_plays takes hands of at most {MAX_CARDS} cards, not {len(hand)}")
     if not isinstance(whole, bool):
         raise TypeError(f"whole must be True or False, not {type(whole).__name__}")
-    return (*_solver().solve(hand.once, hand.twice, level, code | (4 if whole else 0)), level)
+    return (*_solver().solve(hand.once, hand.twice, level, code | (WHOLE if whole else 0)), level)
 
 
 def min_plays(
