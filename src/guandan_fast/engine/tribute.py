@@ -100,9 +100,14 @@ def tribute_due(finish: Sequence[int], hands: Sequence[Hand], rules: Rules = DEF
     kind = "double" if len(payers) == 2 else "single"
     if kind == "single" and payers[0] == _partner(first) and rules.no_tribute_between_partners:
         return TributeRecord("waived", payers, receivers, leader=first)
-    if sum(hands[payer].count(BIG_JOKER) for payer in payers) == 2:
+    if anti_tribute(hands, payers):
         return TributeRecord("anti", payers, receivers, leader=first)
     return TributeRecord(kind, payers, receivers)
+
+
+def anti_tribute(hands: Sequence[Hand], payers: Sequence[int]) -> bool:
+    """Whether the paying side holds both big jokers (抗贡): then nobody pays."""
+    return sum(hands[payer].count(BIG_JOKER) for payer in payers) == 2
 
 
 def tribute_choices(hand: Hand, level: int) -> list[int]:

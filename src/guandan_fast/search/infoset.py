@@ -41,10 +41,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..engine.cards import BIG_JOKER, bounded, check_seat, wildcard
+from ..engine.cards import BIG_JOKER, bounded, check_seat
 from ..engine.hand import Hand
 from ..engine.state import State
-from ..engine.tribute import cards_above_tribute
+from ..engine.tribute import anti_tribute, cards_above_tribute, tribute_choices
 from . import _infoset as _native
 from .playout import SEED_MASK
 
@@ -217,13 +217,15 @@ def _tribute_rule(deal: Deal, seat: int) -> Callable[[np.ndarray], np.ndarray] |
     payers = list(info["payers"])
     chosen = {payer for payer, (kind, _, _) in deal.history if kind == "tribute"}
     pending = [p for p in payers if p != seat and p not in chosen]
-    not_wild = np.uint64(~(1 << wildcard(deal.level)) & SEED_MASK)
-    joker = np.uint64(1 << BIG_JOKER)
+    level = deal.level
 
     def breaks(worlds: np.ndarray) -> np.ndarray:
-        jokers = ((worlds[:, payers, :] & joker) != 0).sum(axis=(1, 2))
-        only_wild = np.any((worlds[:, pending, 0] & not_wild) == 0, axis=1)
-        return np.asarray((jokers >= 2) | only_wild, dtype=np.bool_)
+        # the engine's own rules, world by world (this phase only: no agent samples in it)
+        out = np.zeros(len(worlds), dtype=np.bool_)
+        for i, world in enumerate(worlds.tolist()):
+            hands = [Hand._trusted(once, twice) for once, twice in world]
+            out[i] = anti_tribute(hands, payers) or any(not tribute_choices(hands[p], level) for p in pending)
+        return out
 
     return breaks
 
