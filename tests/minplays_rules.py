@@ -16,6 +16,7 @@ from guandan_fast.agents.minplays import BOMB_KINDS, row_tier
 THREAT_LAST = 6
 THREAT_ANY = 3
 BOMB_TO_FINISH = 2
+BOMB_THREAT_LAST = 10  # the tactics' bombs: the seat to beat holds at most this many cards
 DANGER_CARDS = 6
 
 
@@ -90,10 +91,14 @@ def follow(deal: Deal, seat: int, tactics: bool = False) -> int:
     if keeping:  # the weakest (the first listed of the lowest key)
         return min(keeping, key=lambda i: (rows[i][1], i)) + 1
     left = deal.cards_left()
-    threat = left[deal.last_seat] <= THREAT_LAST or any(0 < left[o] <= THREAT_ANY for o in ((seat + 1) % 4, (seat + 3) % 4))
+    near = any(0 < left[o] <= THREAT_ANY for o in ((seat + 1) % 4, (seat + 3) % 4))
+    threat = left[deal.last_seat] <= THREAT_LAST or near
     if threat and plain:
         return min(plain, key=lambda i: (rest[i], rows[i][1])) + 1
-    usable = [i for i in bombs if threat or (not tactics and rest[i] <= BOMB_TO_FINISH)]  # tactics: threat only
+    if tactics:  # a bomb when the seat to beat is nearer finishing than a plain break needs
+        usable = [i for i in bombs if left[deal.last_seat] <= BOMB_THREAT_LAST or near]
+    else:
+        usable = [i for i in bombs if threat or rest[i] <= BOMB_TO_FINISH]
     if usable:
         return min(usable, key=lambda i: (rest[i], row_tier(rows[i]), rows[i][1])) + 1
     return 0

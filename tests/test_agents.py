@@ -172,24 +172,38 @@ def test_tactics_hold_a_trick_the_next_seat_could_go_out_on(over_partner: bool) 
 
 
 def test_tactics_keep_their_bombs_unless_an_opponent_is_about_to_finish() -> None:
-    """Seat 0 cannot beat an opponent's ace but with its bomb of 5s, which would leave two
-    plays: the plain rules bomb (a rest of at most two plays), the tactics pass (no
-    opponent holds few cards); with the opponent about to finish, both bomb. The Python
-    oracle (tests/minplays_rules.py) agrees."""
+    """Seat 0 cannot beat an opponent's ace but with its bomb of 5s. Leaving two plays, the
+    plain rules bomb (a rest of at most two plays); the tactics pass while the opponent
+    holds 11 cards. Leaving three plays, the plain rules pass until the opponent holds at
+    most 6 cards (about to finish), the tactics bomb from 10 down: a plain break needs the
+    opponent nearer its end than a bomb does. The Python oracle (tests/minplays_rules.py)
+    agrees."""
     import minplays_rules
 
-    hands = ["S5 H5 D5 C5 S9 SJ", "C3 C4 C7 C8 CT CQ CK", "S6 H6 D6 C6 H3", "SA D3 D4 D7 D8 DT DQ DK"]
-    bomb = ["Bomb", "5", ["S5", "H5", "C5", "D5"]]
-    deal = gf.Deal.start(hands, 2, leader=3)
-    deal.step(["Single", "A", ["SA"]])
-    assert chosen(deal, MinPlaysAgent()) == bomb
-    assert chosen(deal, MinPlaysAgent(tactics=True)) == ["PASS", "PASS", "PASS"]
-    close = gf.Deal.start([*hands[:3], "SA D3 D4 D7"], 2, leader=3)  # 3 cards left after the ace
-    close.step(["Single", "A", ["SA"]])
-    assert chosen(close, MinPlaysAgent()) == chosen(close, MinPlaysAgent(tactics=True)) == bomb
-    for position in (deal, close):
-        for tactics in (False, True):
-            assert minplays_rules.play(position, tactics) == MinPlaysAgent(tactics=tactics).act(position, 0)
+    bomb, no = ["Bomb", "5", ["S5", "H5", "C5", "D5"]], ["PASS", "PASS", "PASS"]
+    others = ["C3 C4 C7 C8 CT CQ CK", "S6 H6 D6 C6 H3"]
+    opponent = "SA D3 D4 D7 D8 DT DQ DK H4 H7 H8 H9"  # 11 cards left after the ace
+
+    def after_ace(short: str, left: int) -> gf.Deal:
+        deal = gf.Deal.start([short, *others, opponent[: 3 * (left + 1) - 1]], 2, leader=3)
+        deal.step(["Single", "A", ["SA"]])
+        return deal
+
+    two_left, three_left = "S5 H5 D5 C5 S9 SJ", "S5 H5 D5 C5 S9 SJ SQ"
+    expected = {  # (hand, opponent's cards left): (plain rules, tactics)
+        (two_left, 11): (bomb, no),
+        (three_left, 11): (no, no),
+        (three_left, 10): (no, bomb),
+        (three_left, 7): (no, bomb),
+        (three_left, 6): (bomb, bomb),
+        (two_left, 3): (bomb, bomb),
+    }
+    for (short, left), (plain, tactics) in expected.items():
+        deal = after_ace(short, left)
+        assert deal.cards_left()[3] == left
+        assert (chosen(deal, MinPlaysAgent()), chosen(deal, MinPlaysAgent(tactics=True))) == (plain, tactics)
+        for with_tactics in (False, True):
+            assert minplays_rules.play(deal, with_tactics) == MinPlaysAgent(tactics=with_tactics).act(deal, 0)
 
 
 def test_minplays_tactics_option_is_checked() -> None:

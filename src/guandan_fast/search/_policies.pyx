@@ -124,11 +124,12 @@ cdef inline int _greedy_cost(const PlayState* s, int seat, int held, MoveBuffer*
     return cost + COST_SPLITS * _splits(s.once[seat], s.twice[seat], mo, mt, wild) + 64 * key + _lowest_power(mo, s.level)
 
 
-cdef inline bint _threatened(const PlayState* s, int seat) noexcept nogil:
+cdef inline bint _threatened(const PlayState* s, int seat, int last) noexcept nogil:
     """Whether an opponent of ``seat`` is about to finish: the seat to beat holds at most
-    THREAT_LAST cards, or an opponent in play at most THREAT_ANY."""
+    ``last`` cards (THREAT_LAST; the tactics' bombs: BOMB_THREAT_LAST), or an opponent in
+    play at most THREAT_ANY."""
     cdef int other
-    if hand_size(s.once[s.last_seat], s.twice[s.last_seat]) <= THREAT_LAST:
+    if hand_size(s.once[s.last_seat], s.twice[s.last_seat]) <= last:
         return True
     for other in range(1, 4, 2):  # the two opponents, seat + 1 and seat + 3
         other = (seat + other) & 3
@@ -158,7 +159,7 @@ cdef Py_ssize_t _greedy(const PlayState* s, MoveBuffer* m, bint leading) noexcep
         return -1
     if best_cost < COST_SPLITS:
         return best
-    threat = _threatened(s, seat)
+    threat = _threatened(s, seat, THREAT_LAST)
     return best if threat else -1
 
 
@@ -179,11 +180,13 @@ cdef Py_ssize_t _greedy(const PlayState* s, MoveBuffer* m, bint leading) noexcep
 # is left (_sure_lead), follow (a partner too) with a move nobody can beat that leaves such
 # a hand (_sure_follow), two for an opponent that could go out (_tactical_lead, and
 # _strongest_keep when the next seat could go out on the trick), and bomb only when an
-# opponent is about to finish, the bomb empties the hand or _sure_follow takes it (never for a
-# short rest: BOMB_TO_FINISH is the plain rules');
+# opponent is about to finish — for a bomb, the seat to beat holding at most
+# BOMB_THREAT_LAST cards, not THREAT_LAST — the bomb empties the hand or _sure_follow takes
+# it (never for a short rest: BOMB_TO_FINISH is the plain rules');
 # measured by the arena (docs/agents.md, "How strong: the search agent").
 cdef enum:
     BOMB_TO_FINISH = 2
+    BOMB_THREAT_LAST = 10       # "tactics": a bomb over an opponent holding this many cards or fewer
     DANGER_CARDS = 6            # "tactics": an opponent with this many cards or fewer is watched
     PREFER_BOMBS = 1            # solver.PREFER["bombs"]: the minplays policy's decompositions
     PREFER_HIGH = 3             # solver.PREFER["high"]: the tactics policy's (with WHOLE_BOMBS: its plans and counts)
@@ -490,7 +493,7 @@ cdef Py_ssize_t _planned(const PlayState* s, MoveBuffer* m, bint leading, Policy
     cdef Py_ssize_t i, keep = -1, plain = -1, bomb = -1
     cdef uint64_t once = s.once[seat], twice = s.twice[seat]
     cdef Plan* plan = &c.plans[seat]
-    cdef bint threat, is_plain
+    cdef bint threat, bomb_threat, is_plain
     if not (plan.valid and plan.once == once and plan.twice == twice):
         if _decompose(c, once, twice, s.level, plan) != 0:
             failed[0] = 1
@@ -531,8 +534,9 @@ cdef Py_ssize_t _planned(const PlayState* s, MoveBuffer* m, bint leading, Policy
         keep = _weakest_keep(s, m, c, plan, failed, tactics)
         if keep >= 0 or failed[0]:
             return keep
-    threat = _threatened(s, seat)
-    if not threat and (tactics or n - 1 > BOMB_TO_FINISH):  # the tactics keep their bombs then
+    threat = _threatened(s, seat, THREAT_LAST)
+    bomb_threat = _threatened(s, seat, BOMB_THREAT_LAST) if tactics else threat
+    if not bomb_threat and (tactics or n - 1 > BOMB_TO_FINISH):  # the tactics keep their bombs then
         return -1
     if _ready(c, once, twice, s.level) != 0:
         failed[0] = 1
@@ -546,7 +550,7 @@ cdef Py_ssize_t _planned(const PlayState* s, MoveBuffer* m, bint leading, Policy
             if plain < 0 or rest < plain_rest or (rest == plain_rest and m.keys[i] < m.keys[plain]):
                 plain = i
                 plain_rest = rest
-        elif threat or rest <= BOMB_TO_FINISH:
+        elif bomb_threat or rest <= BOMB_TO_FINISH:
             tier = 64 * bomb_tier(m.kinds[i], hand_size(m.cards[2 * i], m.cards[2 * i + 1])) + m.keys[i]
             if bomb < 0 or rest < bomb_rest or (rest == bomb_rest and tier < bomb_tier_key):
                 bomb = i
