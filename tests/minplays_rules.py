@@ -6,7 +6,8 @@ or more natural cards whole (``whole=True``), follows an opponent with a play of
 the decomposition first, leads the plays nobody can beat first when at most one other is
 left, follows (a partner too) with a move nobody can beat when the rest then leads out the
 same way, changes the lead when an opponent is close to going out, holds a trick the next
-seat could go out on, and bombs only when an opponent is about to finish."""
+seat could go out on, and bombs only when an opponent is about to finish (for a bomb, the
+seat to beat holding at most BOMB_THREAT_LAST cards)."""
 
 from __future__ import annotations
 
