@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from guandan_fast import Hand, min_plays
+from guandan_fast.engine.cards import wildcard
 from guandan_fast.engine.moves import MoveType
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
@@ -27,7 +28,7 @@ from workload import deal_hands  # (a source checkout's benchmark module)
 def whole_ranks(hand: Hand, level: int) -> list[np.ndarray]:
     """The natural cards (a card-count row) of each rank the hand holds four or more of."""
     counts = hand.counts().astype(np.int64)
-    counts[4 * (level - 2) + 1] = 0  # the wildcards, the level's hearts
+    counts[wildcard(level)] = 0
     ranks = []
     for rank in range(13):
         natural = np.zeros_like(counts)

@@ -124,12 +124,11 @@ cdef inline int _greedy_cost(const PlayState* s, int seat, int held, MoveBuffer*
     return cost + COST_SPLITS * _splits(s.once[seat], s.twice[seat], mo, mt, wild) + 64 * key + _lowest_power(mo, s.level)
 
 
-cdef inline bint _threatened(const PlayState* s, int seat, int last) noexcept nogil:
+cdef inline bint _threatened(const PlayState* s, int seat) noexcept nogil:
     """Whether an opponent of ``seat`` is about to finish: the seat to beat holds at most
-    ``last`` cards (THREAT_LAST; the tactics' bombs: BOMB_THREAT_LAST), or an opponent in
-    play at most THREAT_ANY."""
+    THREAT_LAST cards, or an opponent in play at most THREAT_ANY."""
     cdef int other
-    if hand_size(s.once[s.last_seat], s.twice[s.last_seat]) <= last:
+    if hand_size(s.once[s.last_seat], s.twice[s.last_seat]) <= THREAT_LAST:
         return True
     for other in range(1, 4, 2):  # the two opponents, seat + 1 and seat + 3
         other = (seat + other) & 3
@@ -159,7 +158,7 @@ cdef Py_ssize_t _greedy(const PlayState* s, MoveBuffer* m, bint leading) noexcep
         return -1
     if best_cost < COST_SPLITS:
         return best
-    threat = _threatened(s, seat, THREAT_LAST)
+    threat = _threatened(s, seat)
     return best if threat else -1
 
 
@@ -534,8 +533,9 @@ cdef Py_ssize_t _planned(const PlayState* s, MoveBuffer* m, bint leading, Policy
         keep = _weakest_keep(s, m, c, plan, failed, tactics)
         if keep >= 0 or failed[0]:
             return keep
-    threat = _threatened(s, seat, THREAT_LAST)
-    bomb_threat = _threatened(s, seat, BOMB_THREAT_LAST) if tactics else threat
+    threat = _threatened(s, seat)
+    # the tactics' bombs: also when the seat to beat holds at most BOMB_THREAT_LAST cards
+    bomb_threat = threat or (tactics and hand_size(s.once[s.last_seat], s.twice[s.last_seat]) <= BOMB_THREAT_LAST)
     if not bomb_threat and (tactics or n - 1 > BOMB_TO_FINISH):  # the tactics keep their bombs then
         return -1
     if _ready(c, once, twice, s.level) != 0:
