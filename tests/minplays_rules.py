@@ -7,7 +7,8 @@ the decomposition first, leads the plays nobody can beat first when at most one 
 left, follows (a partner too) with a move nobody can beat when the rest then leads out the
 same way, changes the lead when an opponent is close to going out, holds a trick the next
 seat could go out on, and bombs only when an opponent is about to finish (for a bomb, the
-seat to beat holding at most BOMB_THREAT_LAST cards)."""
+seat to beat holding at most BOMB_THREAT_LAST cards, SPARE_BOMB_CARDS more per bomb of the
+decomposition beyond the first)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ from guandan_fast.agents.minplays import BOMB_KINDS, row_tier
 THREAT_LAST = 6
 THREAT_ANY = 3
 BOMB_TO_FINISH = 2
-BOMB_THREAT_LAST = 10  # the tactics' bombs: the seat to beat holds at most this many cards
+BOMB_THREAT_LAST = 10  # the tactics' bombs: the seat to beat holds at most this many cards ...
+SPARE_BOMB_CARDS = 6  # ... and this many more per bomb of the decomposition beyond the first
 DANGER_CARDS = 6
 
 
@@ -97,7 +99,9 @@ def follow(deal: Deal, seat: int, tactics: bool = False) -> int:
     if threat and plain:
         return min(plain, key=lambda i: (rest[i], rows[i][1])) + 1
     if tactics:  # a bomb when the seat to beat is nearer finishing than a plain break needs
-        usable = [i for i in bombs if left[deal.last_seat] <= BOMB_THREAT_LAST or near]
+        _, plays = min_plays(hand, level, prefer="high", whole=True)
+        spare = max(sum(p.kind in BOMB_KINDS for p in plays) - 1, 0)
+        usable = [i for i in bombs if left[deal.last_seat] <= BOMB_THREAT_LAST + SPARE_BOMB_CARDS * spare or near]
     else:
         usable = [i for i in bombs if threat or rest[i] <= BOMB_TO_FINISH]
     if usable:

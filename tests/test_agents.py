@@ -176,13 +176,14 @@ def test_tactics_keep_their_bombs_unless_an_opponent_is_about_to_finish() -> Non
     plain rules bomb (a rest of at most two plays); the tactics pass while the opponent
     holds 11 cards. Leaving three plays, the plain rules pass until the opponent holds at
     most 6 cards (about to finish), the tactics bomb from 10 down: a plain break needs the
-    opponent nearer its end than a bomb does. The Python oracle (tests/minplays_rules.py)
-    agrees."""
+    opponent nearer its end than a bomb does. Holding a second bomb (of 7s), the tactics
+    bomb from 16 cards down (6 more per spare bomb). The Python oracle
+    (tests/minplays_rules.py) agrees."""
     import minplays_rules
 
     bomb, no = ["Bomb", "5", ["S5", "H5", "C5", "D5"]], ["PASS", "PASS", "PASS"]
     others = ["C3 C4 C7 C8 CT CQ CK", "S6 H6 D6 C6 H3"]
-    opponent = "SA D3 D4 D7 D8 DT DQ DK H4 H7 H8 H9"  # 11 cards left after the ace
+    opponent = "SA D3 D4 D7 D8 DT DQ DK H4 H7 H8 H9 S3 S4 S8 ST SK C9"  # 17 cards left after the ace
 
     def after_ace(short: str, left: int) -> gf.Deal:
         deal = gf.Deal.start([short, *others, opponent[: 3 * (left + 1) - 1]], 2, leader=3)
@@ -190,6 +191,7 @@ def test_tactics_keep_their_bombs_unless_an_opponent_is_about_to_finish() -> Non
         return deal
 
     two_left, three_left = "S5 H5 D5 C5 S9 SJ", "S5 H5 D5 C5 S9 SJ SQ"
+    two_bombs = "S5 H5 D5 C5 S7 H7 D7 C7 S9 SJ SQ"  # a bomb spare: four plays left after one
     expected = {  # (hand, opponent's cards left): (plain rules, tactics)
         (two_left, 11): (bomb, no),
         (three_left, 11): (no, no),
@@ -197,6 +199,10 @@ def test_tactics_keep_their_bombs_unless_an_opponent_is_about_to_finish() -> Non
         (three_left, 7): (no, bomb),
         (three_left, 6): (bomb, bomb),
         (two_left, 3): (bomb, bomb),
+        (two_bombs, 17): (no, no),
+        (two_bombs, 16): (no, bomb),
+        (two_bombs, 11): (no, bomb),
+        (two_bombs, 6): (bomb, bomb),
     }
     for (short, left), (plain, tactics) in expected.items():
         deal = after_ace(short, left)

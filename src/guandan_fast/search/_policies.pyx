@@ -180,12 +180,14 @@ cdef Py_ssize_t _greedy(const PlayState* s, MoveBuffer* m, bint leading) noexcep
 # a hand (_sure_follow), two for an opponent that could go out (_tactical_lead, and
 # _strongest_keep when the next seat could go out on the trick), and bomb only when an
 # opponent is about to finish — for a bomb, the seat to beat holding at most
-# BOMB_THREAT_LAST cards, not THREAT_LAST — the bomb empties the hand or _sure_follow takes
-# it (never for a short rest: BOMB_TO_FINISH is the plain rules');
+# BOMB_THREAT_LAST cards (SPARE_BOMB_CARDS more per bomb of the plan beyond the first), not
+# THREAT_LAST — the bomb empties the hand or _sure_follow takes it (never for a short rest:
+# BOMB_TO_FINISH is the plain rules');
 # measured by the arena (docs/agents.md, "How strong: the search agent").
 cdef enum:
     BOMB_TO_FINISH = 2
-    BOMB_THREAT_LAST = 10       # "tactics": a bomb over an opponent holding this many cards or fewer
+    BOMB_THREAT_LAST = 10       # "tactics": a bomb over an opponent holding this many cards or fewer ...
+    SPARE_BOMB_CARDS = 6        # ... and this many more per bomb of the plan beyond the first
     DANGER_CARDS = 6            # "tactics": an opponent with this many cards or fewer is watched
     PREFER_BOMBS = 1            # solver.PREFER["bombs"]: the minplays policy's decompositions
     PREFER_HIGH = 3             # solver.PREFER["high"]: the tactics policy's (with WHOLE_BOMBS: its plans and counts)
@@ -482,6 +484,16 @@ cdef Py_ssize_t _weakest_keep(const PlayState* s, MoveBuffer* m, Policy* c, Plan
     return keep
 
 
+cdef inline int _bomb_threat_last(const Plan* plan) noexcept nogil:
+    """The tactics bomb over a seat to beat holding at most this many cards: BOMB_THREAT_LAST,
+    and SPARE_BOMB_CARDS more for each bomb of the plan beyond the first (a spare bomb is
+    cheaper to spend: the seat keeps one for the end)."""
+    cdef int k, bombs = 0
+    for k in range(plan.count):
+        bombs += plan.kinds[k] >= K_STRAIGHT_FLUSH
+    return BOMB_THREAT_LAST + SPARE_BOMB_CARDS * (bombs - 1) if bombs > 1 else BOMB_THREAT_LAST
+
+
 cdef Py_ssize_t _planned(const PlayState* s, MoveBuffer* m, bint leading, Policy* c, int* failed,
                          bint tactics) noexcept nogil:
     """The minplays policy's choice (``tactics``: the tactics policy's) among the ``m.n``
@@ -534,8 +546,8 @@ cdef Py_ssize_t _planned(const PlayState* s, MoveBuffer* m, bint leading, Policy
         if keep >= 0 or failed[0]:
             return keep
     threat = _threatened(s, seat)
-    # the tactics' bombs: also when the seat to beat holds at most BOMB_THREAT_LAST cards
-    bomb_threat = threat or (tactics and hand_size(s.once[s.last_seat], s.twice[s.last_seat]) <= BOMB_THREAT_LAST)
+    # the tactics' bombs: also when the seat to beat holds at most _bomb_threat_last cards
+    bomb_threat = threat or (tactics and hand_size(s.once[s.last_seat], s.twice[s.last_seat]) <= _bomb_threat_last(plan))
     if not bomb_threat and (tactics or n - 1 > BOMB_TO_FINISH):  # the tactics keep their bombs then
         return -1
     if _ready(c, once, twice, s.level) != 0:
