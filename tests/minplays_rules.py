@@ -72,6 +72,7 @@ def follow(deal: Deal, seat: int, tactics: bool = False) -> int:
         if sure:  # plain moves first (row_tier -1), by key; bombs by tier, then key
             return min(sure, key=lambda i: (row_tier(rows[i]), rows[i][1], i)) + 1
     n = count(hand, level, tactics)
+    plan = min_plays(hand, level, prefer="high", whole=True)[1] if tactics else []  # the tactics' decomposition
     plain = [i for i, (kind, *_) in enumerate(rows) if kind not in BOMB_KINDS]
     bombs = [i for i, (kind, *_) in enumerate(rows) if kind in BOMB_KINDS]
     keeping = [i for i in plain if rest[i] <= n - 1]
@@ -86,8 +87,7 @@ def follow(deal: Deal, seat: int, tactics: bool = False) -> int:
     if deal.last_seat == seat ^ 2:
         return 0
     if tactics:  # a play of the decomposition first, when one beats
-        _, plays = min_plays(hand, level, prefer="high", whole=True)
-        cards = {(p.cards.once, p.cards.twice) for p in plays}
+        cards = {(p.cards.once, p.cards.twice) for p in plan}
         planned = [i for i in plain if (rows[i][2], rows[i][3]) in cards]
         if planned:
             return min(planned, key=lambda i: (rows[i][1], i)) + 1
@@ -99,8 +99,7 @@ def follow(deal: Deal, seat: int, tactics: bool = False) -> int:
     if threat and plain:
         return min(plain, key=lambda i: (rest[i], rows[i][1])) + 1
     if tactics:  # a bomb when the seat to beat is nearer finishing than a plain break needs
-        _, plays = min_plays(hand, level, prefer="high", whole=True)
-        spare = max(sum(p.kind in BOMB_KINDS for p in plays) - 1, 0)
+        spare = max(sum(p.kind in BOMB_KINDS for p in plan) - 1, 0)
         usable = [i for i in bombs if left[deal.last_seat] <= BOMB_THREAT_LAST + SPARE_BOMB_CARDS * spare or near]
     else:
         usable = [i for i in bombs if threat or rest[i] <= BOMB_TO_FINISH]

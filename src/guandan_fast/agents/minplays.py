@@ -31,8 +31,8 @@ Tactics, with ``tactics=True`` (``"minplays:tactics=1"``)
     keeps the decomposition, over a partner's play too. Following an opponent, a bomb
     only when an opponent is about to finish — for a bomb, the player to beat holds at
     most 10 cards (the plain rules: 6), plus 6 per bomb of the decomposition beyond the
-    first, or an opponent at most 3 — it empties the hand or it makes going out sure (never just because it
-    leaves a short rest).
+    first, or an opponent at most 3 — it empties the hand or it makes going out sure
+    (never just because it leaves a short rest).
     The search agent plays these rules.
 Following a partner
     pass, unless a move empties the hand.
