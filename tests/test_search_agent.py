@@ -45,7 +45,21 @@ def test_registered_and_parsed_from_a_spec() -> None:
     assert isinstance(agent, SearchAgent)
     assert (agent.budget_ms, agent.worlds, agent.objective) == (50.0, 8, "first")
     assert make_agent("search", budget_ms="none").budget_ms is None
-    assert SearchAgent().budget_ms == 20.0
+    assert (SearchAgent().budget_ms, SearchAgent().early_budget_ms) == (50.0, 10.0)
+    assert make_agent("search", early_budget_ms="none").early_budget_ms is None
+
+
+def test_the_deadline_is_shorter_before_the_endgame() -> None:
+    # before the endgame (every seat above 12 cards) the early budget, in it the whole one
+    agent, began = SearchAgent(budget_ms=50, early_budget_ms=10), 100.0
+    early = gf.Deal.random(2)
+    assert min(n for n in early.cards_left() if n) > agent.endgame
+    assert agent.deadline(early, began) == pytest.approx(100.010)
+    late = gf.Deal.start(["S9 C2", "DT CT", "H6 HQ", "CT S2"], level=2, leader=0)
+    assert agent.deadline(late, began) == pytest.approx(100.050)
+    assert SearchAgent(budget_ms=5, early_budget_ms=10).deadline(early, began) == pytest.approx(100.005)  # the smaller
+    assert SearchAgent(budget_ms=50, early_budget_ms=None).deadline(early, began) == pytest.approx(100.050)
+    assert SearchAgent(budget_ms=None).deadline(early, began) is None
 
 
 def test_tribute_and_return_are_the_minplays_rule() -> None:
@@ -167,6 +181,7 @@ def test_a_small_budget_is_respected(cut: int) -> None:
         ({"tactics": 2}, "SearchAgent tactics must be true or false"),
         ({"rollout": "smart"}, "rollout must be one of random, greedy, minplays, tactics"),
         ({"leave_z": -1}, "leave_z must be a number"),
+        ({"early_budget_ms": 0}, "early_budget_ms must be a positive"),
     ],
 )
 def test_bad_options_are_named(options: dict, words: str) -> None:
@@ -258,6 +273,6 @@ def test_the_agent_leaves_the_rules_early_for_a_steady_gain(monkeypatch: pytest.
     rules = MinPlaysAgent(tactics=True)
     pick, sensible = rules.choices(deal, seat)
     second = next(i for i in sensible if i != pick)
-    leaving, keeping = quick(), quick(leave_z=0)
+    leaving, keeping = quick(), quick(leave_z=0)  # (no budget: no early one either)
     assert leaving.act(deal, seat) == second and leaving.stats["left_rules"] == 1
     assert keeping.act(deal, seat) == pick and keeping.stats["left_rules"] == 0  # 0.25 is within early_margin

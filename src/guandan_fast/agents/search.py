@@ -50,17 +50,20 @@ Leaving the rules
     that wins some worlds and loses almost none is no accident of the sampling, even early;
     the rollouts' own bias stays, which the measurements, not this test, answer for).
 Time
-    ``budget_ms`` (default 20) is a deadline for the whole decision, measured from the
-    call: rollouts run a world at a time, then in chunks sized from the measured speed so
-    that they end by the deadline; the solver gets the time left as its limit (it checks
+    ``budget_ms`` (default 50) is a deadline for the whole decision, measured from the
+    call, once some seat in play holds at most ``endgame`` cards; before, the deadline is
+    ``early_budget_ms`` (default 10; None: ``budget_ms``), because searches there measured no
+    better than the rules (docs/agents.md) while the endgame's gain grows with its worlds
+    (``worlds``, default 256). Rollouts run a world at a time, then in chunks sized from
+    the measured speed so that they end by the deadline; the solver gets the time left as its limit (it checks
     the clock every 1,024 positions) and stops at it; the worlds it left unproven are
     rolled out in the time left. At least one world is judged when the search starts
     before the deadline, and a chunk of rollouts starts only when, at the speed measured
     so far, it ends by the deadline. A decision therefore overruns the budget only by one
     world's rollouts (the first, when they start late) or a misjudged chunk, plus the
     fixed cost of the rules' choice and the sampling. ``worlds`` caps the worlds per
-    decision. ``budget_ms=None``: no time limit, ``worlds`` worlds every time, and the
-    choices depend only on ``seed``.
+    decision. ``budget_ms=None``: no time limit at any stage, ``worlds`` worlds every time,
+    and the choices depend only on ``seed``.
 
 Tribute, return and anti-tribute are played by the rule of its MinPlays rules, with their
 tactics unless ``tactics=False`` (the allowed card whose loss leaves the hand's fewest
@@ -93,9 +96,10 @@ def _count(value: object, name: str, most: int | None = None) -> int:
 
 class SearchAgent:
     """See :mod:`guandan_fast.agents.search`. ``budget_ms``: the deadline of a play
-    decision in milliseconds (None: none); ``worlds``: the most worlds per decision;
+    decision in the endgame in milliseconds (None: none, at any stage); ``worlds``: the most worlds per decision;
     ``solve_cards``: solve worlds exactly once the seats in play hold at most that many
-    cards together (0: never); ``max_nodes``: the solver's limit per world; ``margin`` /
+    cards together (0: never); ``early_budget_ms``: the deadline before the endgame (None:
+    ``budget_ms``); ``max_nodes``: the solver's limit per world; ``margin`` /
     ``early_margin``: how much better (times the share of rollout-judged worlds) a candidate
     must be than the rules' choice, once a seat in play holds at most ``endgame`` cards /
     before; ``leave_z``: or how many standard errors (paired over the worlds) above zero its
@@ -106,9 +110,9 @@ class SearchAgent:
 
     def __init__(
         self,
-        budget_ms: float | str | None = 20.0,
+        budget_ms: float | str | None = 50.0,
         seed: int | str | None = 0,
-        worlds: int = 64,
+        worlds: int = 256,
         solve_cards: int = 24,
         max_nodes: int = 5_000,
         margin: float = 0.15,
@@ -120,6 +124,7 @@ class SearchAgent:
         widen: bool | int = True,
         tactics: bool | int = True,
         rollout: str = "tactics",
+        early_budget_ms: float | str | None = 10.0,
     ) -> None:
         self.worlds = _count(worlds, "worlds", MOST_WORLDS)
         self.max_nodes = _count(max_nodes, "max_nodes", 2**63 - 1)  # the solver's C long long
@@ -136,6 +141,7 @@ class SearchAgent:
                 f"SearchAgent objective must be one of {', '.join(OBJECTIVES)}, match, not {objective!r}"
             )
         self.budget_ms = time_budget(budget_ms, "SearchAgent budget_ms")
+        self.early_budget_ms = time_budget(early_budget_ms, "SearchAgent early_budget_ms")
         self.seed, self.objective = seed, objective
         self._rng = seeded_random(seed, "SearchAgent seed")
         if rollout not in ROLLOUTS:
@@ -153,7 +159,7 @@ class SearchAgent:
             f"solve_cards={self.solve_cards}, max_nodes={self.max_nodes}, margin={self.margin}, "
             f"early_margin={self.early_margin}, leave_z={self.leave_z}, endgame={self.endgame}, "
             f"objective={self.objective!r}, max_candidates={self.max_candidates}, widen={self.widen}, "
-            f"tactics={self.tactics}, rollout={self.rollout!r})"
+            f"tactics={self.tactics}, rollout={self.rollout!r}, early_budget_ms={self.early_budget_ms})"
         )
 
     def __getstate__(self) -> dict[str, object]:
@@ -174,7 +180,7 @@ class SearchAgent:
         candidates = [pick, *(i for i in sensible if i != pick)][: self.max_candidates]
         if len(candidates) == 1:
             return pick
-        deadline = None if self.budget_ms is None else began + self.budget_ms / 1000
+        deadline = self.deadline(deal, began)
         values, rollout_share = self.world_values(deal, seat, candidates, seed, deadline)
         if len(values) == 0:
             return pick
@@ -186,6 +192,17 @@ class SearchAgent:
             return pick
         self.stats["left_rules"] += 1
         return candidates[best]
+
+    def deadline(self, deal: Deal, began: float) -> float | None:
+        """When a play decision that began at ``began`` (``time.perf_counter()``) must end:
+        ``budget_ms`` later in the endgame, ``early_budget_ms`` (at most ``budget_ms``)
+        before; None without a budget."""
+        if self.budget_ms is None:
+            return None
+        budget = self.budget_ms
+        if self.early_budget_ms is not None and not self.in_endgame(deal):
+            budget = min(budget, self.early_budget_ms)
+        return began + budget / 1000
 
     def in_endgame(self, deal: Deal) -> bool:
         """Whether some seat in play holds at most ``endgame`` cards (where ``margin``, not
