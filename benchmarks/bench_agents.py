@@ -5,7 +5,7 @@ leading and following, early and late), the same for every agent; each agent dec
 every position once per round. The closing summary gives decisions/s and ms per decision
 for ``random``, ``minplays`` (plain, and with its tactics), ``pimc`` (its default budget,
 the 20 ms time cap, and searching at every decision instead of in the endgame only) and
-``search`` (its 20 ms deadline), and
+``search`` (its deadlines: 10 ms before the endgame, 50 ms in it), and
 deals/s of a whole one-deal arena match between ``minplays`` and ``random``.
 """
 

@@ -62,6 +62,25 @@ def test_the_deadline_is_shorter_before_the_endgame() -> None:
     assert SearchAgent(budget_ms=None).deadline(early, began) is None
 
 
+def test_a_decision_before_the_endgame_searches_to_the_early_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[float | None] = []
+
+    def record(
+        self: SearchAgent, deal: gf.Deal, seat: int, candidates: list[int], seed: int, deadline: float | None
+    ) -> tuple:
+        seen.append(deadline)
+        return np.zeros((4, len(candidates))), 1.0
+
+    monkeypatch.setattr(SearchAgent, "world_values", record)
+    deal = gf.Deal.random(3)  # the first lead: 27 cards a seat, before the endgame
+    agent = SearchAgent(budget_ms=50, early_budget_ms=10)
+    before = time.perf_counter()
+    agent.act(deal, deal.current_seat)
+    after = time.perf_counter()
+    assert len(seen) == 1 and seen[0] is not None
+    assert before + 0.010 <= seen[0] <= after + 0.010  # 10 ms from the call, not 50
+
+
 def test_tribute_and_return_are_the_minplays_rule() -> None:
     # The search agent pays and returns by the rule of the MinPlays tactics (see its module
     # docstring): the card whose loss leaves the fewest plays, then the singles and pairs

@@ -50,20 +50,20 @@ Leaving the rules
     that wins some worlds and loses almost none is no accident of the sampling, even early;
     the rollouts' own bias stays, which the measurements, not this test, answer for).
 Time
-    ``budget_ms`` (default 50) is a deadline for the whole decision, measured from the
-    call, once some seat in play holds at most ``endgame`` cards; before, the deadline is
-    ``early_budget_ms`` (default 10; None: ``budget_ms``), because searches there measured no
-    better than the rules (docs/agents.md) while the endgame's gain grows with its worlds
-    (``worlds``, default 256). Rollouts run a world at a time, then in chunks sized from
-    the measured speed so that they end by the deadline; the solver gets the time left as its limit (it checks
-    the clock every 1,024 positions) and stops at it; the worlds it left unproven are
-    rolled out in the time left. At least one world is judged when the search starts
-    before the deadline, and a chunk of rollouts starts only when, at the speed measured
-    so far, it ends by the deadline. A decision therefore overruns the budget only by one
-    world's rollouts (the first, when they start late) or a misjudged chunk, plus the
-    fixed cost of the rules' choice and the sampling. ``worlds`` caps the worlds per
-    decision. ``budget_ms=None``: no time limit at any stage, ``worlds`` worlds every time,
-    and the choices depend only on ``seed``.
+    ``budget_ms`` (default 50) is a deadline for the whole decision, measured from the call,
+    once some seat in play holds at most ``endgame`` cards; before, the deadline is
+    ``early_budget_ms`` (default 10, at most ``budget_ms``; None: ``budget_ms``), because
+    searches there measured no better than the rules while more time and worlds in the
+    endgame measured a gain (docs/agents.md; ``worlds``, default 256). Rollouts run a world
+    at a time, then in chunks sized from the measured speed so that they end by the
+    deadline; the solver gets the time left as its limit (it checks the clock every 1,024
+    positions) and stops at it; the worlds it left unproven are rolled out in the time left.
+    At least one world is judged when the search starts before the deadline, and a chunk of
+    rollouts starts only when, at the speed measured so far, it ends by the deadline. A
+    decision therefore overruns the budget only by one world's rollouts (the first, when
+    they start late) or a misjudged chunk, plus the fixed cost of the rules' choice and the
+    sampling. ``worlds`` caps the worlds per decision. ``budget_ms=None``: no time limit at
+    any stage, ``worlds`` worlds every time, and the choices depend only on ``seed``.
 
 Tribute, return and anti-tribute are played by the rule of its MinPlays rules, with their
 tactics unless ``tactics=False`` (the allowed card whose loss leaves the hand's fewest
@@ -95,18 +95,18 @@ def _count(value: object, name: str, most: int | None = None) -> int:
 
 
 class SearchAgent:
-    """See :mod:`guandan_fast.agents.search`. ``budget_ms``: the deadline of a play
-    decision in the endgame in milliseconds (None: none, at any stage); ``worlds``: the most worlds per decision;
-    ``solve_cards``: solve worlds exactly once the seats in play hold at most that many
-    cards together (0: never); ``early_budget_ms``: the deadline before the endgame (None:
-    ``budget_ms``); ``max_nodes``: the solver's limit per world; ``margin`` /
-    ``early_margin``: how much better (times the share of rollout-judged worlds) a candidate
-    must be than the rules' choice, once a seat in play holds at most ``endgame`` cards /
-    before; ``leave_z``: or how many standard errors (paired over the worlds) above zero its
-    gain must be (0: never); ``objective``: ``"first"``, ``"points"`` or ``"match"``; ``max_candidates``: the most
-    candidates; ``widen``: where worlds are solved, every legal action is a candidate;
-    ``tactics``: the MinPlays rules with their tactics (else the plain ones) choose and
-    list the candidates; ``rollout``: the rollout policy (as PIMC's)."""
+    """See :mod:`guandan_fast.agents.search`. ``budget_ms``: the deadline of a play decision in
+    the endgame in milliseconds (None: none, at any stage); ``worlds``: the most worlds per
+    decision; ``solve_cards``: solve worlds exactly once the seats in play hold at most that
+    many cards together (0: never); ``early_budget_ms``: the deadline before the endgame (at
+    most ``budget_ms``; None: ``budget_ms``); ``max_nodes``: the solver's limit per world;
+    ``margin`` / ``early_margin``: how much better (times the share of rollout-judged worlds) a
+    candidate must be than the rules' choice, once a seat in play holds at most ``endgame``
+    cards / before; ``leave_z``: or how many standard errors (paired over the worlds) above zero
+    its gain must be (0: never); ``objective``: ``"first"``, ``"points"`` or ``"match"``;
+    ``max_candidates``: the most candidates; ``widen``: where worlds are solved, every legal
+    action is a candidate; ``tactics``: the MinPlays rules with their tactics (else the plain
+    ones) choose and list the candidates; ``rollout``: the rollout policy (as PIMC's)."""
 
     def __init__(
         self,
