@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import pickle
 import time
 
 import numpy as np
@@ -52,14 +53,15 @@ def test_registered_and_parsed_from_a_spec() -> None:
 def test_the_deadline_is_shorter_before_the_endgame() -> None:
     # before the endgame (every seat above 12 cards) the early budget, in it the whole one
     agent, began = SearchAgent(budget_ms=50, early_budget_ms=10), 100.0
-    early = gf.Deal.random(2)
-    assert min(n for n in early.cards_left() if n) > agent.endgame
-    assert agent.deadline(early, began) == pytest.approx(100.010)
-    late = gf.Deal.start(["S9 C2", "DT CT", "H6 HQ", "CT S2"], level=2, leader=0)
-    assert agent.deadline(late, began) == pytest.approx(100.050)
-    assert SearchAgent(budget_ms=5, early_budget_ms=10).deadline(early, began) == pytest.approx(100.005)  # the smaller
-    assert SearchAgent(budget_ms=50, early_budget_ms=None).deadline(early, began) == pytest.approx(100.050)
-    assert SearchAgent(budget_ms=None).deadline(early, began) is None
+    assert not agent.in_endgame(gf.Deal.random(2))
+    assert agent.in_endgame(gf.Deal.start(["S9 C2", "DT CT", "H6 HQ", "CT S2"], level=2, leader=0))
+    assert agent.deadline(began, False) == pytest.approx(100.010)
+    assert agent.deadline(began, True) == pytest.approx(100.050)
+    assert SearchAgent(budget_ms=5, early_budget_ms=10).deadline(began, False) == pytest.approx(100.005)  # the smaller
+    assert SearchAgent(budget_ms=50, early_budget_ms=None).deadline(began, False) == pytest.approx(100.050)
+    assert SearchAgent(budget_ms=None).deadline(began, False) is None
+    copied = pickle.loads(pickle.dumps(SearchAgent(early_budget_ms=7)))  # (arena workers get copies)
+    assert copied.early_budget_ms == 7.0 and "early_budget_ms=7.0" in repr(copied)
 
 
 def test_a_decision_before_the_endgame_searches_to_the_early_deadline(monkeypatch: pytest.MonkeyPatch) -> None:

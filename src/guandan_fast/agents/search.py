@@ -180,27 +180,28 @@ class SearchAgent:
         candidates = [pick, *(i for i in sensible if i != pick)][: self.max_candidates]
         if len(candidates) == 1:
             return pick
-        deadline = self.deadline(deal, began)
+        endgame = self.in_endgame(deal)
+        deadline = self.deadline(began, endgame)
         values, rollout_share = self.world_values(deal, seat, candidates, seed, deadline)
         if len(values) == 0:
             return pick
         self.stats["searched"] += 1
         means = values.mean(axis=0).tolist()
         best = max(range(len(candidates)), key=lambda k: (means[k], k == 0))  # ties: the rules' choice
-        margin = self.margin if self.in_endgame(deal) else self.early_margin
+        margin = self.margin if endgame else self.early_margin
         if not leaves_rules(values[:, best] - values[:, 0], margin * rollout_share, self.leave_z):
             return pick
         self.stats["left_rules"] += 1
         return candidates[best]
 
-    def deadline(self, deal: Deal, began: float) -> float | None:
+    def deadline(self, began: float, endgame: bool) -> float | None:
         """When a play decision that began at ``began`` (``time.perf_counter()``) must end:
-        ``budget_ms`` later in the endgame, ``early_budget_ms`` (at most ``budget_ms``)
-        before; None without a budget."""
+        ``budget_ms`` later in the endgame (:meth:`in_endgame`), ``early_budget_ms`` (at most
+        ``budget_ms``) before; None without a budget."""
         if self.budget_ms is None:
             return None
         budget = self.budget_ms
-        if self.early_budget_ms is not None and not self.in_endgame(deal):
+        if self.early_budget_ms is not None and not endgame:
             budget = min(budget, self.early_budget_ms)
         return began + budget / 1000
 
