@@ -340,9 +340,13 @@ def test_the_minplays_rules_refuse_hands_they_cannot_decompose() -> None:
     from guandan_fast.engine.cards import CARD_NAMES
     from guandan_fast.search.infoset import sample_hands
     from guandan_fast.search.minplays import MAX_CARDS
+    from guandan_fast.search.playout import POLICIES, native_playout, native_playouts
 
     with pytest.raises(TypeError, match="whole must be True or False, not str"):
         min_plays("S3 S4", 2, whole="no")  # type: ignore[arg-type]
+    # numpy's bool reads as the bool it is (a mask's element)
+    assert min_plays("S3 S3 H3 H3", 2, whole=np.bool_(True)) == min_plays("S3 S3 H3 H3", 2, whole=True)
+    assert min_plays("S3 S3 H3 H3", 2, whole=np.bool_(False)) == min_plays("S3 S3 H3 H3", 2)
     deck = [CARD_NAMES[card] for card in range(54) for _ in range(2)]
     for held, refused in ((MAX_CARDS, False), (MAX_CARDS + 1, True)):
         deal = Deal.start([" ".join(deck[:held]), deck[-1], deck[-3], deck[-5]], 2, leader=0)
@@ -352,6 +356,8 @@ def test_the_minplays_rules_refuse_hands_they_cannot_decompose() -> None:
             partial(deal.playouts, 1, policy="minplays"),
             partial(deal.playout, policy="tactics"),
             partial(deal.world_playouts, sample_hands(deal, 0, 2, 1), [0], policy="tactics"),
+            partial(native_playouts, deal._state, 0, 1, POLICIES["minplays"]),  # the search layer's own entry
+            partial(native_playout, deal._state, 0, False, POLICIES["tactics"]),
         ]
         for call in calls:
             if refused:

@@ -100,6 +100,21 @@ def test_pickles_copies_and_wrapping_arrays(name):
     assert len(pickle.loads(pickle.dumps(empty))) == 0
 
 
+def test_lists_compare_by_their_moves_and_level():
+    hand = "S3 H3 C3 D4 D4 S5 S6 S7 HR SB"
+    moves = legal_moves(hand, 5)
+    assert moves == legal_moves(Hand(hand), "5") and (moves != legal_moves(hand, 5)) is False
+    assert moves == pickle.loads(pickle.dumps(moves)) == copy.copy(moves) == MoveList(moves, 5)
+    assert moves != legal_moves(hand, 6)  # the same cards at another level: other moves
+    assert moves != legal_moves(hand, 5, ["Single", "4", ["S4"]])  # a subset
+    reordered = MoveList(MoveArrays(moves.kinds[::-1], moves.keys[::-1], moves.cards[::-1]), 5)
+    assert reordered != moves and list(reordered) == list(moves)[::-1]  # order counts, as in a list
+    assert moves != list(moves) and moves.__eq__(list(moves)) is NotImplemented
+    assert legal_moves("S3", 5, ["Single", "A", ["SA"]]) == legal_moves("S4", 5, ["Single", "A", ["SA"]])
+    with pytest.raises(TypeError, match="unhashable"):
+        hash(moves)  # a list's arrays can be set: no hash, as a Python list
+
+
 def test_a_list_is_a_copy_of_the_arrays_it_is_given():
     moves = legal_moves("S3 H3 C3 D4 D4 S5 S6 S7", 2)
     kinds, keys, cards = moves.kinds.copy(), moves.keys.copy(), moves.cards.copy()

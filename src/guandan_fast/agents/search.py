@@ -137,9 +137,7 @@ class SearchAgent:
         self.widen = switch(widen, "SearchAgent widen")
         self.tactics = switch(tactics, "SearchAgent tactics")
         if objective not in (*OBJECTIVES, "match"):
-            raise ValueError(
-                f"SearchAgent objective must be one of {', '.join(OBJECTIVES)}, match, not {objective!r}"
-            )
+            raise ValueError(f"SearchAgent objective must be one of {', '.join(OBJECTIVES)}, match, not {objective!r}")
         self.budget_ms = time_budget(budget_ms, "SearchAgent budget_ms")
         self.early_budget_ms = time_budget(early_budget_ms, "SearchAgent early_budget_ms")
         self.seed, self.objective = seed, objective

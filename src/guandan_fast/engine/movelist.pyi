@@ -2,7 +2,7 @@
 
 from collections.abc import Callable, Iterator, Sequence
 from types import ModuleType
-from typing import Any, TypeAlias, overload
+from typing import Any, ClassVar, TypeAlias, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -31,7 +31,8 @@ class MoveList(Moves):
     objects are made only on iteration or indexing, so bulk users pay nothing per move.
     ``MoveList(moves, level)`` copies any object with the three arrays (a
     :class:`~guandan_fast.engine.kinds.MoveArrays`, another list), checking that each row is
-    a legal reading at ``level``; an array set on a list is checked the same way.
+    a legal reading at ``level``; an array set on a list is checked the same way. Two lists are
+    equal when they hold the same moves in the same order at the same level.
     """
 
     def __init__(self, moves: MoveArrays | Moves, level: int | str) -> None: ...
@@ -72,6 +73,8 @@ class MoveList(Moves):
         """Every move as a platform triple ``[type, rank, cards]``."""
     def to_numpy(self) -> np.ndarray:
         """One structured row per move: ``kind`` (uint8), ``key`` (uint8), ``cards`` (uint64[2])."""
+    def __eq__(self, other: object) -> bool: ...
+    __hash__: ClassVar[None]  # type: ignore[assignment]
     def __reduce__(self) -> tuple[Callable[[int, bytes], MoveList], tuple[int, bytes]]: ...
     def __setstate__(self, state: object) -> None: ...
     def _shared(self) -> MoveList: ...

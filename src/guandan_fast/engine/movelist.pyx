@@ -16,7 +16,7 @@ Every move a list holds is a legal reading at its level: a list made from arrays
 
 cimport cython
 from libc.stdint cimport uint8_t, uint64_t
-from libc.string cimport memcpy
+from libc.string cimport memcmp, memcpy
 
 from guandan_fast.engine._movegen cimport (
     FULL_PLANE, K_PASS, Args, Moves, NUM_KEYS, NUM_KINDS, fill_generated, has_legal_follow_c, reads_as_c,
@@ -67,7 +67,8 @@ cdef class MoveList(Moves):
     objects are made only on iteration or indexing, so bulk users pay nothing per move.
     ``MoveList(moves, level)`` copies any object with the three arrays (a
     :class:`~guandan_fast.engine.kinds.MoveArrays`, another list), checking that each row is
-    a legal reading at ``level``; an array set on a list is checked the same way. The
+    a legal reading at ``level``; an array set on a list is checked the same way. Two lists are
+    equal when they hold the same moves in the same order at the same level. The
     arrays are read-only (a row written in place would be a move its cards do not read
     as): copy one to change it, and set it back to check it.
     """
@@ -185,6 +186,21 @@ cdef class MoveList(Moves):
                     and self.kinds_at[i] == m.code and self.keys_at[i] == m.key):
                 return True
         return False
+
+    def __eq__(self, other):
+        """Lists are equal when they hold the same moves in the same order at the same level
+        (as Python lists compare); a list is mutable (its arrays can be set), so unhashable."""
+        if not isinstance(other, MoveList):
+            return NotImplemented
+        cdef MoveList that = other
+        cdef Py_ssize_t n = self.n
+        if that.level != self.level or that.n != n:
+            return False
+        return n == 0 or (memcmp(self.kinds_at, that.kinds_at, <size_t>n) == 0
+                          and memcmp(self.keys_at, that.keys_at, <size_t>n) == 0
+                          and memcmp(self.cards_at, that.cards_at, <size_t>n * 2 * sizeof(uint64_t)) == 0)
+
+    __hash__ = None
 
     def row(self, index):
         """Move ``index`` as plain ints ``(kind, key, once, twice)``, without building a Move."""

@@ -72,7 +72,7 @@ def _solve(
     level = parse_level(level)
     if len(hand) > MAX_CARDS:
         raise ValueError(f"min_plays takes hands of at most {MAX_CARDS} cards, not {len(hand)}")
-    if not isinstance(whole, bool):
+    if not isinstance(whole, (bool, np.bool_)):  # numpy's bool too, as a mask's element is
         raise TypeError(f"whole must be True or False, not {type(whole).__name__}")
     return (*_solver().solve(hand.once, hand.twice, level, code | (WHOLE if whole else 0)), level)
 

@@ -71,6 +71,7 @@ def native_playout(
 ) -> list[int] | tuple[list[int], list[tuple[int, list[Any]]]]:
     """The finishing order of one native playout by the policy of code ``policy``; with
     ``record`` also every action taken as ``(seat, platform triple)``."""
+    check_policy_hands(state.cards_left, policy)
     if not record:
         return list(_native.playout(state, seed, False, policy))
     finish, seats, kinds, keys, cards = _native.playout(state, seed, True, policy)
@@ -93,6 +94,7 @@ def policy_code(policy: object) -> int:
 def native_playouts(state: State, seed: int, n: int, policy: int = 0) -> np.ndarray:
     """``n`` native playouts from ``state`` by the policy of code ``policy``: the finishing
     orders, ``int8[n, 4]``."""
+    check_policy_hands(state.cards_left, policy)
     return np.asarray(_native.playouts(state, seed, n, policy), dtype=np.int8)
 
 
@@ -101,6 +103,7 @@ def native_world_playouts(state: State, worlds: np.ndarray, moves: tuple[np.ndar
     """``n`` native playouts from ``state`` with its hands replaced by each world
     (``uint64[w, 4, 2]``) after each move (``(kinds, keys, cards)`` rows, kind 0 the
     pass): the finishing orders, ``int8[w, m, n, 4]`` (see ``_playout.world_playouts``)."""
+    check_policy_hands(state.cards_left, policy)
     return _native.world_playouts(state, worlds, *moves, seed, n, policy)
 
 
