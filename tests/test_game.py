@@ -800,6 +800,26 @@ def test_a_deal_pickles_by_value() -> None:
         assert snapshot(deal) == snapshot(other)
 
 
+def test_deals_are_equal_when_they_are_one_game_so_far() -> None:
+    import pickle
+
+    deal = mid_play_deal()
+    assert deal == deal.clone() == copy.deepcopy(deal) == pickle.loads(pickle.dumps(deal))
+    assert Deal.random(seed=3) == Deal.random(seed=3) != Deal.random(seed=4)
+    other = deal.clone()
+    other.step(len(other.legal_actions()) - 1)
+    assert other != deal  # one action more
+    deal.step(0)
+    assert other != deal  # another action
+    again = other.clone()
+    other_levels = other.clone()
+    other_levels.team_levels = (5, 7)
+    assert other == again and other_levels != again  # the match around it counts
+    assert deal != "deal" and deal.__eq__(object()) is NotImplemented
+    with pytest.raises(TypeError, match="unhashable"):
+        hash(deal)  # it changes with every action
+
+
 def test_pickled_pass_is_still_the_pass() -> None:
     import pickle
 

@@ -492,6 +492,17 @@ class Deal:
         return infoset.sample_worlds(self, seat, n, seed)
 
     # -- pickling: the construction and the actions, replayed through the same checks ---------------
+    def __eq__(self, other: object) -> bool:
+        """Deals are equal when they are one game so far: the same start (hands, level, leader,
+        rules, match around it), the same actions in the same order, any :meth:`with_hands`
+        at the same points, and the same team levels (what a pickle holds). A deal changes
+        with every action, so it is unhashable."""
+        if not isinstance(other, Deal):
+            return NotImplemented
+        return other is self or self.__reduce__()[1] == other.__reduce__()[1]
+
+    __hash__ = None  # type: ignore[assignment]
+
     def __reduce__(self) -> tuple[Any, ...]:
         """A deal pickles as how it began (the arguments of :meth:`start`), every action
         since (and any :meth:`with_hands`), and its team levels; unpickling replays them
