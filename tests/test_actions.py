@@ -342,3 +342,15 @@ def test_set_layout_checks_everything_before_writing(change: Any, error: type[Ex
     with pytest.raises(error, match=message):
         native.set_layout(*change([list(t) for t in tables]))
     assert np.array_equal(actions.ids(deal), before)
+
+
+def test_canonical_indices_name_their_int16_limit() -> None:
+    from guandan_fast.encode.actions import INT16_ROWS, action_index, canonical_indices, ids
+
+    many = Hand.from_counts([2] * 26 + [0] * 28)  # 52 cards, 36,917 moves: past what int16 rows index
+    deal = Deal.start([many, Hand.from_counts([0] * 26 + [2] * 26 + [0, 0]), "SB", "HR"], 2, leader=0)
+    assert len(deal.legal_actions()) > INT16_ROWS
+    with pytest.raises(ValueError, match="at most 32,767 legal actions; this position has 36,917 .*action_index"):
+        canonical_indices(deal)
+    first = int(ids(deal)[0])
+    assert 0 <= action_index(deal, first) < len(deal.legal_actions())  # the per-id path still answers

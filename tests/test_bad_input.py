@@ -366,3 +366,111 @@ def test_the_minplays_rules_refuse_hands_they_cannot_decompose() -> None:
             else:
                 call()
         assert deal.playouts(1, policy="greedy").shape == (1, 4)  # no decomposition: any size
+
+
+@pytest.mark.parametrize(
+    "failures, error, words",
+    [
+        ((-100, "1"), ValueError, "failures at A must be an integer 0..2147483647, not -100"),
+        ((0, "1"), TypeError, "failures at A must be an integer .*not str"),
+        ((2.9, 0), TypeError, "failures at A must be an integer .*not float"),
+        ((True, 0), TypeError, "not a bool"),
+        ((0,), ValueError, "failures must be two counts .*not 1"),
+        ((0, 0, 0), ValueError, "failures must be two counts .*not 3"),
+        ("00", TypeError, "failures must be two counts .*not str"),
+        (None, TypeError, "failures must be two counts .*not NoneType"),
+    ],
+)
+def test_score_deal_checks_the_failures_as_deal_start_does(failures: object, error: type, words: str) -> None:
+    # score_deal once read failures with int(): (-100, "1") gave (-99, 2), 2.9 was truncated
+    # and (0,) an IndexError
+    import guandan_fast as gf
+
+    rules = gf.Rules(fail_at_a_limit=3)
+    with pytest.raises(error, match=words):
+        gf.score_deal([14, 14], 14, [1, 0, 2, 3], rules=rules, failures=failures)  # type: ignore[arg-type]
+    with pytest.raises(error, match=words.replace("failures must", "failures_at_a must")):
+        Deal.start(["S3", "S4", "S5", "S6"], 14, leader=0, rules=rules, failures_at_a=failures)  # type: ignore[arg-type]
+    # numpy integers are counts
+    score = gf.score_deal([14, 14], 14, [1, 0, 2, 3], rules=rules, failures=(np.int64(1), np.uint8(0)))
+    assert score.failures == (2, 1) and all(type(count) is int for count in score.failures)
+
+
+@pytest.mark.parametrize(
+    "levels, error, words",
+    [
+        ("2A", TypeError, "levels must be two levels .*not a str"),
+        (b"2A", TypeError, "levels must be two levels .*not a bytes"),
+        ([2, 14, 99], ValueError, "levels must be two levels"),
+        ([2], ValueError, "levels must be two levels"),
+        ([], ValueError, "levels must be two levels"),
+        (None, ValueError, "levels must be two levels"),
+        ([2, 15], ValueError, "bad level 15"),
+        ([2, "Z"], ValueError, "bad level 'Z'"),
+        ([2.0, 3], TypeError, "not float"),
+        ([True, 3], TypeError, "not a bool"),
+    ],
+)
+def test_score_deal_checks_the_levels_as_deal_start_does(levels: object, error: type, words: str) -> None:
+    # score_deal once read levels[0] and levels[1] only: "2A" scored as levels (2, 14), a
+    # third level was ignored and [2] was an IndexError
+    import guandan_fast as gf
+
+    with pytest.raises(error, match=words):
+        gf.score_deal(levels, 14, [0, 2])  # type: ignore[arg-type]
+    if levels is not None:  # Deal.start's None: both teams at the deal's level
+        with pytest.raises(error, match=words.replace("levels must", "team_levels must")):
+            Deal.start(["S3", "S4", "S5", "S6"], 2, leader=0, team_levels=levels)  # type: ignore[arg-type]
+    # levels as Deal.start takes them: ints, numpy integers, rank strings
+    assert gf.score_deal(("2", np.int64(14)), 14, [0, 2]).levels == (5, 14)
+    assert gf.score_deal(["10", "K"], 10, [1, 3]).levels == (10, 14)
+
+
+def test_the_solve_command_takes_fractional_milliseconds_and_refuses_a_pass_to_beat(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import contextlib
+
+    from guandan_fast.cli.main import main
+
+    # --time-ms was a positive integer, though solve(time_ms=...) takes float milliseconds
+    assert main(["solve", "S2", "S3", "S4", "S5", "--time-ms", "0.5", "--json"]) == 0
+    capsys.readouterr()
+    for bad in ("0", "-1", "nan", "inf", "x"):
+        with pytest.raises(SystemExit) as exit_:
+            main(["solve", "S2", "S3", "S4", "S5", "--time-ms", bad])
+        err = capsys.readouterr().err
+        assert exit_.value.code == 2 and "argument --time-ms" in err and "integer" not in err, (bad, err)
+    # a pass as the move to beat was refused as "seat 2 leads and may not pass"
+    with contextlib.suppress(SystemExit):
+        assert main(["solve", "S2", "S3", "S4", "S5", "--last", '["PASS","PASS","PASS"]', "--last-seat", "2"]) == 2
+    err = capsys.readouterr().err
+    assert "--last must be the move to beat (a play of cards), not a pass" in err and "may not pass" not in err
+
+
+def test_solve_takes_numpy_bool_for_table() -> None:
+    # np.bool_ is also named bool: "table must be True or False, not bool"
+    from guandan_fast import solve
+
+    deal = Deal.start(["HR HR S3 S3", "D4 D5", "C9 C9", "DK"], 2, leader=0)
+    expected = solve(deal, table=True)
+    for flag in (np.bool_(True), np.bool_(False)):
+        solution = solve(deal, table=flag)  # type: ignore[arg-type]
+        assert (solution.value, solution.lowers, solution.uppers, solution.line) == (
+            expected.value, expected.lowers, expected.uppers, expected.line
+        )
+    for bad in (1, 0, "yes", None, np.int64(1)):
+        with pytest.raises(TypeError, match="table must be True or False"):
+            solve(deal, table=bad)  # type: ignore[arg-type]
+
+
+def test_batch_threads_take_numpy_integers() -> None:
+    hands = np.array([[1, 0]], np.uint64)
+    assert list(legal_moves_batch(hands, 2, threads=np.int64(2))) == list(legal_moves_batch(hands, 2, threads=2))
+    assert list(legal_moves_batch(hands, 2, threads=np.uint8(1))) == list(legal_moves_batch(hands, 2))
+    for bad, words in ((1.5, "not float"), ("2", "not str"), (True, "not a bool"), (np.float64(2.0), "not float64")):
+        with pytest.raises(TypeError, match=f"threads must be a positive integer, {words}"):
+            legal_moves_batch(hands, 2, threads=bad)  # type: ignore[arg-type]
+    for bad in (0, -1, np.int64(-3)):
+        with pytest.raises(ValueError, match=f"threads must be a positive integer, not {int(bad)}"):
+            legal_moves_batch(hands, 2, threads=bad)

@@ -55,7 +55,7 @@ def test_batch_bad_arguments() -> None:
     hands = dealt_hands(2, seed=1)
     with pytest.raises(ValueError, match="threads must be a positive integer"):
         legal_moves_batch(hands, 2, threads=0)
-    with pytest.raises(ValueError, match="threads must be a positive integer"):
+    with pytest.raises(TypeError, match="threads must be a positive integer"):
         legal_moves_batch(hands, 2, threads=True)
     with pytest.raises(IndexError, match="hand 2 of a batch of 2"):
         legal_moves_batch(hands, 2)[2]

@@ -104,8 +104,17 @@ def test_out_arrays(deal: Deal) -> None:
     read_only = np.zeros(513, dtype=np.float32)
     read_only.flags.writeable = False
     strided = np.zeros(1026, dtype=np.float32)[::2]
-    for bad in (np.zeros(513, dtype=np.float64), np.zeros(512, dtype=np.float32), strided, read_only):
-        with pytest.raises(ValueError, match="out must be"):
+    misaligned = np.frombuffer(bytearray(4 * 513 + 1), np.float32, 513, offset=1)  # a float* may not point there
+    swapped = np.zeros(513, dtype=">f4")
+    for bad, fault in (
+        (np.zeros(513, dtype=np.float64), "has dtype float64"),
+        (swapped, "has dtype >f4"),
+        (np.zeros(512, dtype=np.float32), r"has shape \(512,\)"),
+        (strided, "is not C-contiguous"),
+        (misaligned, "is not aligned"),
+        (read_only, "is read-only"),
+    ):
+        with pytest.raises(ValueError, match=f"out must be a writable, aligned, C-contiguous .*; this one {fault}"):
             state(deal, 1, out=bad)
     with pytest.raises(TypeError, match="numpy array"):
         state(deal, 1, out=[0.0] * 513)  # type: ignore[arg-type]

@@ -266,3 +266,45 @@ def test_current_seat_is_to_act_as_an_int_and_raises_once_done() -> None:
         match.step(0)
     with pytest.raises(ValueError, match="the match is over"):
         _ = match.current_seat
+
+
+def test_with_hands_keeps_what_the_table_saw_each_seat_receive() -> None:
+    # Seat 3 (last) pays SA to seat 0 (first), who returns S3: the table saw both cards change hands.
+    deal = Deal.start(["S3 S5", "S6 S7", "S8 S9", "SA S4"], 2, previous_finish=[0, 1, 2, 3])
+    deal.step(["tribute", "tribute", ["SA"]])
+    assert deal.phase == "return" and deal.public_holdings()[0] == (Hand("SA"), Hand(), Hand(), Hand())
+    with pytest.raises(ValueError, match="seat 0 holds SA for all to see"):
+        deal.with_hands(["S3 S5 S6", "SA S7", "S8 S9", "S4"])
+    deal.step(["back", "back", ["S3"]])
+    assert deal.public_holdings()[0] == (Hand("SA"), Hand(), Hand(), Hand("S3"))
+    for hands, seat, card in ((["S5 S6", "SA S7", "S8 S9", "S3 S4"], 0, "SA"), (["SA S5", "S3 S7", "S8 S9", "S4 S6"], 3, "S3")):
+        before = deal.clone()
+        with pytest.raises(ValueError, match=f"seat {seat} holds {card} for all to see"):
+            deal.with_hands(hands)
+        assert deal == before  # refused: nothing changed
+        # a platform mirror may follow a server against the table; the deal stays usable
+        world = deal.with_hands(hands, check_public=False)
+        assert world.legal_actions() and world.unseen(2).known[seat] == Hand()  # known only while there
+        assert len(world.sample_worlds(1, 3)) == 3
+    world = deal.with_hands(["SA S6", "S5 S7", "S8 S9", "S3 S4"])  # the unseen S5 and S6 may move
+    assert world.hands[0] == Hand("SA S6")
+    with pytest.raises(TypeError, match="check_public must be True or False"):
+        deal.with_hands(["SA S6", "S5 S7", "S8 S9", "S3 S4"], check_public="no")  # type: ignore[arg-type]
+
+
+def test_with_hands_keeps_the_big_jokers_of_an_anti_tribute_with_their_seats() -> None:
+    deal = Deal.start(["S3 S5", "S6 S7", "S8 S9", "HR HR S4"], 2, previous_finish=[0, 1, 2, 3])
+    assert deal.tribute["kind"] == "anti" and deal.public_holdings()[1:] == (2, (3,))
+    with pytest.raises(ValueError, match=r"the big jokers not played stay with the seats .* \(3,\)"):
+        deal.with_hands(["S3 S5", "S6 HR", "S8 S9", "S7 HR S4"])
+    assert deal.with_hands(["S3 S5", "S6 S4", "S8 S9", "S7 HR HR"]).hands[3] == Hand("S7 HR HR")
+
+
+def test_a_receiver_without_its_tribute_card_may_still_return_one() -> None:
+    from guandan_fast.engine.rules import Rules
+
+    deal = Deal.start(["S3 S5", "S6 S7", "S8 S9", "SA S4"], 2, previous_finish=[0, 1, 2, 3],
+                      rules=Rules(return_received_card=False))
+    deal.step(["tribute", "tribute", ["SA"]])
+    world = deal.with_hands(["S3 S5 S6", "SA S7", "S8 S9", "S4"], check_public=False)
+    assert world.legal_actions() == [["back", "back", ["S3"]], ["back", "back", ["S5"]], ["back", "back", ["S6"]]]

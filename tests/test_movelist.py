@@ -12,7 +12,7 @@ import sys
 import numpy as np
 import pytest
 
-from guandan_fast import PASS, Hand, Move, legal_moves_batch
+from guandan_fast import PASS, Hand, Move, MoveType, legal_moves_batch
 from guandan_fast.engine import backend
 from guandan_fast.engine.deal import deal_cards
 from guandan_fast.engine.kinds import MoveArrays
@@ -272,3 +272,43 @@ def test_arrays_outlive_their_list_and_do_not_hold_it(name):
         del moves
     for (kinds, keys, cards), rows in zip(arrays, expected):
         assert list(zip(kinds.tolist(), keys.tolist(), cards[:, 0].tolist(), cards[:, 1].tolist())) == rows
+
+
+def test_a_default_backend_is_set_by_name_only() -> None:
+    from guandan_fast.engine.backend import resolve_backend, set_default_backend
+
+    before = resolve_backend()
+    for bad, error in ((None, TypeError), (5, TypeError), (b"native", TypeError), ("gpu", ValueError)):
+        with pytest.raises(error, match="native' or 'reference"):
+            set_default_backend(bad)  # type: ignore[arg-type]
+        assert resolve_backend() == before  # nothing changed
+    with pytest.raises(TypeError, match="a backend is named by a string"):
+        legal_moves("S2", 2, backend=["native"])  # type: ignore[arg-type]
+
+
+def test_every_pass_is_the_pass() -> None:
+    import pickle
+
+    made = Move(MoveType.PASS, 0, [], 7)  # a pass has no level
+    assert made == PASS and made.level == 0 and hash(made) == hash(PASS)
+    assert pickle.loads(pickle.dumps(made)) is PASS and pickle.loads(pickle.dumps(PASS)) is PASS
+    with pytest.raises(ValueError, match="a pass has no cards"):
+        Move(MoveType.PASS, 3, [], 7)
+
+
+def test_bytes_are_no_cards_and_the_beats_rule_takes_what_moves_have() -> None:
+    from guandan_fast.engine.moves import beats
+
+    for raw in (b"S2 S2", bytearray(b"S2")):
+        with pytest.raises(TypeError, match=f"card strings such as 'S2 H3', not {type(raw).__name__}"):
+            legal_moves(raw, 2)  # iterated, bytes would be ints
+    assert beats(MoveType.PAIR, 5, 2, MoveType.PAIR, 4, 2) and not beats(MoveType.PAIR, 4, 2, MoveType.PAIR, 5, 2)
+    assert beats(np.int64(1), 3, 1, 0, 0, 0)  # leading: anything but a pass
+    for args, error, words in (
+        ((100, 0, 1, 0, 0, 0), ValueError, "kind must be an integer 0..10, not 100"),
+        ((1, 2**31, 1, 0, 0, 0), ValueError, "key must be an integer 0..17"),
+        ((1, 3, 1, 1, 2, -1), ValueError, "last_size must be an integer 0..108"),
+        ((1.0, 3, 1, 0, 0, 0), TypeError, "kind must be an integer"),
+    ):
+        with pytest.raises(error, match=words):
+            beats(*args)

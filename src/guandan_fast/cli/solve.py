@@ -11,8 +11,8 @@ from typing import Any
 from ..engine.cards import check_seat, parse_level
 from ..engine.deal import Deal
 from ..engine.hand import Hand
-from ..engine.moves import Move
-from ..search.solve import OBJECTIVES, Solution, solve
+from ..engine.moves import Move, MoveType
+from ..search.solve import MAX_TIME_MS, OBJECTIVES, Solution, solve
 from ._args import positive
 from .moves import _json_argument
 
@@ -37,6 +37,8 @@ def position(
     if last_seat == to_act:
         raise ValueError("the seat to act cannot follow its own move: --last-seat must be another seat")
     move = Move.from_platform(last, parse_level(level))
+    if move.kind is MoveType.PASS:
+        raise ValueError("--last must be the move to beat (a play of cards), not a pass")
     start = list(hands)
     start[last_seat] = str(Hand.parse(hands[last_seat]).add(move))
     deal = Deal.start(start, level, leader=last_seat, finished=out or None)
@@ -48,6 +50,16 @@ def position(
     if deal.done:
         raise ValueError(f"the deal is over once seat {last_seat} makes that move")
     return deal
+
+
+def milliseconds(text: str) -> float:
+    """A time limit in milliseconds: a number > 0 (a fraction too, as :func:`solve` takes
+    it), at most :data:`~guandan_fast.search.solve.MAX_TIME_MS`. (argparse names a bad value
+    by this name.)"""
+    value = float(text)
+    if not 0 < value <= MAX_TIME_MS:  # NaN fails too
+        raise argparse.ArgumentTypeError(f"expected a positive number of milliseconds (at most {MAX_TIME_MS}), not {text}")
+    return value
 
 
 def _seat(text: str, what: str) -> int:
@@ -138,6 +150,8 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser.add_argument("--finished", metavar="SEATS", help="the seats already out, first to last, e.g. 1,3")
     parser.add_argument("--objective", choices=OBJECTIVES, default="points", help="points (default) or first")
     parser.add_argument("--max-nodes", type=positive, help="stop after this many positions (then: bounds)")
-    parser.add_argument("--time-ms", type=positive, help="stop after this many milliseconds (then: bounds)")
+    parser.add_argument(
+        "--time-ms", type=milliseconds, help="stop after this many milliseconds, e.g. 0.5 (then: bounds)"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(run=run)

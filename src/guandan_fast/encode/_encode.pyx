@@ -523,15 +523,21 @@ cdef inline void _encode(const Position* p, float* out, bint full) noexcept nogi
 
 # -- Python entry points -----------------------------------------------------------------------
 cdef cnp.ndarray _output(object out, tuple shape):
-    """A new float32 array of ``shape``, or ``out`` checked to be one (C-contiguous, writable)."""
+    """A new float32 array of ``shape``, or ``out`` checked to be one the kernel may write
+    through a ``float*`` (C-contiguous, aligned, native byte order, writable)."""
     if out is None:
         return np.empty(shape, dtype=np.float32)
     if not isinstance(out, np.ndarray):
         raise TypeError(f"out must be a numpy array, not {type(out).__name__}")
-    if out.dtype != np.float32 or out.shape != shape or not out.flags.c_contiguous or not out.flags.writeable:
-        raise ValueError(
-            f"out must be a writable C-contiguous float32 array of shape {shape}, not {out.dtype} {out.shape}"
-        )
+    fault = (
+        f"has dtype {out.dtype}" if out.dtype != np.float32 else
+        f"has shape {out.shape}" if out.shape != shape else
+        "is not C-contiguous" if not out.flags.c_contiguous else
+        "is not aligned" if not out.flags.aligned else
+        "is read-only" if not out.flags.writeable else None
+    )
+    if fault is not None:
+        raise ValueError(f"out must be a writable, aligned, C-contiguous float32 array of shape {shape}; this one {fault}")
     return <cnp.ndarray>out
 
 

@@ -244,6 +244,10 @@ def ids_and_mask(deal: Deal) -> tuple[np.ndarray, np.ndarray]:
     return _tables(_check_deal(deal), True)
 
 
+#: The most legal actions :func:`canonical_indices` can index (its rows are ``int16``).
+INT16_ROWS = 32767
+
+
 def canonical_indices(deal: Deal) -> np.ndarray:
     """``int16[NUM_ACTIONS]``: for every id, the index into ``deal.legal_actions()`` of its
     canonical action, -1 for an id the seat may not take now — :func:`action_index` of
@@ -256,6 +260,12 @@ def canonical_indices(deal: Deal) -> np.ndarray:
         return rows
     following = 1 if deal.following else 0
     hand = deal.hands[deal.current_seat]
+    actions = len(row_ids)
+    if actions > INT16_ROWS:  # a dealt hand has a few thousand at most; a Deal.start hand of 50 cards, more
+        raise ValueError(
+            f"canonical_indices gives int16 rows, for at most {INT16_ROWS:,} legal actions; this position has "
+            f"{actions:,} (a hand of {len(hand)} cards): use action_index for the ids needed"
+        )
     rows = _native.canonical_table(
         row_ids[following:], deal.legal_moves().cards, hand.once, hand.twice, deal.level, NUM_ACTIONS, following
     )

@@ -26,7 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .backend import Backend, generator, resolve_backend, set_default_backend
-from .cards import parse_level
+from .cards import as_index, parse_level
 from .hand import CardsLike, Hand, as_hand
 from .kinds import LEADING, MoveArrays
 from .movelist import MOVE_DTYPE, MoveList, has_legal_follow, legal_moves, read_last
@@ -123,10 +123,14 @@ def _cores() -> int:
 
 def batch_thread_count(hands: int, threads: int | None) -> int:
     """The threads a batch of ``hands`` hands runs on: ``threads`` (None: one per core),
-    but at most one per :data:`MIN_HANDS_PER_THREAD` hands."""
-    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or threads < 1):
-        raise ValueError(f"threads must be a positive integer, not {threads!r}")
-    workers = threads or _cores()
+    but at most one per :data:`MIN_HANDS_PER_THREAD` hands. ``threads`` is an int or a
+    numpy integer (TypeError for a bool, a float or a string; ValueError below 1)."""
+    if threads is None:
+        workers = _cores()
+    else:
+        workers = as_index(threads, "threads must be a positive integer")
+        if workers < 1:
+            raise ValueError(f"threads must be a positive integer, not {workers}")
     return max(1, min(workers, hands // MIN_HANDS_PER_THREAD))
 
 

@@ -46,6 +46,8 @@ def resolve_backend(backend: str | None = None) -> Backend:
         return "native"
     if choice == "reference":
         return "reference"
+    if not isinstance(choice, str):
+        raise TypeError(f"a backend is named by a string, 'native' or 'reference', not {type(choice).__name__}")
     raise ValueError(f"unknown backend {choice!r}: use 'native' or 'reference'")
 
 
@@ -72,7 +74,11 @@ def _module(backend: Backend) -> ModuleType:
 
 
 def set_default_backend(backend: Backend) -> None:
-    """Make ``backend`` the default of every later call (the tests run both this way)."""
+    """Make ``backend`` (``"native"`` or ``"reference"``) the default of every later call
+    (the tests run both this way)."""
     global _default_backend, _default_generator
-    _default_generator = _module(resolve_backend(backend))
-    _default_backend = backend
+    if backend is None:  # resolve_backend would read None as "the default": nothing to set
+        raise TypeError("set_default_backend takes 'native' or 'reference', not None")
+    chosen = resolve_backend(backend)
+    _default_generator = _module(chosen)
+    _default_backend = chosen

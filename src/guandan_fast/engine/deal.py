@@ -58,6 +58,7 @@ import numpy as np
 
 from .api import MoveList
 from .cards import (
+    BIG_JOKER,
     CARD_NAMES,
     NUM_CARDS,
     as_index,
@@ -73,7 +74,9 @@ from .moves import PASS, Move
 from .notation import PASS_ACTION, StoredAction, card_triple, fresh, reading, stored_triple, stored_triples
 from .observation import DealView, Observation, observe, play_row
 from .rules import Rules, check_rules
+from .scoring import check_failures_at_a as _check_failures
 from .scoring import check_finish_order, finish_outcome, partner_of, team_of
+from .scoring import check_team_levels as _check_team_levels
 from .state import LONGEST_DEAL, State
 from .tribute import NO_TRIBUTE, TributeRecord, hand_over, return_choices, tribute_choices, tribute_due
 
@@ -447,7 +450,7 @@ class Deal:
     def __deepcopy__(self, memo: dict[int, Any]) -> Deal:
         return self.clone()
 
-    def with_hands(self, hands: Sequence[CardsLike]) -> Deal:
+    def with_hands(self, hands: Sequence[CardsLike], *, check_public: bool = True) -> Deal:
         """A copy of this deal with the four hands replaced (e.g. a world sampled for
         what one seat cannot see); everything else — phase, seat to act, trick, finishing
         order, history, plays, tribute record, rules and levels — stays as it is.
@@ -455,11 +458,17 @@ class Deal:
         Each seat must keep its number of cards and the four hands together must hold
         exactly the cards they hold now (ValueError otherwise). In the tribute phase a
         payer who has already chosen keeps the card it chose, and every payer still to
-        choose must have a card it may pay."""
+        choose must have a card it may pay. Every seat keeps what the table saw it receive
+        and has not played (see :meth:`public_holdings`), unless ``check_public`` is False:
+        a platform mirror following a server that broke the rules needs such hands."""
         new = _as_hands(hands)
+        if not isinstance(check_public, (bool, np.bool_)):
+            raise TypeError(f"check_public must be True or False, not {type(check_public).__name__}")
         for payer, card in self._paid:
             if not new[payer].count(card):
                 raise ValueError(f"seat {payer} has chosen to pay {CARD_NAMES[card]} and must keep it")
+        if check_public:
+            self._check_public(new)
         if self._pending and self.phase == "tribute":
             for payer in self._pending:
                 if not tribute_choices(new[payer], self.level):
@@ -468,6 +477,43 @@ class Deal:
         other._state.set_hands(new)  # each seat keeps its number of cards, the table its cards
         other._replaced = (*self._replaced, (len(self._card_actions), self._state.play_count, tuple(new)))
         return other
+
+    def _check_public(self, new: list[Hand]) -> None:
+        """ValueError when the hands ``new`` take from a seat what the table saw it receive."""
+        known, jokers, payers = self.public_holdings()
+        for seat in range(4):
+            if not new[seat].contains(known[seat]):
+                missing = [CARD_NAMES[card] for card in known[seat].distinct() if new[seat].count(card) < known[seat].count(card)]
+                raise ValueError(
+                    f"seat {seat} holds {' '.join(missing)} for all to see (a tribute or a return it received "
+                    f"and has not played) and must keep it"
+                )
+        if payers and sum(new[payer].count(BIG_JOKER) for payer in payers) != jokers:
+            raise ValueError(f"the big jokers not played stay with the seats that refused tribute with them, {payers}")
+
+    def public_holdings(self) -> tuple[tuple[Hand, Hand, Hand, Hand], int, tuple[int, ...]]:
+        """What the table shows each seat holds: per seat, the cards it received (a tribute
+        neither given back nor played, a card returned to it and not played) and, in the
+        tribute phase, the tribute it chose and has not handed over; then, after an
+        anti-tribute, the number of big jokers not played and the seats that refused with
+        them, which hold those jokers between them (empty otherwise). World sampling keeps
+        these; :meth:`with_hands` refuses hands that do not."""
+        played = [Hand._trusted(int(once), int(twice)) for once, twice in self.played.tolist()]
+        known = [Hand(), Hand(), Hand(), Hand()]
+        record = self._tribute
+        for _, receiver, card in record.payments:
+            given_back = any(r == receiver and c == card for r, _, c in record.returns)
+            if not given_back and not played[receiver].count(card):
+                known[receiver] = known[receiver].add(Hand._trusted(1 << card, 0))
+        for _, payer, card in record.returns:
+            if not played[payer].count(card):
+                known[payer] = known[payer].add(Hand._trusted(1 << card, 0))
+        if self.phase == "tribute":  # chosen and shown, not yet handed over
+            for payer, card in self._paid:
+                known[payer] = known[payer].add(Hand._trusted(1 << card, 0))
+        payers: tuple[int, ...] = tuple(record.payers) if record.kind == "anti" else ()
+        jokers = 2 - sum(played[payer].count(BIG_JOKER) for payer in payers) if payers else 0
+        return (known[0], known[1], known[2], known[3]), jokers, payers
 
     # -- what one seat knows (the work is in guandan_fast.search.infoset) -----------------------------
     def unseen(self, seat: int) -> Unseen:
@@ -905,7 +951,7 @@ def _restore(
         nonlocal changes
         out = deal
         while changes and _at(changes[0]) == (cards_done, plays_done):
-            out = out.with_hands(changes.pop(0)[2])
+            out = out.with_hands(changes.pop(0)[2], check_public=False)  # as it was accepted
         return out
 
     for seat, action in (_pair(entry, "card action") for entry in card_actions):
@@ -1013,18 +1059,3 @@ def _check_finished(finished: Sequence[int] | None, hands: list[Hand]) -> list[i
     if sorted(order) != empty:
         raise ValueError(f"finished must list exactly the seats with empty hands ({empty}), not {order}")
     return order
-
-
-def _check_failures(failures: object) -> tuple[int, int]:
-    if isinstance(failures, (str, bytes)) or not isinstance(failures, Sequence):
-        raise TypeError(f"failures_at_a must be two counts (team 0, team 1), not {type(failures).__name__}")
-    if len(failures) != 2:
-        raise ValueError(f"failures_at_a must be two counts (team 0, team 1), not {len(failures)}")
-    return (bounded(failures[0], "a team's failures at A", 0, 2**31 - 1),
-            bounded(failures[1], "a team's failures at A", 0, 2**31 - 1))
-
-
-def _check_team_levels(levels: object) -> tuple[int, int]:
-    if isinstance(levels, (str, bytes)) or not isinstance(levels, Sequence) or len(levels) != 2:
-        raise ValueError("team_levels must be two levels (team 0, team 1)")
-    return (parse_level(levels[0]), parse_level(levels[1]))

@@ -85,6 +85,8 @@ cdef class Hand:
         elif isinstance(cards, Hand):
             self.once, self.twice = (<Hand>cards).once, (<Hand>cards).twice
             return
+        elif isinstance(cards, (bytes, bytearray, memoryview)):  # iterated, they would be ints
+            raise TypeError(f"a hand is built from card strings such as 'S2 H3', not {type(cards).__name__} (decode it first)")
         elif not isinstance(cards, Iterable):
             raise TypeError(f"a hand is built from card strings, not {type(cards).__name__}")
         self.once, self.twice = planes_of_names(cards)

@@ -64,13 +64,14 @@ class Move:
     def __ne__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
     def __reduce__(self) -> str | tuple[Callable[[int, int, int, int, int], Move], tuple[int, int, int, int, int]]:
-        """Pickle by value; the pass comes back as the one :data:`PASS`."""
+        """Pickle by value; a pass comes back as the one :data:`PASS`."""
     def __setstate__(self, state: object) -> None: ...
     def __copy__(self) -> Move: ...
     def __deepcopy__(self, memo: dict[int, Any]) -> Move: ...
 
 def beats(kind: int, key: int, size: int, last_kind: int, last_key: int, last_size: int) -> bool:
-    """Whether a move (kind, key, number of cards) may be played on the move to beat."""
+    """Whether a move (kind, key, number of cards) may be played on the move to beat (kind
+    0, the pass: leading); kinds, keys and sizes outside what a move can have are a ValueError."""
 
 def sort_key(move: Move) -> tuple[int, int, int, int]:
     """A fixed order for move lists: by type, key, then cards."""

@@ -25,7 +25,7 @@ import operator
 
 from guandan_fast.engine import _movegen
 from guandan_fast.engine import backend as _backend
-from guandan_fast.engine.cards import level_char, parse_level
+from guandan_fast.engine.cards import bounded, level_char, parse_level
 from guandan_fast.engine.kinds import PLATFORM_NAMES, SEQUENCE_TYPES, MoveType, bomb_tier
 from guandan_fast.engine.notation import check_reading, rank_field, read, triple
 
@@ -81,6 +81,7 @@ cdef class Move:
         if kind is MoveType.PASS:
             if hand.once or key:
                 raise ValueError("a pass has no cards and no key")
+            level = 0  # a pass has no level: every pass equals PASS
         else:
             check_reading(kind, key, hand.once, hand.twice, level)
         _fill(self, kind, key, hand, level)
@@ -170,8 +171,8 @@ cdef class Move:
 
     # -- pickling and copies: by value, checked again when loaded -------------------------
     def __reduce__(self):
-        """Pickle by value; the pass comes back as the one :data:`PASS`."""
-        if self.code == K_PASS:
+        """Pickle by value; a pass comes back as the one :data:`PASS`."""
+        if self is PASS:
             return "PASS"
         return _restore_move, (self.code, self.key, self.cards.once, self.cards.twice, self.level)
 
@@ -209,7 +210,7 @@ cdef Move make_move(int code, int key, uint64_t once, uint64_t twice, int level)
     move.code = code
     move.key = key
     move.cards = make_hand(once, twice)
-    move.level = level
+    move.level = 0 if code == K_PASS else level  # a pass has no level (see Move.__init__)
     move.size = gf_popcount64(once) + gf_popcount64(twice)
     move.made = True
     return move
@@ -224,11 +225,14 @@ cdef object _plain(object key):
         return key
 
 
-def beats(int kind, int key, int size, int last_kind, int last_key, int last_size):
+def beats(kind, key, size, last_kind, last_key, last_size):
     """Whether a move (kind, key, number of cards) may be played on the move to beat (kind
     0, the pass: leading): the native rule (``move_beats`` of ``_movegen.pxd``), as
-    :meth:`Move.beats` and the play state apply it."""
-    return move_beats(kind, key, size, last_kind, last_key, last_size)
+    :meth:`Move.beats` and the play state apply it. Kinds, keys and sizes outside what a
+    move can have are a ValueError."""
+    return move_beats(bounded(kind, "kind", 0, NUM_KINDS - 1), bounded(key, "key", 0, NUM_KEYS - 1),
+                      bounded(size, "size", 0, 108), bounded(last_kind, "last_kind", 0, NUM_KINDS - 1),
+                      bounded(last_key, "last_key", 0, NUM_KEYS - 1), bounded(last_size, "last_size", 0, 108))
 
 
 def sort_key(move):
@@ -238,7 +242,11 @@ def sort_key(move):
 
 def _restore_move(kind, key, once, twice, level):
     """A pickled move, checked again as ``Move(...)`` checks it (its planes, its level and
-    that the cards form that reading)."""
+    that the cards form that reading); a pass is :data:`PASS`."""
+    if type(kind) is int and kind == K_PASS and type(key) is int and type(once) is int and type(twice) is int:
+        if key or once or twice:
+            raise ValueError("a pass has no cards and no key")
+        return PASS
     return Move(kind, key, Hand.from_bits(once, twice), level)
 
 

@@ -12,7 +12,18 @@ from dataclasses import dataclass
 from .cards import bounded, check_seat, parse_level
 from .rules import Rules, check_rules
 
-__all__ = ["ACE", "DealScore", "check_finish_order", "double_down", "finish_outcome", "partner_of", "score_deal", "team_of"]
+__all__ = [
+    "ACE",
+    "DealScore",
+    "check_failures_at_a",
+    "check_finish_order",
+    "check_team_levels",
+    "double_down",
+    "finish_outcome",
+    "partner_of",
+    "score_deal",
+    "team_of",
+]
 
 ACE = 14
 
@@ -58,6 +69,28 @@ def check_finish_order(previous: object) -> list[int]:
     return order
 
 
+def check_team_levels(levels: object, what: str = "team_levels") -> tuple[int, int]:
+    """The two teams' levels (team 0, team 1), each as :func:`parse_level` reads it (an int,
+    a numpy integer or a rank string); a string is no pair of levels (TypeError). The one
+    check of :meth:`Deal.start`'s ``team_levels`` and :func:`score_deal`'s ``levels``."""
+    if isinstance(levels, (str, bytes)):
+        raise TypeError(f"{what} must be two levels (team 0, team 1), not a {type(levels).__name__}")
+    if not isinstance(levels, Sequence) or len(levels) != 2:
+        raise ValueError(f"{what} must be two levels (team 0, team 1)")
+    return (parse_level(levels[0]), parse_level(levels[1]))
+
+
+def check_failures_at_a(failures: object, what: str = "failures_at_a") -> tuple[int, int]:
+    """Each team's failures at A (team 0, team 1): two integers >= 0 (numpy's too; never a
+    bool, a float or a string). The one check of :meth:`Deal.start`'s ``failures_at_a``
+    and :func:`score_deal`'s ``failures``."""
+    if isinstance(failures, (str, bytes)) or not isinstance(failures, Sequence):
+        raise TypeError(f"{what} must be two counts (team 0, team 1), not {type(failures).__name__}")
+    if len(failures) != 2:
+        raise ValueError(f"{what} must be two counts (team 0, team 1), not {len(failures)}")
+    return (bounded(failures[0], "a team's failures at A", 0, 2**31 - 1),
+            bounded(failures[1], "a team's failures at A", 0, 2**31 - 1))
+
 
 @dataclass(frozen=True)
 class DealScore:
@@ -71,7 +104,7 @@ class DealScore:
 
 
 def score_deal(
-    levels: Sequence[int],
+    levels: Sequence[int | str],
     level: int | str,
     finish_order: Sequence[int],
     *,
@@ -96,9 +129,14 @@ def score_deal(
     (failures count from the moment the team reached A and restart after the fall; with
     ``fail_at_a_then_up`` a team that finished first then goes up that deal's levels).
     With ``reaching_a_wins`` a team whose level reaches A wins.
+
+    ``levels`` must be two levels as :func:`parse_level` reads them and ``failures`` two
+    counts >= 0 (numpy integers too), checked as :meth:`Deal.start` checks its
+    ``team_levels`` and ``failures_at_a``: TypeError or ValueError names a bad one.
     """
     rules = check_rules(rules)
-    before = [parse_level(levels[0]), parse_level(levels[1])]
+    before = list(check_team_levels(levels, "levels"))
+    counts = list(check_failures_at_a(failures, "failures"))
     level = parse_level(level)
     finish = check_finish_order(finish_order)
     if deal_team is not None:
@@ -110,7 +148,6 @@ def score_deal(
     ]
     wins_at_a = up == 3 if rules.a_needs_double_up else up > 1
     after = list(before)
-    counts = [int(failures[0]), int(failures[1])]
     winner = None
     if at_a[team] and wins_at_a:
         winner = team

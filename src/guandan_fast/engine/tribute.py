@@ -136,7 +136,7 @@ def return_choices(hand: Hand, level: int, rules: Rules = DEFAULT_RULES, receive
     :attr:`Rules.return_level_rank` off the level rank is; when that leaves nothing, the
     national choice over the whole hand applies."""
     pool = hand
-    if received is not None and not rules.return_received_card:
+    if received is not None and not rules.return_received_card and hand.count(received):
         pool = hand.remove(Hand.from_indices([received]))
     low = [
         c

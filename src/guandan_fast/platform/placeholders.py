@@ -61,7 +61,8 @@ def give(deal: Deal, own_seat: int, seat: int, cards: Hand, reserved: Mapping[in
     hands = list(deal.hands)
     if hands[seat].contains(cards):
         return deal
-    return deal.with_hands(swapped_in(hands, own_seat, seat, cards, reserved or {}))
+    # the server's word first: it may contradict what the table showed (check_public off)
+    return deal.with_hands(swapped_in(hands, own_seat, seat, cards, reserved or {}), check_public=False)
 
 
 def swapped_in(hands: list[Hand], own_seat: int, seat: int, cards: Hand, reserved: Mapping[int, Hand]) -> list[Hand]:
@@ -115,7 +116,7 @@ def arrange_tribute(deal: Deal, own_seat: int, paid: Mapping[int, int]) -> Deal:
                 raise ValueError(f"no hidden hand can take {CARD_NAMES[high]} from seat {payer}")
             hands[taker] = hands[taker].remove([CARD_NAMES[low]]).add([CARD_NAMES[high]])
             hands[payer] = hands[payer].remove([CARD_NAMES[high]]).add([CARD_NAMES[low]])
-    return deal.with_hands(hands)
+    return deal.with_hands(hands, check_public=False)
 
 
 def free(hand: Hand, reserved: Hand | None) -> list[int]:

@@ -86,37 +86,27 @@ def unseen(deal: Deal, seat: int) -> Unseen:
     seat = check_seat(seat)
     hands = deal.hands
     left = deal.cards_left()
-    played = [Hand._trusted(int(once), int(twice)) for once, twice in deal.played.tolist()]
-    known = [Hand()] * 4
-    known[seat] = hands[seat]
+    # what the table shows each seat holds; in a deal whose hands were replaced against it
+    # (``with_hands(check_public=False)``, a platform mirror), what is still there
+    held, jokers, payers = deal.public_holdings()
+    known = [hands[s] if s == seat else Hand._trusted(held[s].once & hands[s].once, held[s].twice & hands[s].twice)
+             for s in range(4)]
     info = deal.tribute
-    returns = info["returns"]
-    for _, receiver, card in info["payments"]:
-        given_back = any(r == receiver and c == card for r, _, c in returns)
-        if receiver != seat and not given_back and not played[receiver].count(card):
-            known[receiver] = known[receiver].add(Hand._trusted(1 << card, 0))
-    for _, payer, card in returns:
-        if payer != seat and not played[payer].count(card):
-            known[payer] = known[payer].add(Hand._trusted(1 << card, 0))
     # chosen and shown in the tribute phase, not yet handed over: the payer still holds it
     chosen = [] if deal.phase != "tribute" else [
         (payer, next(Hand(cards).indices())) for payer, (kind, _, cards) in deal.history if kind == "tribute"
     ]
-    for payer, card in chosen:
-        if payer != seat:
-            known[payer] = known[payer].add(Hand._trusted(1 << card, 0))
-    pooled, pooled_seats = Hand(), ()
-    if info["kind"] == "anti":
-        payers = info["payers"]
-        jokers = 2 - sum(played[p].count(BIG_JOKER) for p in payers)
+    pooled = Hand()
+    pooled_seats: tuple[int, ...] = ()
+    if payers:  # an anti-tribute: the payers hold the big jokers not played between them
         if seat in payers:
             jokers -= hands[seat].count(BIG_JOKER)
         others = tuple(p for p in payers if p != seat)
-        held = Hand(["HR"] * jokers)
+        together = Hand(["HR"] * min(jokers, sum(hands[p].count(BIG_JOKER) for p in others)))
         if len(others) == 1:
-            known[others[0]] = known[others[0]].add(held)
+            known[others[0]] = known[others[0]].add(together)
         elif others:
-            pooled, pooled_seats = held, others
+            pooled, pooled_seats = together, others
     # The cards in the other hands: 108 minus this hand and every card played (in an
     # endgame set up with Deal.start, minus the cards the deal left out as well).
     hidden = Hand()
@@ -234,4 +224,5 @@ def sample_worlds(deal: Deal, seat: int, n: int, seed: int = 0) -> list[Deal]:
     """``n`` copies of ``deal`` whose hidden hands are drawn for ``seat`` (see
     :func:`sample_hands`); each continues from the same state (:meth:`Deal.with_hands`)."""
     planes = sample_hands(deal, seat, n, seed).tolist()
-    return [deal.with_hands([Hand._trusted(once, twice) for once, twice in world]) for world in planes]
+    # drawn to keep what the table showed (as far as the deal's hands still do: see unseen)
+    return [deal.with_hands([Hand._trusted(once, twice) for once, twice in world], check_public=False) for world in planes]

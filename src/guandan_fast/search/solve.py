@@ -14,6 +14,8 @@ import threading
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
+import numpy as np
+
 from ..engine.cards import bounded, real_number
 from ..engine.deal import Deal
 from ..engine.notation import StoredAction, stored_triple
@@ -122,7 +124,7 @@ def solve(
     ``max_nodes``, ``time_ms``: stop after that many positions or milliseconds; then the
     solution says so (:attr:`Solution.stopped`) and holds the bounds proven so far, never
     a guess. ``table``: False searches without the transposition table (slower; the same
-    values — for tests).
+    values — for tests); a bool or numpy's bool.
 
     The search runs without the GIL (threads may solve at once; each thread keeps its own
     table between calls, which no result depends on) and returns promptly on Ctrl-C
@@ -136,7 +138,7 @@ def solve(
         raise TypeError(f"objective must be a string, one of {OBJECTIVES}, not {type(objective).__name__}")
     if objective not in _native.OBJECTIVES:
         raise ValueError(f"unknown objective {objective!r}: one of {OBJECTIVES}")
-    if not isinstance(table, bool):
+    if not isinstance(table, (bool, np.bool_)):  # numpy's bool too, as min_plays' whole
         raise TypeError(f"table must be True or False, not {type(table).__name__}")
     nodes = 0 if max_nodes is None else bounded(max_nodes, "max_nodes", 1, MAX_NODES)
     millis = 0.0 if time_ms is None else _milliseconds(time_ms)
@@ -146,7 +148,7 @@ def solve(
         raise ValueError("the deal is over: there is nothing to solve")
     solver = _solver()
     lower, upper, exact, stopped, _, lowers, uppers, searched, rows = solver.solve(
-        deal, _native.OBJECTIVES[objective], nodes, millis, table, True
+        deal, _native.OBJECTIVES[objective], nodes, millis, bool(table), True
     )
     if stopped == "signal":  # pragma: no cover - the handler's exception is raised instead
         raise KeyboardInterrupt
