@@ -377,8 +377,8 @@ def test_the_minplays_rules_refuse_hands_they_cannot_decompose() -> None:
         ((True, 0), TypeError, "not a bool"),
         ((0,), ValueError, "failures must be two counts .*not 1"),
         ((0, 0, 0), ValueError, "failures must be two counts .*not 3"),
-        ("00", TypeError, "failures must be two counts .*not str"),
-        (None, TypeError, "failures must be two counts .*not NoneType"),
+        ("00", TypeError, "failures must be two counts .*not a str"),
+        (None, TypeError, "failures must be two counts .*not a NoneType"),
     ],
 )
 def test_score_deal_checks_the_failures_as_deal_start_does(failures: object, error: type, words: str) -> None:
@@ -404,7 +404,8 @@ def test_score_deal_checks_the_failures_as_deal_start_does(failures: object, err
         ([2, 14, 99], ValueError, "levels must be two levels"),
         ([2], ValueError, "levels must be two levels"),
         ([], ValueError, "levels must be two levels"),
-        (None, ValueError, "levels must be two levels"),
+        (None, TypeError, "levels must be two levels .*not a NoneType"),
+        (np.array([[2, 3]]), ValueError, r"levels must be two levels .*not an array of shape \(1, 2\)"),
         ([2, 15], ValueError, "bad level 15"),
         ([2, "Z"], ValueError, "bad level 'Z'"),
         ([2.0, 3], TypeError, "not float"),
@@ -424,6 +425,15 @@ def test_score_deal_checks_the_levels_as_deal_start_does(levels: object, error: 
     # levels as Deal.start takes them: ints, numpy integers, rank strings
     assert gf.score_deal(("2", np.int64(14)), 14, [0, 2]).levels == (5, 14)
     assert gf.score_deal(["10", "K"], 10, [1, 3]).levels == (10, 14)
+    # numpy arrays of two, as they were taken before these checks
+    by_arrays = gf.score_deal(np.array([2, 14]), 2, [0, 2, 1, 3], failures=np.array([0, 0]))
+    assert by_arrays == gf.score_deal((2, 14), 2, [0, 2, 1, 3], failures=(0, 0))
+    from guandan_fast.search.match_equity import outcome_equity
+
+    with pytest.raises(TypeError, match="team_levels must be two levels .*not a str"):
+        outcome_equity(gf.Rules(), "2A", 2, 0)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="team_levels must be two levels .*not 3"):
+        outcome_equity(gf.Rules(), [2, 14, 9], 2, 0)
 
 
 def test_the_solve_command_takes_fractional_milliseconds_and_refuses_a_pass_to_beat(

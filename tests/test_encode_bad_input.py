@@ -129,7 +129,7 @@ def test_out_arrays(deal: Deal) -> None:
         ((), ValueError, "two levels"),
         ((5,), ValueError, "two levels"),
         ((2, 3, 4), ValueError, "two levels"),
-        (None, ValueError, "two levels"),
+        (None, TypeError, "two levels .*not a NoneType"),
         ((-5, 99), ValueError, "2..14"),
         ((3, 15), ValueError, "2..14"),
         ((2**70, 3), ValueError, "2..14"),

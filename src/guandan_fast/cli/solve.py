@@ -12,7 +12,7 @@ from ..engine.cards import check_seat, parse_level
 from ..engine.deal import Deal
 from ..engine.hand import Hand
 from ..engine.moves import Move, MoveType
-from ..search.solve import MAX_TIME_MS, OBJECTIVES, Solution, solve
+from ..search.solve import MAX_TIME_MS, OBJECTIVES, Solution, check_milliseconds, solve
 from ._args import positive
 from .moves import _json_argument
 
@@ -56,10 +56,12 @@ def milliseconds(text: str) -> float:
     """A time limit in milliseconds: a number > 0 (a fraction too, as :func:`solve` takes
     it), at most :data:`~guandan_fast.search.solve.MAX_TIME_MS`. (argparse names a bad value
     by this name.)"""
-    value = float(text)
-    if not 0 < value <= MAX_TIME_MS:  # NaN fails too
-        raise argparse.ArgumentTypeError(f"expected a positive number of milliseconds (at most {MAX_TIME_MS}), not {text}")
-    return value
+    try:
+        return check_milliseconds(float(text))
+    except ValueError:  # float()'s and the range's: argparse's words, as for any bad value
+        raise argparse.ArgumentTypeError(
+            f"expected a positive number of milliseconds (at most {MAX_TIME_MS}), not {text}"
+        ) from None
 
 
 def _seat(text: str, what: str) -> int:

@@ -529,6 +529,11 @@ cdef cnp.ndarray _output(object out, tuple shape):
         return np.empty(shape, dtype=np.float32)
     if not isinstance(out, np.ndarray):
         raise TypeError(f"out must be a numpy array, not {type(out).__name__}")
+    cdef cnp.ndarray given = <cnp.ndarray>out
+    if (cnp.PyArray_TYPE(given) == cnp.NPY_FLOAT32 and cnp.PyArray_ISNOTSWAPPED(given)
+            and cnp.PyArray_IS_C_CONTIGUOUS(given) and cnp.PyArray_ISALIGNED(given)
+            and cnp.PyArray_ISWRITEABLE(given) and out.shape == shape):  # the common case, read in C
+        return given
     fault = (
         f"has dtype {out.dtype}" if out.dtype != np.float32 else
         f"has shape {out.shape}" if out.shape != shape else

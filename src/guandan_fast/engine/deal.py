@@ -52,7 +52,7 @@ import random
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import fields, replace
-from typing import TYPE_CHECKING, Any, Literal, Union, overload
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Union, overload
 
 import numpy as np
 
@@ -83,7 +83,7 @@ from .tribute import NO_TRIBUTE, TributeRecord, hand_over, return_choices, tribu
 if TYPE_CHECKING:
     from ..search.infoset import Unseen
 
-__all__ = ["PHASES", "Action", "Deal", "deal_cards", "perft"]
+__all__ = ["PHASES", "Action", "Deal", "PublicHoldings", "deal_cards", "perft"]
 
 PHASES = ("tribute", "return", "play", "done")
 
@@ -100,6 +100,20 @@ def deal_cards(rng: random.Random) -> list[Hand]:
 # ---------------------------------------------------------------------------------------------
 # One deal
 # ---------------------------------------------------------------------------------------------
+class PublicHoldings(NamedTuple):
+    """What the table shows each seat holds (:meth:`Deal.public_holdings`)."""
+
+    #: Per seat, the cards it received and has not played (a tribute not given back, a card
+    #: returned to it) and, in the tribute phase, the tribute it chose and has not handed over.
+    cards: tuple[Hand, Hand, Hand, Hand]
+    #: After an anti-tribute, the big jokers not played, which ``joker_seats`` hold between them.
+    big_jokers: int
+    #: The seats that refused tribute with two big jokers (empty without an anti-tribute).
+    joker_seats: tuple[int, ...]
+    #: In the tribute phase, the ``(payer, card)`` tributes chosen and not yet handed over.
+    chosen: tuple[tuple[int, int], ...]
+
+
 class Deal:
     """One deal of Guandan: tribute and return, the tricks, and the finishing order.
 
@@ -480,7 +494,7 @@ class Deal:
 
     def _check_public(self, new: list[Hand]) -> None:
         """ValueError when the hands ``new`` take from a seat what the table saw it receive."""
-        known, jokers, payers = self.public_holdings()
+        known, jokers, payers, _ = self.public_holdings()
         for seat in range(4):
             if not new[seat].contains(known[seat]):
                 missing = [CARD_NAMES[card] for card in known[seat].distinct() if new[seat].count(card) < known[seat].count(card)]
@@ -491,13 +505,9 @@ class Deal:
         if payers and sum(new[payer].count(BIG_JOKER) for payer in payers) != jokers:
             raise ValueError(f"the big jokers not played stay with the seats that refused tribute with them, {payers}")
 
-    def public_holdings(self) -> tuple[tuple[Hand, Hand, Hand, Hand], int, tuple[int, ...]]:
-        """What the table shows each seat holds: per seat, the cards it received (a tribute
-        neither given back nor played, a card returned to it and not played) and, in the
-        tribute phase, the tribute it chose and has not handed over; then, after an
-        anti-tribute, the number of big jokers not played and the seats that refused with
-        them, which hold those jokers between them (empty otherwise). World sampling keeps
-        these; :meth:`with_hands` refuses hands that do not."""
+    def public_holdings(self) -> PublicHoldings:
+        """What the table shows each seat holds (:class:`PublicHoldings`). World sampling
+        keeps it; :meth:`with_hands` refuses hands that do not."""
         played = [Hand._trusted(int(once), int(twice)) for once, twice in self.played.tolist()]
         known = [Hand(), Hand(), Hand(), Hand()]
         record = self._tribute
@@ -508,12 +518,12 @@ class Deal:
         for _, payer, card in record.returns:
             if not played[payer].count(card):
                 known[payer] = known[payer].add(Hand._trusted(1 << card, 0))
-        if self.phase == "tribute":  # chosen and shown, not yet handed over
-            for payer, card in self._paid:
-                known[payer] = known[payer].add(Hand._trusted(1 << card, 0))
+        chosen = tuple(self._paid) if self.phase == "tribute" else ()  # shown, not yet handed over
+        for payer, card in chosen:
+            known[payer] = known[payer].add(Hand._trusted(1 << card, 0))
         payers: tuple[int, ...] = tuple(record.payers) if record.kind == "anti" else ()
         jokers = 2 - sum(played[payer].count(BIG_JOKER) for payer in payers) if payers else 0
-        return (known[0], known[1], known[2], known[3]), jokers, payers
+        return PublicHoldings((known[0], known[1], known[2], known[3]), jokers, payers, chosen)
 
     # -- what one seat knows (the work is in guandan_fast.search.infoset) -----------------------------
     def unseen(self, seat: int) -> Unseen:
@@ -809,7 +819,8 @@ class Deal:
         """Playouts of this deal (in its play phase) in other worlds after each of several
         actions, all in one native call without the GIL: what a PIMC search step needs.
 
-        ``worlds``: hands that may replace this deal's (see :meth:`with_hands`) as planes
+        ``worlds``: hands that may replace this deal's (see :meth:`with_hands`; what the
+        table saw is not checked, as with ``check_public=False``) as planes
         ``uint64[w, 4, 2]``, e.g. ``infoset.sample_hands(deal, seat, w, seed)``;
         ``actions``: indices into :meth:`legal_actions`, whose cards the seat to act holds
         in every world. Returns ``int8[w, len(actions), n, 4]``: row ``[i, j, r]`` is

@@ -81,7 +81,6 @@ cdef class Move:
         if kind is MoveType.PASS:
             if hand.once or key:
                 raise ValueError("a pass has no cards and no key")
-            level = 0  # a pass has no level: every pass equals PASS
         else:
             check_reading(kind, key, hand.once, hand.twice, level)
         _fill(self, kind, key, hand, level)
@@ -197,7 +196,7 @@ cdef int _fill(Move move, object kind, object key, Hand cards, object level) exc
     move.code = kind
     move.key = key
     move.cards = cards
-    move.level = level
+    move.level = 0 if kind == K_PASS else level  # a pass has no level: every pass equals PASS
     move.size = gf_popcount64(cards.once) + gf_popcount64(cards.twice)
     move.made = True
     return 0

@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from .cards import bounded, check_seat, parse_level
 from .rules import Rules, check_rules
 
@@ -71,25 +73,33 @@ def check_finish_order(previous: object) -> list[int]:
 
 def check_team_levels(levels: object, what: str = "team_levels") -> tuple[int, int]:
     """The two teams' levels (team 0, team 1), each as :func:`parse_level` reads it (an int,
-    a numpy integer or a rank string); a string is no pair of levels (TypeError). The one
+    a numpy integer or a rank string) from a sequence or a numpy array of two; a string is no
+    pair of levels (TypeError). The one
     check of :meth:`Deal.start`'s ``team_levels`` and :func:`score_deal`'s ``levels``."""
-    if isinstance(levels, (str, bytes)):
-        raise TypeError(f"{what} must be two levels (team 0, team 1), not a {type(levels).__name__}")
-    if not isinstance(levels, Sequence) or len(levels) != 2:
-        raise ValueError(f"{what} must be two levels (team 0, team 1)")
-    return (parse_level(levels[0]), parse_level(levels[1]))
+    pair = _pair(levels, f"{what} must be two levels (team 0, team 1)")
+    return (parse_level(pair[0]), parse_level(pair[1]))
+
+
+def _pair(value: object, words: str) -> Sequence[object]:
+    """Two items of a sequence or a one-dimensional numpy array: a string, a mapping or a
+    non-sequence is a TypeError, any other length a ValueError (both in ``words``)."""
+    if isinstance(value, np.ndarray):
+        if value.ndim != 1:
+            raise ValueError(f"{words}, not an array of shape {value.shape}")
+        value = value.tolist()
+    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
+        raise TypeError(f"{words}, not a {type(value).__name__}")
+    if len(value) != 2:
+        raise ValueError(f"{words}, not {len(value)}")
+    return value
 
 
 def check_failures_at_a(failures: object, what: str = "failures_at_a") -> tuple[int, int]:
     """Each team's failures at A (team 0, team 1): two integers >= 0 (numpy's too; never a
     bool, a float or a string). The one check of :meth:`Deal.start`'s ``failures_at_a``
     and :func:`score_deal`'s ``failures``."""
-    if isinstance(failures, (str, bytes)) or not isinstance(failures, Sequence):
-        raise TypeError(f"{what} must be two counts (team 0, team 1), not {type(failures).__name__}")
-    if len(failures) != 2:
-        raise ValueError(f"{what} must be two counts (team 0, team 1), not {len(failures)}")
-    return (bounded(failures[0], "a team's failures at A", 0, 2**31 - 1),
-            bounded(failures[1], "a team's failures at A", 0, 2**31 - 1))
+    pair = _pair(failures, f"{what} must be two counts (team 0, team 1)")
+    return (bounded(pair[0], "a team's failures at A", 0, 2**31 - 1), bounded(pair[1], "a team's failures at A", 0, 2**31 - 1))
 
 
 @dataclass(frozen=True)

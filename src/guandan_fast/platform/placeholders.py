@@ -48,10 +48,11 @@ def split_unseen(own: Hand, seat: int, payers: Sequence[int], anti: Sequence[int
 def known(deal: Deal, seat: int) -> dict[int, Hand]:
     """The cards ``seat`` knows to be in another hand (tribute, return, anti-tribute
     jokers): a placeholder swap must leave them where they are, or the deal would
-    contradict the seat's own knowledge (``Deal.unseen`` and sampling would fail)."""
+    contradict the seat's own knowledge (``Deal.unseen`` would then know only what is still
+    there, and sampling would forget the rest)."""
     try:
         cards = deal.unseen(seat).known
-    except ValueError:  # a stand-in deal the server's word already made inconsistent
+    except ValueError:  # a safety net: a seat never stops over what it cannot work out
         return {}
     return {s: hand for s, hand in enumerate(cards) if s != seat and hand}
 

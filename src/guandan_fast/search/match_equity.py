@@ -33,7 +33,7 @@ import numpy as np
 from ..engine.cards import bounded, parse_level
 from ..engine.deal import Deal
 from ..engine.rules import Rules, check_rules
-from ..engine.scoring import ACE, score_deal, team_of
+from ..engine.scoring import ACE, check_team_levels, score_deal, team_of
 
 __all__ = ["UP_SHARES", "deal_equity", "first_decides", "outcome_equity"]
 
@@ -104,7 +104,7 @@ def outcome_equity(
     first in the previous deal; None: the team at ``level`` when only one is — with both, as
     in a match's first deal, the rules' "own deal" at A counts for neither)."""
     rules = check_rules(rules)
-    levels = (parse_level(team_levels[0]), parse_level(team_levels[1]))
+    levels = check_team_levels(team_levels)
     deal_level, team = parse_level(level), bounded(team, "outcome_equity team (0 or 1)", 0, 1)
     for t in (0, 1):  # the chain's states
         bounded(failures[t], "outcome_equity failures (at A, below the rules' limit)", 0, _most_failures(rules, levels[t]))

@@ -21,7 +21,7 @@ from ..engine.deal import Deal
 from ..engine.notation import StoredAction, stored_triple
 from . import _solve as _native
 
-__all__ = ["OBJECTIVES", "Objective", "Solution", "solve"]
+__all__ = ["OBJECTIVES", "Objective", "Solution", "check_milliseconds", "solve"]
 
 Objective = Literal["points", "first"]
 
@@ -141,7 +141,7 @@ def solve(
     if not isinstance(table, (bool, np.bool_)):  # numpy's bool too, as min_plays' whole
         raise TypeError(f"table must be True or False, not {type(table).__name__}")
     nodes = 0 if max_nodes is None else bounded(max_nodes, "max_nodes", 1, MAX_NODES)
-    millis = 0.0 if time_ms is None else _milliseconds(time_ms)
+    millis = 0.0 if time_ms is None else check_milliseconds(time_ms)
     if deal.phase in ("tribute", "return"):
         raise ValueError(f"the deal is in its {deal.phase} phase: solve takes a position of the play phase")
     if deal.done:
@@ -178,7 +178,8 @@ def _frozen(action: list[Any]) -> StoredAction:
     return (action[0], action[1], cards if isinstance(cards, str) else tuple(cards))
 
 
-def _milliseconds(value: object) -> float:
+def check_milliseconds(value: object) -> float:
+    """``time_ms`` as :func:`solve` takes it: a real number > 0, at most :data:`MAX_TIME_MS`."""
     number = real_number(value)  # numpy's numbers too
     if number is None:
         raise TypeError(f"time_ms must be a number of milliseconds, not {type(value).__name__}")
