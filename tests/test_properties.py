@@ -78,3 +78,12 @@ def test_every_move_classifies_and_round_trips(backend: str, hand_level: tuple[H
     for move in data.draw(st.lists(st.sampled_from(moves), max_size=8)):
         assert move in classify(move.cards, level, backend=backend)
         assert Move.from_platform(move.to_platform(), level) == move
+
+
+@given(hands(), hands())
+def test_common_cards_are_the_multiset_intersection(first: tuple[Hand, int], second: tuple[Hand, int]) -> None:
+    a, b = first[0], second[0]
+    both = a.common(b)
+    assert both == b.common(a) and a.contains(both) and b.contains(both)
+    assert all(both.count(card) == min(a.count(card), b.count(card)) for card in range(54))
+    assert a.remove(both).common(b.remove(both)) == Hand()  # nothing left in common

@@ -19,6 +19,8 @@ import operator
 import random
 from typing import Final, SupportsIndex, cast
 
+import numpy as np
+
 RANKS: Final = "23456789TJQKA"
 SUITS: Final = "SHCD"
 NUM_CARDS: Final = 54
@@ -135,6 +137,14 @@ def real_number(value: object) -> float | None:
         return float(value)
     except OverflowError:
         return math.inf if operator.gt(value, 0) else -math.inf
+
+
+def check_flag(value: object, what: str) -> bool:
+    """An on/off argument: True or False, numpy's bool too (a mask's element); a TypeError
+    naming ``what`` for anything else (1, "no", None)."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{what} must be True or False, not {type(value).__name__}")
+    return bool(value)
 
 
 def seeded_random(seed: object, what: str = "seed") -> random.Random:

@@ -63,6 +63,7 @@ from .cards import (
     NUM_CARDS,
     as_index,
     bounded,
+    check_flag,
     check_seat,
     level_char,
     parse_card,
@@ -74,9 +75,7 @@ from .moves import PASS, Move
 from .notation import PASS_ACTION, StoredAction, card_triple, fresh, reading, stored_triple, stored_triples
 from .observation import DealView, Observation, observe, play_row
 from .rules import Rules, check_rules
-from .scoring import check_failures_at_a as _check_failures
-from .scoring import check_finish_order, finish_outcome, partner_of, team_of
-from .scoring import check_team_levels as _check_team_levels
+from .scoring import check_failures_at_a, check_finish_order, check_team_levels, finish_outcome, partner_of, team_of
 from .state import LONGEST_DEAL, State
 from .tribute import NO_TRIBUTE, TributeRecord, hand_over, return_choices, tribute_choices, tribute_due
 
@@ -212,9 +211,9 @@ class Deal:
         deal = _new_deal(cls)
         level = parse_level(level)
         deal.rules = check_rules(rules)
-        deal._team_levels = (level, level) if team_levels is None else _check_team_levels(team_levels)
+        deal._team_levels = (level, level) if team_levels is None else check_team_levels(team_levels)
         deal._deal_team = None if deal_team is None else bounded(deal_team, "deal_team (a team, 0 or 1)", 0, 1)
-        deal._failures_at_a = _check_failures(failures_at_a)
+        deal._failures_at_a = check_failures_at_a(failures_at_a)
         checked = _check_hands(hands)
         finish = _check_finished(finished, checked)
         deal._card_actions = []
@@ -314,7 +313,7 @@ class Deal:
 
     @team_levels.setter
     def team_levels(self, levels: Sequence[int | str]) -> None:
-        self._team_levels = _check_team_levels(levels)
+        self._team_levels = check_team_levels(levels)
 
     @property
     def current_seat(self) -> int:
@@ -476,8 +475,7 @@ class Deal:
         and has not played (see :meth:`public_holdings`), unless ``check_public`` is False:
         a platform mirror following a server that broke the rules needs such hands."""
         new = _as_hands(hands)
-        if not isinstance(check_public, (bool, np.bool_)):
-            raise TypeError(f"check_public must be True or False, not {type(check_public).__name__}")
+        check_public = check_flag(check_public, "check_public")
         for payer, card in self._paid:
             if not new[payer].count(card):
                 raise ValueError(f"seat {payer} has chosen to pay {CARD_NAMES[card]} and must keep it")
@@ -496,8 +494,8 @@ class Deal:
         """ValueError when the hands ``new`` take from a seat what the table saw it receive."""
         known, jokers, payers, _ = self.public_holdings()
         for seat in range(4):
-            if not new[seat].contains(known[seat]):
-                missing = [CARD_NAMES[card] for card in known[seat].distinct() if new[seat].count(card) < known[seat].count(card)]
+            missing = known[seat].remove(known[seat].common(new[seat]))
+            if missing:
                 raise ValueError(
                     f"seat {seat} holds {' '.join(missing)} for all to see (a tribute or a return it received "
                     f"and has not played) and must keep it"
@@ -846,14 +844,13 @@ class Deal:
                                               self._policy_code(policy))
 
     def _policy_code(self, policy: str) -> int:
-        """A playout policy's native code; only random playouts start before the play phase,
-        and the MinPlays rules take hands they can decompose."""
+        """A playout policy's native code; only random playouts start before the play phase
+        (the search layer's playout entries refuse hands the MinPlays rules cannot decompose)."""
         from ..search import playout as playouts  # a convenience of the search layer (see tests/test_layers.py)
 
         code = playouts.policy_code(policy)
         if code and self.phase not in ("play", "done"):
             raise ValueError(f"{policy} playouts run in native code from the play phase on")
-        playouts.check_policy_hands(self.cards_left(), code)
         return code
 
     def _through_tribute(self, seed: int, record: bool) -> tuple[Deal, list[tuple[int, list[Any]]]]:

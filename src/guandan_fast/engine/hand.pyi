@@ -82,6 +82,9 @@ class Hand:
         """Whether ``other`` is a sub-multiset of this hand."""
     def clash(self, other: Hand) -> int | None:
         """The lowest card of which this hand and ``other`` together hold three copies, if any."""
+    def common(self, cards: CardsLike | Move) -> Hand:
+        """The cards this hand and ``cards`` both hold, each as often as the one holding it
+        fewer times (a multiset intersection)."""
     def add(self, cards: CardsLike | Move) -> Hand:
         """This hand with ``cards`` added; ValueError if a card would have three copies."""
     def remove(self, cards: CardsLike | Move) -> Hand:

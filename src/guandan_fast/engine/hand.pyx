@@ -226,6 +226,12 @@ cdef class Hand:
         cdef uint64_t both = (self.twice & other.once) | (other.twice & self.once)
         return gf_ctz64(both) if both else None
 
+    def common(self, cards):
+        """The cards this hand and ``cards`` both hold, each as often as the one holding it
+        fewer times (a multiset intersection)."""
+        cdef Hand other = as_hand(cards)
+        return make_hand(self.once & other.once, self.twice & other.twice)
+
     def add(self, cards):
         """This hand with ``cards`` added; ValueError if a card would have three copies."""
         cdef Hand other = as_hand(cards)

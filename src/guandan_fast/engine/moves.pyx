@@ -242,8 +242,8 @@ def sort_key(move):
 def _restore_move(kind, key, once, twice, level):
     """A pickled move, checked again as ``Move(...)`` checks it (its planes, its level and
     that the cards form that reading); a pass is :data:`PASS`."""
-    if type(kind) is int and kind == K_PASS and type(key) is int and type(once) is int and type(twice) is int:
-        if key or once or twice:
+    if type(kind) is int and kind == K_PASS:
+        if key != 0 or once != 0 or twice != 0:
             raise ValueError("a pass has no cards and no key")
         return PASS
     return Move(kind, key, Hand.from_bits(once, twice), level)

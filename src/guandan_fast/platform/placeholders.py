@@ -76,14 +76,14 @@ def swapped_in(hands: list[Hand], own_seat: int, seat: int, cards: Hand, reserve
     if seat == own_seat:
         raise ValueError(f"the server says seat {seat} holds {cards}, its hand is {held}")
     hands = list(hands)
-    keep = common(held, cards)
+    keep = held.common(cards)
     need = list(cards.remove(keep).indices())
     rest = held.remove(keep)
     # the seat's reserved cards stay, but those the swapped-in cards already hold are not
     # needed twice (a known SA played as part of a straight frees the seat's other SA)
     mine = reserved.get(seat, Hand())
-    staying = mine.remove(common(mine, cards))
-    spare = list(rest.remove(common(rest, staying)).indices())
+    staying = mine.remove(mine.common(cards))
+    spare = list(rest.remove(rest.common(staying)).indices())
     for card in need:
         donor = next((s for s in range(4) if s not in (seat, own_seat) and card in free(hands[s], reserved.get(s))), None)
         if donor is None or not spare:
@@ -122,8 +122,4 @@ def arrange_tribute(deal: Deal, own_seat: int, paid: Mapping[int, int]) -> Deal:
 
 def free(hand: Hand, reserved: Hand | None) -> list[int]:
     """The distinct cards of ``hand`` that are not ``reserved`` for it."""
-    return hand.remove(common(hand, reserved)).distinct() if reserved is not None else hand.distinct()
-
-
-def common(a: Hand, b: Hand) -> Hand:
-    return Hand.from_bits(a.once & b.once, a.twice & b.twice)
+    return hand.remove(hand.common(reserved)).distinct() if reserved is not None else hand.distinct()

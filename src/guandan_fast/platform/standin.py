@@ -78,8 +78,8 @@ def _play_stand_in(
     # the unseen cards: 108 minus the own hand minus what was played (the move to beat is
     # played again in the stand-in, so it stays with its maker)
     pool = placeholders.FULL_DECK.remove(own)
-    gone = played.remove(placeholders.common(played, last))
-    pool = pool.remove(placeholders.common(pool, gone))
+    gone = played.remove(played.common(last))
+    pool = pool.remove(pool.common(gone))
     if not pool.contains(last):
         raise ProtocolError(f"the move to beat {short(beat[1] if beat else None)} is not among the unseen cards")
     pool = pool.remove(last)

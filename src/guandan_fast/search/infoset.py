@@ -89,9 +89,8 @@ def unseen(deal: Deal, seat: int) -> Unseen:
     # what the table shows each seat holds; in a deal whose hands were replaced against it
     # (``with_hands(check_public=False)``, a platform mirror), what is still there
     held, jokers, payers, chosen = deal.public_holdings()
-    known = [hands[s] if s == seat else Hand._trusted(held[s].once & hands[s].once, held[s].twice & hands[s].twice)
-             for s in range(4)]
-    info = deal.tribute
+    known = [hands[s] if s == seat else held[s].common(hands[s]) for s in range(4)]
+    record = deal.tribute_record
     pooled = Hand()
     pooled_seats: tuple[int, ...] = ()
     if payers:  # an anti-tribute: the payers hold the big jokers not played between them
@@ -112,8 +111,8 @@ def unseen(deal: Deal, seat: int) -> Unseen:
     c0, c1, c2, c3 = (0 if s == seat else left[s] - len(known[s]) for s in range(4))
     k0, k1, k2, k3 = known
     cards = hidden.remove(pooled)
-    paid = [(payer, card) for payer, _, card in info["payments"]] + list(chosen)
-    b0, b1, b2, b3 = _barred(seat, cards, paid, info.get("payers", ()), deal.level)
+    paid = [(payer, card) for payer, _, card in record.payments] + list(chosen)
+    b0, b1, b2, b3 = _barred(seat, cards, paid, record.payers, deal.level)
     return Unseen(seat, cards, (c0, c1, c2, c3), (k0, k1, k2, k3), pooled, pooled_seats, (b0, b1, b2, b3))
 
 

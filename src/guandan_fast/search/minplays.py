@@ -15,7 +15,7 @@ from typing import Final, Literal
 import numpy as np
 import numpy.typing as npt
 
-from ..engine.cards import parse_level
+from ..engine.cards import check_flag, parse_level
 from ..engine.hand import CardsLike, Hand, as_hand
 from ..engine.moves import Move, MoveType
 from ._minplays import WHOLE
@@ -72,8 +72,7 @@ def _solve(
     level = parse_level(level)
     if len(hand) > MAX_CARDS:
         raise ValueError(f"min_plays takes hands of at most {MAX_CARDS} cards, not {len(hand)}")
-    if not isinstance(whole, (bool, np.bool_)):  # numpy's bool too, as a mask's element is
-        raise TypeError(f"whole must be True or False, not {type(whole).__name__}")
+    whole = check_flag(whole, "whole")
     return (*_solver().solve(hand.once, hand.twice, level, code | (WHOLE if whole else 0)), level)
 
 

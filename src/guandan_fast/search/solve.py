@@ -14,9 +14,7 @@ import threading
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
-import numpy as np
-
-from ..engine.cards import bounded, real_number
+from ..engine.cards import bounded, check_flag, real_number
 from ..engine.deal import Deal
 from ..engine.notation import StoredAction, stored_triple
 from . import _solve as _native
@@ -138,8 +136,7 @@ def solve(
         raise TypeError(f"objective must be a string, one of {OBJECTIVES}, not {type(objective).__name__}")
     if objective not in _native.OBJECTIVES:
         raise ValueError(f"unknown objective {objective!r}: one of {OBJECTIVES}")
-    if not isinstance(table, (bool, np.bool_)):  # numpy's bool too, as min_plays' whole
-        raise TypeError(f"table must be True or False, not {type(table).__name__}")
+    table = check_flag(table, "table")
     nodes = 0 if max_nodes is None else bounded(max_nodes, "max_nodes", 1, MAX_NODES)
     millis = 0.0 if time_ms is None else check_milliseconds(time_ms)
     if deal.phase in ("tribute", "return"):
@@ -148,7 +145,7 @@ def solve(
         raise ValueError("the deal is over: there is nothing to solve")
     solver = _solver()
     lower, upper, exact, stopped, _, lowers, uppers, searched, rows = solver.solve(
-        deal, _native.OBJECTIVES[objective], nodes, millis, bool(table), True
+        deal, _native.OBJECTIVES[objective], nodes, millis, table, True
     )
     if stopped == "signal":  # pragma: no cover - the handler's exception is raised instead
         raise KeyboardInterrupt
