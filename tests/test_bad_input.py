@@ -453,6 +453,25 @@ def test_the_solve_command_takes_fractional_milliseconds_and_refuses_a_pass_to_b
     assert main(["solve", "S2", "S3", "S4", "S5", "--last", '["PASS","PASS","PASS"]', "--last-seat", "2"]) == 2
     err = capsys.readouterr().err
     assert "--last must be the move to beat (a play of cards), not a pass" in err and "may not pass" not in err
+    # JSON null was read as "leading" and then refused as "--last-seat needs --last"
+    assert main(["solve", "S2", "S3", "S4", "S5", "--last", "null", "--last-seat", "2"]) == 2
+    err = capsys.readouterr().err
+    assert "--last must be the move to beat, a platform triple, not null" in err and "needs --last" not in err
+
+
+def test_strongest_is_an_on_off_flag() -> None:
+    # "yes", 1 and None were read by their truth: strongest="no" gave the strongest list
+    hand = "H2 H2 S3 S3 C3 D4 D4"
+    plain, strongest = legal_moves(hand, 2), legal_moves(hand, 2, strongest=True)
+    assert len(strongest) < len(plain)
+    for flag, expected in ((np.bool_(True), strongest), (np.bool_(False), plain)):
+        assert legal_moves(hand, 2, strongest=flag) == expected  # type: ignore[arg-type]
+        assert list(legal_moves_batch([hand], 2, strongest=flag)[0]) == list(expected)  # type: ignore[arg-type]
+    for bad in ("no", "yes", 1, 0, None):
+        with pytest.raises(TypeError, match="strongest must be True or False"):
+            legal_moves(hand, 2, strongest=bad)  # type: ignore[arg-type]
+        with pytest.raises(TypeError, match="strongest must be True or False"):
+            legal_moves_batch([hand], 2, strongest=bad)  # type: ignore[arg-type]
 
 
 def test_solve_takes_numpy_bool_for_table() -> None:

@@ -104,7 +104,11 @@ def report(deal: Deal, solution: Solution, seconds: float) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    last = _json_argument(args.last, "--last") if args.last else None
+    last = None
+    if args.last is not None:
+        last = _json_argument(args.last, "--last")
+        if last is None:  # JSON null: not "leading", which is said by leaving --last out
+            raise ValueError("--last must be the move to beat, a platform triple, not null (leave it out to lead)")
     finished = [_seat(seat, "--finished") for seat in args.finished.split(",")] if args.finished else None
     deal = position(args.hands, args.level, args.to_act, last, args.last_seat, finished)
     start = time.perf_counter()

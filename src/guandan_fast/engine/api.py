@@ -26,7 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .backend import Backend, generator, resolve_backend, set_default_backend
-from .cards import as_index, parse_level
+from .cards import as_index, check_flag, parse_level
 from .hand import CardsLike, Hand, as_hand
 from .kinds import LEADING, MoveArrays
 from .movelist import MOVE_DTYPE, MoveList, has_legal_follow, legal_moves, read_last
@@ -236,6 +236,7 @@ def legal_moves_batch(
     256 MiB in all) is kept for the next batches, which then write into pages already
     mapped instead of faulting in fresh ones.
     """
+    strongest = check_flag(strongest, "strongest")
     planes = _batch_planes(hands)
     n = planes.shape[0]
     levels = _batch_levels(level, n)
@@ -249,7 +250,7 @@ def legal_moves_batch(
     beaten = read_last(last, levels, gen) if isinstance(levels, int) else LEADING
     per_hand = [levels] * n if isinstance(levels, int) else levels.tolist()
     workers = batch_thread_count(n, threads)
-    batch_args = (*beaten, bool(strongest))
+    batch_args = (*beaten, strongest)
     generate_batch = gen.generate_batch
     if workers == 1:
         return MoveBatch([generate_batch(planes, levels, *batch_args)], per_hand)

@@ -34,7 +34,7 @@ cnp.import_array()
 from guandan_fast.engine import _movegen
 from guandan_fast.engine import backend as _backend
 from guandan_fast.engine.backend import generator
-from guandan_fast.engine.cards import level_char, parse_level
+from guandan_fast.engine.cards import check_flag, level_char, parse_level
 from guandan_fast.engine.hand import card_names
 from guandan_fast.engine.kinds import LEADING, PLATFORM_NAMES, MoveArrays, MoveType
 from guandan_fast.engine.notation import read
@@ -420,6 +420,8 @@ def legal_moves(hand, level, last=None, *, strongest=False, backend=None):
     allowed to a follower and is not listed.
     """
     cdef Args c
+    if strongest is not False and strongest is not True:  # numpy's bool too; not "yes"
+        strongest = check_flag(strongest, "strongest")
     gen = _read_call(&c, hand, level, last, backend)
     cdef MoveList moves = MoveList.__new__(MoveList)
     if gen is _movegen:
