@@ -49,6 +49,7 @@ CASES: dict[str, str] = {
     "lead": "leading, complete",
     "lead_kept": "leading, complete, every list kept",
     "lead_strongest": "leading, strongest",
+    "lead_endgame": "leading, endgame hands (at most 10 cards)",
     "follow": "following",
     "batch": "batch, a thread per core (per hand)",
     "batch_one_thread": "batch, one thread (per hand)",
@@ -108,19 +109,24 @@ FOLLOW_MIX: dict[MoveType, int] = {
 
 @dataclass(frozen=True)
 class Workload:
-    """Hands to time, each with its level and the move it follows in the ``follow`` case."""
+    """Hands to time, each with its level and the move it follows in the ``follow`` case,
+    and as many endgame hands with their levels (the ``lead_endgame`` case)."""
 
     seed: int
     hands: tuple[Hand, ...]
     levels: tuple[int, ...]
     lasts: tuple[Move, ...]
+    endgame_hands: tuple[Hand, ...] = ()
+    endgame_levels: tuple[int, ...] = ()
 
     def __len__(self) -> int:
         return len(self.hands)
 
     def head(self, n: int) -> Workload:
         """The first ``n`` hands (the reference backend is timed on fewer)."""
-        return Workload(self.seed, self.hands[:n], self.levels[:n], self.lasts[:n])
+        return Workload(
+            self.seed, self.hands[:n], self.levels[:n], self.lasts[:n], self.endgame_hands[:n], self.endgame_levels[:n]
+        )
 
 
 def deal_hands(n: int, seed: int) -> tuple[list[Hand], list[int]]:
@@ -167,7 +173,32 @@ def make_workload(
     for i in range(n_hands):
         nxt = i - i % SEATS + (i + 1) % SEATS
         lasts.append(_move_to_follow(rng, api.legal_moves(hands[nxt], levels[nxt], backend=backend)))
-    return Workload(seed, tuple(hands[:n_hands]), tuple(levels[:n_hands]), tuple(lasts))
+    endgame_hands, endgame_levels = hands_in_endgames(n_hands, seed)
+    return Workload(
+        seed, tuple(hands[:n_hands]), tuple(levels[:n_hands]), tuple(lasts), tuple(endgame_hands), tuple(endgame_levels)
+    )
+
+
+#: The ``lead_endgame`` case's hands: those of positions where no seat holds more cards.
+ENDGAME_CARDS = 10
+
+
+def hands_in_endgames(n: int, seed: int, cards: int = ENDGAME_CARDS) -> tuple[list[Hand], list[int]]:
+    """``n`` hands of at most ``cards`` cards, as a solver or a rollout meets them: the hands
+    still in play at :func:`endgame` positions of ``Deal.random(seed)``, ``seed + 1``, ...,
+    with their deal's level."""
+    hands: list[Hand] = []
+    levels: list[int] = []
+    deal_seed = seed
+    while len(hands) < n:
+        deal = endgame(deal_seed, cards)
+        deal_seed += 1
+        if deal is None:
+            continue
+        held = [hand for hand in deal.hands if len(hand)]
+        hands += held
+        levels += [deal.level] * len(held)
+    return hands[:n], levels[:n]
 
 
 WORST_LEVEL = 2
@@ -212,7 +243,9 @@ WORST_HAND_LABEL = (
 
 def case_hands(case: str, workload: Workload) -> int:
     """How many hands one pass of ``case`` covers (the worst-hand case is one hand)."""
-    return 1 if case == "worst" else len(workload)
+    if case == "worst":
+        return 1
+    return len(workload.endgame_hands) if case == "lead_endgame" else len(workload)
 
 
 def make_pass(
@@ -231,6 +264,9 @@ def make_pass(
     if case == "worst":
         hand, level = worst_hand()
         hands, levels, follows = (hand,), (level,), (None,)
+    elif case == "lead_endgame":
+        hands, levels = workload.endgame_hands, workload.endgame_levels
+        follows = (None,) * len(hands)
     else:
         hands, levels = workload.hands, workload.levels
         follows = workload.lasts if case == "follow" else (None,) * len(hands)

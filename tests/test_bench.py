@@ -66,6 +66,18 @@ def test_workload_does_not_depend_on_the_backend() -> None:
     assert bench.make_workload(8, seed=5, backend="native") == bench.make_workload(8, seed=5, backend="reference")
 
 
+def test_endgame_hands_are_the_hands_in_play_at_endgame_positions() -> None:
+    workload = bench.make_workload(9, seed=4)
+    assert len(workload.endgame_hands) == len(workload.endgame_levels) == 9
+    deal = bench.endgame(4, bench.ENDGAME_CARDS)
+    assert deal is not None
+    held = [hand for hand in deal.hands if len(hand)]
+    assert list(workload.endgame_hands[: len(held)]) == held
+    assert set(workload.endgame_levels[: len(held)]) == {deal.level}
+    assert all(1 <= len(hand) <= bench.ENDGAME_CARDS for hand in workload.endgame_hands)
+    assert workload.head(5).endgame_hands == workload.endgame_hands[:5]
+
+
 def test_worst_hand_has_37026_moves() -> None:
     hand, level = bench.worst_hand()
     assert level == 2 and len(hand) == 50
@@ -82,6 +94,10 @@ def test_a_pass_counts_the_moves_of_every_hand(case: str) -> None:
     if case == "worst":
         hand, level = bench.worst_hand()
         expected = len(legal_moves(hand, level, backend="reference"))
+    elif case == "lead_endgame":
+        expected = sum(
+            len(legal_moves(h, lv, backend="reference")) for h, lv in zip(workload.endgame_hands, workload.endgame_levels)
+        )
     else:
         lasts = workload.lasts if case == "follow" else (None,) * 3
         expected = sum(
