@@ -6,6 +6,7 @@ cdef struct Ctx:
     uint64_t twice
     int level_index         # rank index of the level (level - 2)
     int W                   # wildcards held, 0..2
+    int rank_cards          # the cards of the thirteen ranks held, wildcards included
     uint64_t wo[4]          # planes of w wildcards, w = 0..2 (and 3: none, for the rows
     uint64_t wt[4]          # _of_rank writes past its run, never kept)
     uint64_t counts         # the natural cards of each rank r, counted in its 4-bit group
@@ -69,6 +70,7 @@ cdef inline void _setup(Ctx* c, uint64_t once, uint64_t twice, int level, bint s
     c.counts = counts
     c.level_index = li
     c.W = (1 if once & wbit else 0) + (1 if twice & wbit else 0)
+    c.rank_cards = gf_popcount64(no) + gf_popcount64(nt) + c.W
     c.wo[0] = 0
     c.wo[1] = wbit
     c.wo[2] = wbit

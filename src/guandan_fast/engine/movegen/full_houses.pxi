@@ -89,8 +89,10 @@ cdef void _three_with_two(Ctx* c, int min_key) noexcept nogil:
     cdef unsigned int above = _ranks_above(c, min_key), ranks
     for wr in range(_min(W, 2) + 1):
         kr = 3 - wr
-        n = _pair_list(c, wr if W > wr else -1, rows, by_power)
         ranks = (c.at_least[kr] >> 2) & above & 0x1FFFu  # the ranks with kr natural cards
+        if not ranks:  # no triple: the pairs are not listed
+            continue
+        n = _pair_list(c, wr if W > wr else -1, rows, by_power)
         while ranks:
             r = gf_ctz64(ranks)
             ranks &= ranks - 1

@@ -44,11 +44,20 @@ cdef void _sequences(Ctx* c, int kind, int nslots, int need, int max_key, int mi
     cdef unsigned int listed = 0  # the ranks whose options are listed (on first use)
     cdef Py_ssize_t start = out.n
     cdef unsigned int windows = 0  # the windows with cards enough, found without a branch
-    for key in range(_max(min_key + 1, 1), max_key + 1):
-        miss = need * nslots
-        for j in range(1, need + 1):
-            miss -= POP5[(c.at_least[j] >> key) & window]
-        windows |= <unsigned int>(miss <= W) << key
+    if c.rank_cards < need * nslots:
+        return
+    if W == 0:  # every slot full: the positions p whose next nslots ranks all have ``need``
+        windows = c.at_least[need] & (c.at_least[need] >> 1)
+        if nslots == 3:
+            windows &= c.at_least[need] >> 2
+        key = _max(min_key + 1, 1)
+        windows &= ((1u << (max_key + 1)) - 1) & ~((1u << key) - 1)
+    else:
+        for key in range(_max(min_key + 1, 1), max_key + 1):
+            miss = need * nslots
+            for j in range(1, need + 1):
+                miss -= POP5[(c.at_least[j] >> key) & window]
+            windows |= <unsigned int>(miss <= W) << key
     while windows:
         key = gf_ctz64(windows)
         windows &= windows - 1
@@ -242,14 +251,18 @@ cdef void _straights(Ctx* c, int min_key) noexcept nogil:
     cdef int key, p, i, j, r, g, m, slot, cur, low, high, W = c.W
     cdef unsigned int nib, windows = 0
     cdef Py_ssize_t start = c.out.n
+    if c.rank_cards < 5:
+        return
+    for key in range(_max(min_key + 1, 1), 11):  # the windows with cards enough
+        if 5 - POP5[(c.at_least[1] >> key) & 31] <= W:
+            windows |= 1u << key
+    if not windows:
+        return
     for r in range(13):
         nib = c.pat[r] & 15
         for j in range(4):
             natural[r][j] = <uint64_t>NIB_CARDS[nib][j] << (4 * r)
         n_natural[r] = POP5[nib]
-    for key in range(_max(min_key + 1, 1), 11):  # the windows with cards enough
-        if 5 - POP5[(c.at_least[1] >> key) & 31] <= W:
-            windows |= 1u << key
     for p in range(2, 11, 2):
         low = windows >> (p - 1) & 1
         high = windows >> p & 1
@@ -310,6 +323,8 @@ cdef void _straight_flushes(Ctx* c, int min_key) noexcept nogil:
     cdef unsigned int present
     cdef bint low_natural
     cdef MoveBuffer* out = c.out
+    if c.rank_cards < 5:
+        return
     for r in range(13):
         lanes |= SUIT_LANES[c.pat[r] & 15] << (r + 2)
     lanes |= (lanes >> 13) & LANE_BIT_1  # A stands at 1 (bit 14 -> bit 1) as well as at 14
