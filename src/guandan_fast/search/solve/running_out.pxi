@@ -71,11 +71,20 @@ cdef inline bint _unbeatable(const PlayState* s, int kind, int key, int size) no
 cdef int _unbeatable_rows(const PlayState* s, MoveBuffer* m, Py_ssize_t first, Py_ssize_t n,
                           int32_t* sure) noexcept nogil:
     """The rows first..n-1 of ``m`` that no opponent can beat, into ``sure`` (at most
-    RUN_MOVES); their number."""
-    cdef int count = 0
+    RUN_MOVES); their number. The answer depends on a move's kind, key and size only, and
+    a list holds the moves of one kind and key together: a row like the one before it
+    takes its answer."""
+    cdef int count = 0, kind, key, size, seen_kind = -1, seen_key = -1, seen_size = -1
+    cdef bint unbeaten = False
     cdef Py_ssize_t i
     for i in range(first, n):
-        if _unbeatable(s, m.kinds[i], m.keys[i], hand_size(m.cards[2 * i], m.cards[2 * i + 1])):
+        kind = m.kinds[i]
+        key = m.keys[i]
+        size = hand_size(m.cards[2 * i], m.cards[2 * i + 1])
+        if kind != seen_kind or key != seen_key or size != seen_size:
+            unbeaten = _unbeatable(s, kind, key, size)
+            seen_kind, seen_key, seen_size = kind, key, size
+        if unbeaten:
             sure[count] = <int32_t>i
             count += 1
             if count == RUN_MOVES:
