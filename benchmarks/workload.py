@@ -5,6 +5,7 @@ Both ``benchmarks/`` (pytest-benchmark) and ``guandan-fast bench`` use what is h
 * :func:`make_workload` deals seeded random 27-card hands (a shuffled 108-card double
   deck cut into four hands, again and again), each deal at a random level, and gives
   every hand a move to follow drawn from the next seat's legal moves (a mix of types);
+  beside them it takes the small hands of endgames (:func:`hands_in_endgames`);
 * :func:`worst_hand` is the hand with the most moves we know of (both wildcards and
   all eight copies of six consecutive ranks);
 * :func:`make_pass` turns a *case* (:data:`CASES`) into a callable that makes one pass
@@ -116,8 +117,8 @@ class Workload:
     hands: tuple[Hand, ...]
     levels: tuple[int, ...]
     lasts: tuple[Move, ...]
-    endgame_hands: tuple[Hand, ...] = ()
-    endgame_levels: tuple[int, ...] = ()
+    endgame_hands: tuple[Hand, ...]
+    endgame_levels: tuple[int, ...]
 
     def __len__(self) -> int:
         return len(self.hands)
@@ -162,7 +163,8 @@ def make_workload(
     n_hands: int = DEFAULT_HANDS, seed: int = DEFAULT_SEED, *, backend: api.Backend | None = None
 ) -> Workload:
     """The fixed workload: :func:`deal_hands`, and for hand ``i`` a move to follow taken
-    from the legal leading moves of the next seat of its deal (seat ``i + 1`` mod 4).
+    from the legal leading moves of the next seat of its deal (seat ``i + 1`` mod 4); and
+    ``min(n_hands, ENDGAME_HANDS)`` endgame hands (:func:`hands_in_endgames`, the same seed).
 
     ``backend`` only lists those moves; any correct backend gives the same workload.
     """
@@ -173,7 +175,7 @@ def make_workload(
     for i in range(n_hands):
         nxt = i - i % SEATS + (i + 1) % SEATS
         lasts.append(_move_to_follow(rng, api.legal_moves(hands[nxt], levels[nxt], backend=backend)))
-    endgame_hands, endgame_levels = hands_in_endgames(n_hands, seed)
+    endgame_hands, endgame_levels = hands_in_endgames(min(n_hands, ENDGAME_HANDS), seed)
     return Workload(
         seed, tuple(hands[:n_hands]), tuple(levels[:n_hands]), tuple(lasts), tuple(endgame_hands), tuple(endgame_levels)
     )
@@ -181,6 +183,9 @@ def make_workload(
 
 #: The ``lead_endgame`` case's hands: those of positions where no seat holds more cards.
 ENDGAME_CARDS = 10
+#: The most endgame hands a workload holds: each deal played gives three or four, at about
+#: 2 ms a deal, so a workload of many dealt hands does not wait on playing their endgames.
+ENDGAME_HANDS = 1000
 
 
 def hands_in_endgames(n: int, seed: int, cards: int = ENDGAME_CARDS) -> tuple[list[Hand], list[int]]:

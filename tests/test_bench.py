@@ -96,7 +96,8 @@ def test_a_pass_counts_the_moves_of_every_hand(case: str) -> None:
         expected = len(legal_moves(hand, level, backend="reference"))
     elif case == "lead_endgame":
         expected = sum(
-            len(legal_moves(h, lv, backend="reference")) for h, lv in zip(workload.endgame_hands, workload.endgame_levels)
+            len(legal_moves(h, lv, backend="reference"))
+            for h, lv in zip(workload.endgame_hands, workload.endgame_levels)
         )
     else:
         lasts = workload.lasts if case == "follow" else (None,) * 3

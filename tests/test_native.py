@@ -215,6 +215,48 @@ def test_random_hands_match_the_reference(chunk: int) -> None:
     assert hands == HANDS // CHUNKS and lists > hands * 2
 
 
+def _small_hand_on_a_run(rng: random.Random, level: int) -> Hand:
+    """0..12 cards of two to six consecutive ranks (A low or high; the top ranks in a third
+    of them), 0..2 of them wildcards: the hands where the generator's early returns (too
+    few cards, no triple) and its windows without wildcards decide."""
+    length = rng.randint(2, 6)
+    low = 15 - length if rng.random() < 1 / 3 else rng.randint(1, 10)
+    ranks = [12 if p in (1, 14) else p - 2 for p in range(low, min(low + length, 15))]
+    pool = [4 * r + suit for r in ranks for suit in range(4) for _ in range(2)]
+    wilds = rng.choice((0, 0, 1, 2))
+    wild = wildcard(level)
+    natural = [card for card in pool if card != wild]
+    cards = rng.sample(natural, min(len(natural), max(0, rng.randint(0, 12) - wilds)))
+    return Hand.from_indices(cards + [wild] * wilds)
+
+
+@pytest.mark.parametrize("level", [2, 7, 13, 14])
+def test_small_hands_match_the_reference_leading_and_following_every_sequence_key(level: int) -> None:
+    """Tubes, plates, straights and straight flushes of every key as the move to beat, and
+    the leading lists, of small hands on runs of ranks (the early returns' edges)."""
+    rng = random.Random(level)
+    full = full_deck_by_kind(level)
+    sequences = [
+        as_last(next(r for r in full[kind] if r[1] == key))
+        for kind, keys in (
+            (MoveType.THREE_PAIR, range(1, 13)),
+            (MoveType.TWO_TRIPS, range(1, 14)),
+            (MoveType.STRAIGHT, range(1, 11)),
+            (MoveType.STRAIGHT_FLUSH, range(1, 11)),
+        )
+        for key in keys
+    ]
+    for _ in range(80):
+        hand = _small_hand_on_a_run(rng, level)
+        complete = set(map(row, api.legal_moves(hand, level, backend="reference")))
+        assert native_set(hand, level) == complete, (str(hand), level)
+        assert native_set(hand, level, strongest=True) == strongest_rows(complete), (str(hand), level)
+        for last in sequences:
+            expected = following(complete, last)
+            assert native_set(hand, level, last) == expected, (str(hand), level, last)
+            assert native().has_legal_follow(hand.once, hand.twice, level, *last) is bool(expected)
+
+
 def test_the_differential_covers_every_level_kind_and_wildcard_count() -> None:
     """The hands above really do span all levels, wildcard counts and move kinds."""
     rng = random.Random(5)

@@ -72,8 +72,9 @@ cdef int _unbeatable_rows(const PlayState* s, MoveBuffer* m, Py_ssize_t first, P
                           int32_t* sure) noexcept nogil:
     """The rows first..n-1 of ``m`` that no opponent can beat, into ``sure`` (at most
     RUN_MOVES); their number. The answer depends on a move's kind, key and size only, and
-    a list holds the moves of one kind and key together: a row like the one before it
-    takes its answer."""
+    a list holds the moves of one kind and key mostly together (a full house's key comes
+    once per number of wildcards in its triple): a row like the one before it takes its
+    answer."""
     cdef int count = 0, kind, key, size, seen_kind = -1, seen_key = -1, seen_size = -1
     cdef bint unbeaten = False
     cdef Py_ssize_t i
