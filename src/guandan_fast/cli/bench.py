@@ -63,7 +63,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     bench = commands.add_parser(
         "bench", help="time the native core against the reference on a fixed set of random hands"
     )
-    bench.add_argument("--hands", type=hand_count, help="hands (default 1000; at most 100,000)")
+    bench.add_argument("--hands", type=hand_count, help="dealt hands (default 1000; at most 100,000; the endgame case, at most 1,000 hands of endgames)")
     bench.add_argument("--seed", type=int, help="deal seed (default 20240503)")
     bench.add_argument(
         "--reference-hands",
