@@ -13,6 +13,10 @@ cdef enum:
     FOLLOW_CAPACITY = 256
     # generate releases the GIL for hands of more cards than this (a dealt hand has 27)
     BIG_HAND = 27
+    # a hand of at most this many cards leads on the stack too (a few dozen moves, copied
+    # out): the lead's block would be a large allocation, which costs more than the copy
+    # (glibc consolidates its free lists before each: a quarter of a small hand's call)
+    SMALL_LEAD = 15
 
 
 def generate(once, twice, level, last_kind, last_key, last_size, strongest):
@@ -39,15 +43,16 @@ cdef int fill_generated(Moves moves, uint64_t once, uint64_t twice, int level, i
     cdef uint8_t key_store[LIST_CAPACITY]
     cdef uint64_t card_store[2 * LIST_CAPACITY]
     cdef Py_ssize_t n
+    cdef int cards = gf_popcount64(once) + gf_popcount64(twice)
     if moves.cards_at != NULL or moves.lent:
         raise ValueError("fill_generated fills a new, empty Moves")
-    if last_kind == K_PASS or TIGHT_BUFFERS:  # a long list: written in place into the result's memory
+    if (last_kind == K_PASS and cards > SMALL_LEAD) or TIGHT_BUFFERS:  # a long list: written in place into the result's memory
         if _block_init(&buf, 1 if TIGHT_BUFFERS else LEAD_CAPACITY) != 0:
             raise MemoryError()
     else:
         movebuf_borrow(&buf, kind_store, key_store, card_store, LIST_CAPACITY)
     try:
-        if gf_popcount64(once) + gf_popcount64(twice) > BIG_HAND:
+        if cards > BIG_HAND:
             with nogil:  # a big hand can take a while: let other threads run
                 n = generate_append(once, twice, level, last_kind, last_key, last_size, strongest, &buf)
         else:
