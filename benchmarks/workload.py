@@ -69,6 +69,9 @@ PATHS: dict[str, tuple[str, str]] = {
     "lead_hand": ("legal_moves(Hand, level)", "lead_hand"),
     "lead_string": ("legal_moves(card string, level), string seen before", "lead_hand"),
     "lead_new_string": ("legal_moves(card string, level), new string", "lead_hand"),
+    "lead_endgame_hand": ("legal_moves(Hand, level), an endgame hand (at most 10 cards)", "lead_endgame_hand"),
+    "lead_endgame_string": ("legal_moves(card string, level), an endgame hand, string seen before", "lead_endgame_hand"),
+    "lead_endgame_new_string": ("legal_moves(card string, level), an endgame hand, new string", "lead_endgame_hand"),
     "batch_planes": ("legal_moves_batch(uint64 planes, levels), per hand", "batch_planes"),
     "batch_hands": ("legal_moves_batch(list of Hand, levels), per hand", "batch_planes"),
     "batch_strings": ("legal_moves_batch(list of card strings, levels), per hand", "batch_planes"),
@@ -390,6 +393,7 @@ def make_path(path: str, workload: Workload) -> tuple[Callable[[], Any], Callabl
         return lambda: [deal.clone() for deal in observed], observe
     triples = [last.to_platform() for last in lasts]
     strings = [str(hand) for hand in hands]
+    endgame_strings = [str(hand) for hand in workload.endgame_hands]
     planes = np.array([(hand.once, hand.twice) for hand in hands], dtype=np.uint64).reshape(-1, 2)
     levels_array = np.array(levels, dtype=np.uint8)
     deal_starts = range(0, len(hands), SEATS)
@@ -404,6 +408,9 @@ def make_path(path: str, workload: Workload) -> tuple[Callable[[], Any], Callabl
         "lead_hand": lambda _: _each(legal_moves, hands, levels),
         "lead_string": lambda _: _each(legal_moves, strings, levels),
         "lead_new_string": lambda _: _each(legal_moves, strings, levels),
+        "lead_endgame_hand": lambda _: _each(legal_moves, workload.endgame_hands, workload.endgame_levels),
+        "lead_endgame_string": lambda _: _each(legal_moves, endgame_strings, workload.endgame_levels),
+        "lead_endgame_new_string": lambda _: _each(legal_moves, endgame_strings, workload.endgame_levels),
         "batch_planes": lambda _: len(batch(planes, levels)),
         "batch_hands": lambda _: len(batch(hands, levels)),
         "batch_strings": lambda _: len(batch(strings, levels)),
@@ -411,7 +418,7 @@ def make_path(path: str, workload: Workload) -> tuple[Callable[[], Any], Callabl
         "batch_deal_hands": lambda _: sum(len(batch(hands[i : i + SEATS], levels[i])) for i in deal_starts),
     }
     call = calls[path]
-    return (forget_parsed if path in ("lead_new_string", "batch_strings") else nothing), call
+    return (forget_parsed if path in ("lead_new_string", "lead_endgame_new_string", "batch_strings") else nothing), call
 
 
 def _each(call: Callable[..., Any], *columns: Sequence[Any]) -> int:
