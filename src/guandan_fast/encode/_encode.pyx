@@ -534,16 +534,15 @@ cdef cnp.ndarray _output(object out, tuple shape):
             and cnp.PyArray_IS_C_CONTIGUOUS(given) and cnp.PyArray_ISALIGNED(given)
             and cnp.PyArray_ISWRITEABLE(given) and out.shape == shape):  # the common case, read in C
         return given
+    # one of the conditions above failed: name it (a swapped float32 is no float32 dtype)
     fault = (
         f"has dtype {out.dtype}" if out.dtype != np.float32 else
         f"has shape {out.shape}" if out.shape != shape else
         "is not C-contiguous" if not out.flags.c_contiguous else
         "is not aligned" if not out.flags.aligned else
-        "is read-only" if not out.flags.writeable else None
+        "is read-only"
     )
-    if fault is not None:
-        raise ValueError(f"out must be a writable, aligned, C-contiguous float32 array of shape {shape}; this one {fault}")
-    return <cnp.ndarray>out
+    raise ValueError(f"out must be a writable, aligned, C-contiguous float32 array of shape {shape}; this one {fault}")
 
 
 def state(deal, seat, layout="danzero", out=None):
