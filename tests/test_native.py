@@ -257,6 +257,16 @@ def test_small_hands_match_the_reference_leading_and_following_every_sequence_ke
             assert native().has_legal_follow(hand.once, hand.twice, level, *last) is bool(expected)
 
 
+def test_a_small_hand_with_more_moves_than_the_stack_holds_grows_off_it() -> None:
+    """A hand of at most 15 cards leads on the stack (room for 1,024 moves); this one has
+    1,678, so its list moves to the heap midway and must still be whole."""
+    hand = Hand("H2 H2 D5 S6 C6 D6 S7 C7 D7 S8 C8 D8 S9 C9 ST")
+    complete = set(map(row, api.legal_moves(hand, 2, backend="reference")))
+    assert len(hand) == 15 and len(complete) == 1_678
+    assert native_set(hand, 2) == complete
+    assert set(map(row, api.legal_moves(hand, 2))) == complete
+
+
 def test_the_differential_covers_every_level_kind_and_wildcard_count() -> None:
     """The hands above really do span all levels, wildcard counts and move kinds."""
     rng = random.Random(5)
