@@ -197,15 +197,16 @@ def hands_in_endgames(n: int, seed: int, cards: int = ENDGAME_CARDS) -> tuple[li
     with their deal's level."""
     hands: list[Hand] = []
     levels: list[int] = []
-    deal_seed = seed
-    while len(hands) < n:
+    for deal_seed in range(seed, seed + 10 * n + 100):  # bounded: few deals reach a tiny ``cards``
+        if len(hands) >= n:
+            break
         deal = endgame(deal_seed, cards)
-        deal_seed += 1
-        if deal is None:
-            continue
-        held = [hand for hand in deal.hands if len(hand)]
-        hands += held
-        levels += [deal.level] * len(held)
+        if deal is not None:
+            held = [hand for hand in deal.hands if len(hand)]
+            hands += held
+            levels += [deal.level] * len(held)
+    if len(hands) < n:
+        raise ValueError(f"too few positions with at most {cards} cards a seat for {n} hands")
     return hands[:n], levels[:n]
 
 

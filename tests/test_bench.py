@@ -76,6 +76,8 @@ def test_endgame_hands_are_the_hands_in_play_at_endgame_positions() -> None:
     assert set(workload.endgame_levels[: len(held)]) == {deal.level}
     assert all(1 <= len(hand) <= bench.ENDGAME_CARDS for hand in workload.endgame_hands)
     assert workload.head(5).endgame_hands == workload.endgame_hands[:5]
+    with pytest.raises(ValueError, match="too few positions with at most 0 cards"):
+        bench.hands_in_endgames(3, seed=4, cards=0)  # no deal gets there: refused, not a hang
 
 
 def test_worst_hand_has_37026_moves() -> None:
