@@ -274,5 +274,145 @@ def test_every_value_survives_pickling_and_copying() -> None:
     assert pickle.loads(pickle.dumps(PASS)) is PASS
 
 
+def _match_in_second_deal() -> Any:
+    from guandan_fast import Match
+
+    match = Match(seed=5)
+    while match.deals_played == 0:
+        match.step(0)
+    return match
+
+
+def _tampered(match: Any, **changes: Any) -> Any:
+    """``match``'s own reduction with some of its parts replaced."""
+    function, args = match.__reduce__()
+    names = ("rules", "random_state", "levels", "over", "winner", "deals_played", "records", "deal")
+    parts = dict(zip(names, args))
+    parts.update(changes)
+    return _Forged(function, tuple(parts[name] for name in names))
+
+
+@pytest.mark.parametrize(
+    ("changes", "words"),
+    [
+        ({"levels": [99, -5]}, "level"),
+        ({"levels": ["x", "y"]}, "level"),
+        ({"levels": (3, 3)}, "not those after its last deal"),
+        ({"deals_played": -1}, "deals played"),
+        ({"deals_played": 2}, "records 1 deals of the 2"),
+        ({"over": True}, "over before its deal ended"),
+        ({"over": "no"}, "over must be True or False"),
+        ({"winner": 0}, "won a match that is not over"),
+        ({"winner": 7}, "winner"),
+        ({"random_state": None}, "random state"),
+        ({"random_state": (3, (1,) * 5, None)}, "random state"),
+        ({"rules": None}, "other rules"),  # None means the national rules; the deal's are the same ...
+        ({"rules": "national"}, "rules must be a guandan_fast.Rules"),
+        ({"deal": None}, "must be a Deal"),
+        ({"records": [(2, [0, 0, 1, 2], (5, 2), {})]}, "a seat twice"),
+        ({"records": "x"}, "records must be a list"),
+    ],
+)
+def test_a_damaged_match_pickle_is_refused(changes: dict[str, Any], words: str) -> None:
+    from guandan_fast import Rules
+
+    match = _match_in_second_deal()
+    if changes.get("rules", 0) is None:  # ... so make the deal's other rules
+        match.deal.rules = Rules(deal_cap=9)
+    with pytest.raises((ValueError, TypeError), match=words):
+        pickle.loads(pickle.dumps(_tampered(match, **changes)))
+
+
+def test_a_match_pickle_round_trips_and_its_raw_state_is_refused() -> None:
+    import copyreg
+
+    from guandan_fast import Match, Rules
+
+    match = _match_in_second_deal()
+    again = pickle.loads(pickle.dumps(match))
+    assert (again.levels, again.deals_played, again.deal) == (match.levels, match.deals_played, match.deal)
+    capped = Match(seed=2, rules=Rules(deal_cap=1))
+    while not capped.over:
+        capped.step(0)
+    done = pickle.loads(pickle.dumps(capped))
+    assert done.over and (done.winner, done.levels) == (capped.winner, capped.levels)
+
+    class Raw:  # Python's default pickling of a plain object: made bare, then its __dict__ set
+        def __reduce__(self) -> tuple[Any, ...]:
+            return (copyreg._reconstructor, (Match, object, None), dict(vars(match), _levels=[99, -5]))
+
+    with pytest.raises(TypeError, match="unpickled from its checked parts"):
+        pickle.loads(pickle.dumps(Raw()))
+
+
+def test_damaged_rules_are_refused_at_load() -> None:
+    import copyreg
+    import dataclasses
+
+    from guandan_fast import Rules
+
+    rules = Rules.openguandan()
+    assert pickle.loads(pickle.dumps(rules)) == rules
+    options = dataclasses.astuple(rules)
+    with pytest.raises(ValueError, match="deal_cap"):
+        pickle.loads(pickle.dumps(_Forged(Rules, (*options[:6], -7, *options[7:]))))
+
+    class Raw:
+        def __reduce__(self) -> tuple[Any, ...]:
+            return (copyreg._reconstructor, (Rules, object, None), dict(vars(rules), deal_cap=-7))
+
+    with pytest.raises(TypeError, match="unpickled from their options"):
+        pickle.loads(pickle.dumps(Raw()))
+
+
+def test_a_deal_is_not_made_bare() -> None:
+    from guandan_fast import Deal
+
+    with pytest.raises(TypeError, match=r"Deal\.start"):
+        Deal()
+
+
+def test_indices_are_integers_and_only_integers() -> None:
+    """A move list, a batch and a deal take an int, a numpy integer or an ``__index__``
+    object as an index; a bool, a float, a string, a tuple or a ``numpy.timedelta64``
+    (which numpy files under its integers) is a TypeError, a huge integer an IndexError."""
+    from decimal import Decimal
+
+    from guandan_fast import Deal, legal_moves, legal_moves_batch
+
+    moves = legal_moves("S3 S4 S5", 2)
+    assert moves[np.int64(1)] == moves[1] == moves[np.array(1)] and moves.row(np.uint8(2)) == moves.row(-1)
+    for bad in (2.0, "1", b"1", (0,), [0], None, ..., True, np.timedelta64(1), Decimal(1), np.array([0, 1])):
+        with pytest.raises(TypeError, match="move list index"):
+            moves[bad]
+        with pytest.raises(TypeError, match="move list index"):
+            moves.row(bad)
+    for huge in (np.uint64(2**64 - 1), 2**70, -(2**70)):
+        with pytest.raises(IndexError, match="out of bounds"):
+            moves[huge]
+        with pytest.raises(IndexError, match="out of bounds"):
+            moves.row(huge)
+    batch = legal_moves_batch(["S3", "S4"], 2)
+    assert batch[np.int8(1)] == batch[1]
+    with pytest.raises(TypeError, match="batch indices"):
+        batch[np.timedelta64(1)]
+    deal = Deal.random(seed=1)
+    before = deal.clone()
+    with pytest.raises(TypeError, match="timedelta64"):
+        deal.step(np.timedelta64(0))
+    assert deal == before
+    with pytest.raises(TypeError, match="integers"):
+        deal.world_playouts([[[np.timedelta64(1), 0]] * 4], [0])
+
+
+def test_a_playout_records_only_when_told_true_or_false() -> None:
+    from guandan_fast import Deal
+
+    deal = Deal.random(seed=3)
+    assert isinstance(deal.playout(0, record=False), list)
+    with pytest.raises(TypeError, match="record must be True or False"):
+        deal.playout(0, record="no")  # type: ignore[call-overload]
+
+
 if __name__ == "__main__":
     main(CAMPAIGNS)

@@ -26,7 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .backend import Backend, generator, resolve_backend, set_default_backend
-from .cards import as_index, check_flag, parse_level
+from .cards import as_index, check_flag, is_integer, parse_level
 from .hand import CardsLike, Hand, as_hand
 from .kinds import LEADING, MoveArrays
 from .movelist import MOVE_DTYPE, MoveList, has_legal_follow, legal_moves, read_last
@@ -160,7 +160,7 @@ class MoveBatch(Sequence[MoveList]):
     def __getitem__(self, index: int | slice) -> MoveList | list[MoveList]:
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
-        if isinstance(index, bool) or not isinstance(index, (int, np.integer)):
+        if not is_integer(index):
             raise TypeError(f"batch indices must be integers or slices, not {type(index).__name__}")
         index = int(index)
         if not -len(self) <= index < len(self):

@@ -8,6 +8,8 @@ from typing import Any
 
 import numpy as np
 
+from .cards import is_integer
+
 
 def integer_array(value: object, dtype: type[np.integer[Any]], what: str) -> np.ndarray:
     """``value`` as a C-contiguous array of the integer ``dtype``: TypeError naming ``what``
@@ -28,7 +30,7 @@ def integer_array(value: object, dtype: type[np.integer[Any]], what: str) -> np.
         raise ValueError(f"{what} must be an array of integers ({error})") from None
     items = array.ravel().tolist()
     for item in items:
-        if isinstance(item, (bool, np.bool_)) or not isinstance(item, (int, np.integer)):
+        if not is_integer(item):
             raise TypeError(f"{what} must be an array of integers, not of {type(item).__name__}")
     if items and (min(items) < info.min or max(items) > info.max):
         raise ValueError(f"{what} holds integers outside {info.min}..{info.max}")

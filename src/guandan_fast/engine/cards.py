@@ -17,7 +17,7 @@ import math
 import numbers
 import operator
 import random
-from typing import Final, SupportsIndex, cast
+from typing import Any, Final, SupportsIndex, TypeGuard, cast
 
 import numpy as np
 
@@ -116,6 +116,13 @@ def as_index(value: object, what: str) -> int:
         return operator.index(cast(SupportsIndex, value))  # operator.index is the check: TypeError below
     except TypeError:
         raise TypeError(f"{what}, not {type(value).__name__}") from None
+
+
+def is_integer(value: object) -> TypeGuard[int | np.integer[Any]]:
+    """Whether ``value`` is an integer as an index or a count: an int or a numpy integer,
+    never a bool, nor a ``numpy.timedelta64`` (numpy files it under its integer types; a
+    time span is no index)."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.timedelta64))
 
 
 def bounded(value: object, what: str, low: int, high: int | None = None) -> int:

@@ -65,6 +65,7 @@ from .cards import (
     bounded,
     check_flag,
     check_seat,
+    is_integer,
     level_char,
     parse_card,
     parse_level,
@@ -169,6 +170,10 @@ class Deal:
     _replaced: tuple[tuple[int, int, tuple[Hand, ...]], ...]
 
     # -- construction -----------------------------------------------------------------------
+    def __init__(self) -> None:
+        """Refused: a deal without hands would be no position at all."""
+        raise TypeError("a Deal is made by Deal.start(hands, level, ...), Deal.random(seed=...) or a Match, not Deal()")
+
     @classmethod
     def start(
         cls,
@@ -636,9 +641,9 @@ class Deal:
             return
         if phase == "done":
             raise ValueError("the deal is over: no more actions")
-        if isinstance(action, bool):
-            raise TypeError("an action is a platform triple, a Move or an index, not a bool")
-        if isinstance(action, (int, np.integer)):
+        if isinstance(action, (bool, np.timedelta64)):
+            raise TypeError(f"an action is a platform triple, a Move or an index, not a {type(action).__name__}")
+        if is_integer(action):
             if phase == "play":
                 state.step(int(action))
                 return
@@ -774,6 +779,7 @@ class Deal:
         from ..search import playout as playouts  # a convenience of the search layer (see tests/test_layers.py)
 
         seed = playouts.check_seed(seed)
+        record = check_flag(record, "record")
         code = self._policy_code(policy)
         deal, actions = self._through_tribute(seed, record)
         if deal.done:

@@ -26,6 +26,8 @@ from guandan_fast.engine._notation cimport Reading, read_native
 from guandan_fast.engine.hand cimport Hand, as_hand
 from guandan_fast.engine.moves cimport Move, make_move
 
+import operator
+
 import numpy as np
 cimport numpy as cnp
 
@@ -152,8 +154,16 @@ cdef class MoveList(Moves):
         return make_move(self.kinds_at[i], self.keys_at[i], self.cards_at[2 * i], self.cards_at[2 * i + 1], self.level)
 
     cdef Py_ssize_t _index(self, object index) except -1:
-        """The row of an int ``index`` (negative from the end); IndexError, as numpy words
-        it, outside the list (however large the int)."""
+        """The row of an integer ``index`` (negative from the end): an int, a numpy integer or
+        anything with ``__index__``, never a bool (TypeError, as for anything else);
+        IndexError, as numpy words it, outside the list (however large the integer)."""
+        if type(index) is not int:
+            if isinstance(index, bool):
+                raise TypeError("a move list index must be an integer, not a bool")
+            try:
+                index = operator.index(index)
+            except TypeError:
+                raise TypeError(f"a move list index must be an integer or a slice, not {type(index).__name__}") from None
         _check_index(index, self.n)
         cdef Py_ssize_t i = index
         return i + self.n if i < 0 else i
@@ -161,13 +171,7 @@ cdef class MoveList(Moves):
     def __getitem__(self, index):
         if isinstance(index, slice):
             return [self[j] for j in range(*index.indices(self.n))]
-        if type(index) is int:
-            return self._move(self._index(index))
-        if isinstance(index, np.integer):  # as an int: numpy would overflow on a huge unsigned one
-            return self._move(self._index(int(index)))
-        # anything else is an index as numpy reads one (or a fault numpy names)
-        once, twice = self.cards_array()[index]
-        return make_move(self.kinds_array()[index], self.keys_array()[index], once, twice, self.level)
+        return self._move(self._index(index))
 
     def __iter__(self):
         cdef Py_ssize_t i = 0
@@ -204,11 +208,7 @@ cdef class MoveList(Moves):
 
     def row(self, index):
         """Move ``index`` as plain ints ``(kind, key, once, twice)``, without building a Move."""
-        cdef Py_ssize_t i
-        if type(index) is not int:
-            cards = self.cards_array()
-            return self.kinds_array().item(index), self.keys_array().item(index), cards.item(index, 0), cards.item(index, 1)
-        i = self._index(index)
+        cdef Py_ssize_t i = self._index(index)
         return self.kinds_at[i], self.keys_at[i], self.cards_at[2 * i], self.cards_at[2 * i + 1]
 
     def rows(self):

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from typing import Any
 
 from .cards import check_seat, parse_level
 
@@ -102,6 +103,14 @@ class Rules:
         ):
             if not isinstance(getattr(self, name), bool):
                 raise TypeError(f"Rules.{name} must be a bool")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Rules pickle as their options and unpickle through the constructor, so a damaged
+        pickle is refused with the TypeError or ValueError the options' checks give."""
+        return (type(self), tuple(getattr(self, option.name) for option in fields(self)))
+
+    def __setstate__(self, state: object) -> None:
+        raise TypeError("Rules are unpickled from their options, through Rules(...), never from raw state")
 
     @classmethod
     def openguandan(cls) -> Rules:
