@@ -5,7 +5,8 @@ the rules; ``tactics`` decomposes with ``prefer="high"`` and counts keeping ever
 or more natural cards whole (``whole=True``), follows an opponent with a play of
 the decomposition first, leads the plays nobody can beat first when at most one other is
 left, follows (a partner too) with a move nobody can beat when the rest then leads out the
-same way, changes the lead when an opponent is close to going out, holds a trick the next
+same way, follows a partner's low play with a low play of the decomposition while the partner
+holds more than DANGER_CARDS cards, changes the lead when an opponent is close to going out, holds a trick the next
 seat could go out on, and bombs only when an opponent is about to finish (for a bomb, the
 seat to beat holding at most BOMB_THREAT_LAST cards, SPARE_BOMB_CARDS more per bomb of the
 decomposition beyond the first)."""
@@ -21,6 +22,7 @@ BOMB_TO_FINISH = 2
 BOMB_THREAT_LAST = 10  # the tactics' bombs: the seat to beat holds at most this many cards ...
 SPARE_BOMB_CARDS = 6  # ... and this many more per bomb of the decomposition beyond the first
 DANGER_CARDS = 6
+OVER_PARTNER_KEY = 12  # the tactics: over a partner's play, a play of the decomposition up to this key
 
 
 def count(hand: Hand, level: int, tactics: bool = False) -> int:
@@ -84,10 +86,14 @@ def follow(deal: Deal, seat: int, tactics: bool = False) -> int:
             return max(keeping, key=lambda i: rows[i][1]) + 1
         if deal.last_seat == seat ^ 2:
             return 0
-    if deal.last_seat == seat ^ 2:
+    cards = {(p.cards.once, p.cards.twice) for p in plan}
+    if deal.last_seat == seat ^ 2:  # the tactics: over a partner not close to going out, a low play of the plan
+        if tactics and last.kind not in BOMB_KINDS and deal.cards_left()[seat ^ 2] > DANGER_CARDS:
+            over = [i for i in plain if rows[i][1] <= OVER_PARTNER_KEY and (rows[i][2], rows[i][3]) in cards]
+            if over:
+                return min(over, key=lambda i: (rows[i][1], i)) + 1
         return 0
     if tactics:  # a play of the decomposition first, when one beats
-        cards = {(p.cards.once, p.cards.twice) for p in plan}
         planned = [i for i in plain if (rows[i][2], rows[i][3]) in cards]
         if planned:
             return min(planned, key=lambda i: (rows[i][1], i)) + 1

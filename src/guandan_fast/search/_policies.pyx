@@ -174,8 +174,9 @@ cdef Py_ssize_t _greedy(const PlayState* s, MoveBuffer* m, bint leading) noexcep
 # the best rest; else a bomb when an opponent is about to finish or it leaves
 # count(rest) <= BOMB_TO_FINISH (best rest, then lowest tier and key); else pass. Ties go
 # to the first move listed, as in MinPlaysAgent. The "tactics" policy is the same with its
-# own decomposition ("high") and six rules: follow an opponent with a play of the plan first
-# (_weakest_keep's plan_first), lead the plays nobody can beat first when at most one other
+# own decomposition ("high") and seven rules: follow an opponent with a play of the plan first
+# (_weakest_keep's plan_first), follow a partner's low play with a low play of the plan while
+# the partner is not close to going out (_over_partner), lead the plays nobody can beat first when at most one other
 # is left (_sure_lead), follow (a partner too) with a move nobody can beat that leaves such
 # a hand (_sure_follow), two for an opponent that could go out (_tactical_lead, and
 # _strongest_keep when the next seat could go out on the trick), and bomb only when an
@@ -189,6 +190,7 @@ cdef enum:
     BOMB_THREAT_LAST = 10       # "tactics": a bomb over an opponent holding this many cards or fewer ...
     SPARE_BOMB_CARDS = 6        # ... and this many more per bomb of the plan beyond the first
     DANGER_CARDS = 6            # "tactics": an opponent with this many cards or fewer is watched
+    OVER_PARTNER_KEY = 12       # "tactics": over a partner's play, a play of the plan up to this key (a queen)
     PREFER_BOMBS = 1            # solver.PREFER["bombs"]: the minplays policy's decompositions
     PREFER_HIGH = 3             # solver.PREFER["high"]: the tactics policy's (with WHOLE_BOMBS: its plans and counts)
     NO_BOUND = 1 << 28          # above any count
@@ -484,6 +486,23 @@ cdef Py_ssize_t _weakest_keep(const PlayState* s, MoveBuffer* m, Policy* c, Plan
     return keep
 
 
+cdef Py_ssize_t _over_partner(const PlayState* s, MoveBuffer* m, Plan* plan) noexcept nogil:
+    """The tactics' follow of a partner's plain play while the partner holds more than
+    DANGER_CARDS cards: the play of the plan of the lowest key (the first listed on ties)
+    that beats it, when that key is at most OVER_PARTNER_KEY; -1: pass. The seat sheds a play
+    of its plan without spending a lead of its own, and the opponent after it must beat a
+    higher play; a partner close to going out keeps its trick, and a high play is kept."""
+    cdef int partner = s.to_act ^ 2
+    cdef Py_ssize_t i, best = -1
+    if s.last_kind >= K_STRAIGHT_FLUSH or hand_size(s.once[partner], s.twice[partner]) <= DANGER_CARDS:
+        return -1
+    for i in range(m.n):
+        if (m.kinds[i] < K_STRAIGHT_FLUSH and m.keys[i] <= OVER_PARTNER_KEY
+                and (best < 0 or m.keys[i] < m.keys[best]) and _in_plan(plan, m, i)):
+            best = i
+    return best
+
+
 cdef inline int _bomb_threat_last(const Plan* plan) noexcept nogil:
     """The tactics bomb over a seat to beat holding at most this many cards: BOMB_THREAT_LAST,
     and SPARE_BOMB_CARDS more for each bomb of the plan beyond the first (a spare bomb is
@@ -540,7 +559,7 @@ cdef Py_ssize_t _planned(const PlayState* s, MoveBuffer* m, bint leading, Policy
         if keep >= 0 or failed[0] or s.last_seat == (seat ^ 2):
             return keep
     elif s.last_seat == (seat ^ 2):
-        return -1
+        return _over_partner(s, m, plan) if tactics else -1
     else:
         keep = _weakest_keep(s, m, c, plan, failed, tactics)
         if keep >= 0 or failed[0]:
