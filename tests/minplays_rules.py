@@ -88,7 +88,7 @@ def follow(deal: Deal, seat: int, tactics: bool = False) -> int:
             return 0
     cards = {(p.cards.once, p.cards.twice) for p in plan}
     if deal.last_seat == seat ^ 2:  # the tactics: over a partner not close to going out, a low play of the plan
-        if tactics and last.kind not in BOMB_KINDS and deal.cards_left()[seat ^ 2] > DANGER_CARDS:
+        if tactics and deal.cards_left()[seat ^ 2] > DANGER_CARDS:
             over = [i for i in plain if rows[i][1] <= OVER_PARTNER_KEY and (rows[i][2], rows[i][3]) in cards]
             if over:
                 return min(over, key=lambda i: (rows[i][1], i)) + 1

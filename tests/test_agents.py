@@ -171,6 +171,30 @@ def test_tactics_hold_a_trick_the_next_seat_could_go_out_on(over_partner: bool) 
     assert chosen(deal, MinPlaysAgent(tactics=True)) == ["Single", "K", ["SK"]]
 
 
+@pytest.mark.parametrize(
+    ("seat_0", "partner", "follow"),
+    [
+        ("H4 H6 S9 C9 SK SK", "S3 D5 C8 C9 DT DJ DQ DK", ["Single", "4", ["H4"]]),  # the plan's lowest single
+        ("H4 H6 S9 C9 SK SK", "S3 D5 C8 C9 DT DJ", None),  # the partner keeps 5 cards: its trick
+        ("SQ HK S9 C9 S6 S6", "S3 D5 C8 C9 DT DJ DQ DK", ["Single", "Q", ["SQ"]]),  # a queen still goes
+        ("HK HA S9 C9 S6 S6", "S3 D5 C8 C9 DT DJ DQ DK", None),  # no plan single up to a queen: kept
+        ("H4 C4 S9 C9 SK SK", "S3 D5 C8 C9 DT DJ DQ DK", None),  # a single off a planned pair is no plan play
+    ],
+)
+def test_tactics_follow_a_partners_low_play_with_a_low_play_of_their_plan(
+    seat_0: str, partner: str, follow: list | None
+) -> None:
+    """Seat 2 leads a single 3 and seat 3 passes: the plain rules pass the partner; the
+    tactics, while the partner holds more than 6 cards, play the lowest single of their plan
+    that beats it when it is at most a queen (key 12), and pass otherwise."""
+    hands = [seat_0, "S7 H8 D9 CJ HQ SA DA", partner, "C3 D4 C5 D6 D7 D8 H9 HT"]
+    deal = gf.Deal.start(hands, 2, leader=2)
+    deal.step(["Single", "3", ["S3"]])
+    deal.step(["PASS", "PASS", "PASS"])
+    assert chosen(deal, MinPlaysAgent()) == ["PASS", "PASS", "PASS"]
+    assert chosen(deal, MinPlaysAgent(tactics=True)) == (follow or ["PASS", "PASS", "PASS"])
+
+
 def test_tactics_keep_their_bombs_unless_an_opponent_is_about_to_finish() -> None:
     """Seat 0 cannot beat an opponent's ace but with its bomb of 5s. Leaving two plays, the
     plain rules bomb (a rest of at most two plays); the tactics pass while the opponent

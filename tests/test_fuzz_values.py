@@ -32,6 +32,8 @@ import numpy as np
 import pytest
 from fuzzing import main, run_isolated
 
+from guandan_fast import Rules
+
 
 class _Forged:
     """Pickles as ``function(*args)``: a value's own reduction, tampered with."""
@@ -283,42 +285,57 @@ def _match_in_second_deal() -> Any:
     return match
 
 
+class _Regional(Rules):
+    """A user's subclass of the rules (a named preset), at module level to pickle."""
+
+
 def _tampered(match: Any, **changes: Any) -> Any:
     """``match``'s own reduction with some of its parts replaced."""
     function, args = match.__reduce__()
-    names = ("rules", "random_state", "levels", "over", "winner", "deals_played", "records", "deal")
+    names = ("rules", "first_stream", "deals", "team_levels")
     parts = dict(zip(names, args))
     parts.update(changes)
     return _Forged(function, tuple(parts[name] for name in names))
 
 
+def _deals_changed(match: Any, change: Any) -> list[Any]:
+    deals = [list(actions) for actions in match.__reduce__()[1][2]]
+    change(deals)
+    return deals
+
+
+def _other_seat(deals: list[Any]) -> None:
+    seat, action = deals[0][0]
+    deals[0][0] = ((seat + 1) % 4, action)
+
+
+def _illegal(deals: list[Any]) -> None:
+    seat, _ = deals[0][0]
+    deals[0][0] = (seat, ["Bomb", "A", ["SA", "SA", "HA", "HA"]])
+
+
 @pytest.mark.parametrize(
     ("changes", "words"),
     [
-        ({"levels": [99, -5]}, "level"),
-        ({"levels": ["x", "y"]}, "level"),
-        ({"levels": (3, 3)}, "not those after its last deal"),
-        ({"deals_played": -1}, "deals played"),
-        ({"deals_played": 2}, "records 1 deals of the 2"),
-        ({"over": True}, "over before its deal ended"),
-        ({"over": "no"}, "over must be True or False"),
-        ({"winner": 0}, "won a match that is not over"),
-        ({"winner": 7}, "winner"),
-        ({"random_state": None}, "random state"),
-        ({"random_state": (3, (1,) * 5, None)}, "random state"),
-        ({"rules": None}, "other rules"),  # None means the national rules; the deal's are the same ...
         ({"rules": "national"}, "rules must be a guandan_fast.Rules"),
-        ({"deal": None}, "must be a Deal"),
-        ({"records": [(2, [0, 0, 1, 2], (5, 2), {})]}, "a seat twice"),
-        ({"records": "x"}, "records must be a list"),
+        ({"first_stream": None}, "random state"),
+        ({"first_stream": (3, (1,) * 5, None)}, "random state"),
+        ({"deals": "x"}, "non-empty list"),
+        ({"deals": []}, "non-empty list"),
+        ({"team_levels": (99, 2)}, "level"),
+        ({"deals": lambda m: _deals_changed(m, _other_seat)}, "an action of seat"),
+        ({"deals": lambda m: _deals_changed(m, _illegal)}, "hold|legal|not"),
+        ({"deals": lambda m: _deals_changed(m, lambda d: d.insert(1, []))}, "deal 3 begins before deal 2 ended"),
+        ({"deals": lambda m: _deals_changed(m, lambda d: d.pop())}, "no deal follows"),
+        ({"deals": lambda m: _deals_changed(m, lambda d: d[0].append("x"))}, "pair"),
+        ({"deals": lambda m: _deals_changed(m, lambda d: d.__setitem__(1, ()))}, "must be a list"),
     ],
 )
 def test_a_damaged_match_pickle_is_refused(changes: dict[str, Any], words: str) -> None:
-    from guandan_fast import Rules
-
+    """A match unpickles by replaying its actions through Match.step: whatever is changed,
+    it either is a match step reaches or is refused."""
     match = _match_in_second_deal()
-    if changes.get("rules", 0) is None:  # ... so make the deal's other rules
-        match.deal.rules = Rules(deal_cap=9)
+    changes = {name: value(match) if callable(value) else value for name, value in changes.items()}
     with pytest.raises((ValueError, TypeError), match=words):
         pickle.loads(pickle.dumps(_tampered(match, **changes)))
 
@@ -326,22 +343,28 @@ def test_a_damaged_match_pickle_is_refused(changes: dict[str, Any], words: str) 
 def test_a_match_pickle_round_trips_and_its_raw_state_is_refused() -> None:
     import copyreg
 
-    from guandan_fast import Match, Rules
+    from guandan_fast import Match
 
     match = _match_in_second_deal()
     again = pickle.loads(pickle.dumps(match))
     assert (again.levels, again.deals_played, again.deal) == (match.levels, match.deals_played, match.deal)
-    capped = Match(seed=2, rules=Rules(deal_cap=1))
+    assert [vars(record) for record in again.records] == [vars(record) for record in match.records]
+    capped = Match(seed=2, rules=_Regional(deal_cap=1))
     while not capped.over:
         capped.step(0)
     done = pickle.loads(pickle.dumps(capped))
-    assert done.over and (done.winner, done.levels) == (capped.winner, capped.levels)
+    assert done.over and (done.winner, done.levels) == (capped.winner, capped.levels) and type(done.rules) is _Regional
+    match.deal.team_levels = (5, 5)  # a public, checked setting (a server's word)
+    assert pickle.loads(pickle.dumps(match)).deal.team_levels == (5, 5)
+    match.deal = match.deal.with_hands(match.deal.hands[::-1], check_public=False)
+    with pytest.raises(ValueError, match="replaced hands cannot be pickled"):
+        pickle.dumps(match)
 
     class Raw:  # Python's default pickling of a plain object: made bare, then its __dict__ set
         def __reduce__(self) -> tuple[Any, ...]:
             return (copyreg._reconstructor, (Match, object, None), dict(vars(match), _levels=[99, -5]))
 
-    with pytest.raises(TypeError, match="unpickled from its checked parts"):
+    with pytest.raises(TypeError, match="unpickled by replaying its actions"):
         pickle.loads(pickle.dumps(Raw()))
 
 
@@ -353,6 +376,8 @@ def test_damaged_rules_are_refused_at_load() -> None:
 
     rules = Rules.openguandan()
     assert pickle.loads(pickle.dumps(rules)) == rules
+    capped = Rules(deal_cap=np.int64(3))  # a numpy integer counts as the int it equals
+    assert capped.deal_cap == 3 and type(capped.deal_cap) is int and capped == Rules(deal_cap=3)
     options = dataclasses.astuple(rules)
     with pytest.raises(ValueError, match="deal_cap"):
         pickle.loads(pickle.dumps(_Forged(Rules, (*options[:6], -7, *options[7:]))))
@@ -382,24 +407,30 @@ def test_indices_are_integers_and_only_integers() -> None:
 
     moves = legal_moves("S3 S4 S5", 2)
     assert moves[np.int64(1)] == moves[1] == moves[np.array(1)] and moves.row(np.uint8(2)) == moves.row(-1)
-    for bad in (2.0, "1", b"1", (0,), [0], None, ..., True, np.timedelta64(1), Decimal(1), np.array([0, 1])):
-        with pytest.raises(TypeError, match="move list index"):
+    for bad in (2.0, "1", b"1", (0,), [0], None, ..., True, np.timedelta64(1), Decimal(1), np.array([0, 1]), np.array(1.0)):
+        with pytest.raises(TypeError, match="move list indices must be integers or slices"):
             moves[bad]
-        with pytest.raises(TypeError, match="move list index"):
+        with pytest.raises(TypeError, match="move list row is read by an integer index"):
             moves.row(bad)
+    with pytest.raises(TypeError, match="not slice"):
+        moves.row(slice(0, 2))
     for huge in (np.uint64(2**64 - 1), 2**70, -(2**70)):
         with pytest.raises(IndexError, match="out of bounds"):
             moves[huge]
         with pytest.raises(IndexError, match="out of bounds"):
             moves.row(huge)
     batch = legal_moves_batch(["S3", "S4"], 2)
-    assert batch[np.int8(1)] == batch[1]
+    assert batch[np.int8(1)] == batch[1] == batch[np.array(1)]
     with pytest.raises(TypeError, match="batch indices"):
         batch[np.timedelta64(1)]
     deal = Deal.random(seed=1)
     before = deal.clone()
-    with pytest.raises(TypeError, match="timedelta64"):
-        deal.step(np.timedelta64(0))
+    for bad in (np.timedelta64(0), np.array(0.0), True):
+        with pytest.raises(TypeError, match="not (timedelta64|ndarray|a bool)"):
+            deal.step(bad)
+    assert deal == before
+    deal.step(np.array(0))  # a 0-d integer array is an index, as everywhere
+    before.step(0)
     assert deal == before
     with pytest.raises(TypeError, match="integers"):
         deal.world_playouts([[[np.timedelta64(1), 0]] * 4], [0])

@@ -81,7 +81,7 @@ def test_indexing_membership_and_slices():
         moves[n]
     with pytest.raises(IndexError, match=f"index {-n - 1} is out of bounds"):
         moves[-n - 1]
-    with pytest.raises(TypeError, match="must be an integer or a slice, not float"):
+    with pytest.raises(TypeError, match="indices must be integers or slices, not float"):
         moves[1.5]  # as a Python list says (numpy's IndexError named no type)
     assert moves.row(-1) == next(reversed(list(moves.rows())))
     with pytest.raises(IndexError, match=f"index {n} is out of bounds for axis 0 with size {n}"):

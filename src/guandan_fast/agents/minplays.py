@@ -35,10 +35,10 @@ Tactics, with ``tactics=True`` (``"minplays:tactics=1"``)
     (never just because it leaves a short rest).
     The search agent plays these rules.
 Following a partner
-    pass, unless a move empties the hand (the tactics: unless, too, the partner's play is
-    no bomb and the partner holds more than 6 cards, and a play of the decomposition up to
-    a queen — key 12 — beats it: then the lowest such play, which sheds a play without
-    spending a lead and leaves the next opponent a higher play to beat).
+    pass, unless a move empties the hand (the tactics: unless, too, the partner holds more
+    than 6 cards and a plain play of the decomposition up to a queen — key 12 — beats it:
+    then the lowest such play, which sheds a play without spending a lead and leaves the
+    next opponent a higher play to beat).
 Following an opponent
     a move that empties the hand; else the weakest non-bomb move that does not break
     the decomposition (``count(rest) ≤ n - 1``); else, when an opponent is about to

@@ -19,7 +19,6 @@ from __future__ import annotations
 import copy
 import hashlib
 import math
-import numbers
 import statistics
 import time
 from collections.abc import Sequence
@@ -29,6 +28,7 @@ from typing import Any, TypedDict, Union
 
 from ..agents import Agent, as_agent, make_agent, parse_agent_spec
 from ..agents.base import AgentFunction, checked_choice
+from ..engine.cards import as_index
 from ..engine.match import Match
 from ..engine.rules import Rules
 from .progress import ProgressBar
@@ -271,9 +271,7 @@ def play_arenas(
     matches = check_positive(matches, "the number of matches")
     if matches % 2:
         raise ValueError(f"the number of matches must be even (seat-swapped pairs), not {matches}")
-    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
-        raise TypeError(f"the arena seed must be an integer, not {type(seed).__name__}")
-    seed = int(seed)  # a numpy integer seeds the same matches as the int it equals
+    seed = as_index(seed, "the arena seed must be an integer")  # a numpy integer seeds the same matches as its int
     for pairing in pairings:
         if len(pairing) != 2:
             raise ValueError(f"a pairing is two agents (A, B), not {len(pairing)}")

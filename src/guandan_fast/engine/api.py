@@ -14,6 +14,7 @@ generator) without building a Move.
 
 from __future__ import annotations
 
+import operator
 import os
 from bisect import bisect_right
 from collections.abc import Iterable, Sequence
@@ -162,7 +163,7 @@ class MoveBatch(Sequence[MoveList]):
             return [self[i] for i in range(*index.indices(len(self)))]
         if not is_integer(index):
             raise TypeError(f"batch indices must be integers or slices, not {type(index).__name__}")
-        index = int(index)
+        index = operator.index(index)
         if not -len(self) <= index < len(self):
             raise IndexError(f"hand {index} of a batch of {len(self)}")
         index %= len(self)

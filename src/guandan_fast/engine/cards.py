@@ -17,7 +17,7 @@ import math
 import numbers
 import operator
 import random
-from typing import Any, Final, SupportsIndex, TypeGuard, cast
+from typing import Final, SupportsIndex, TypeGuard, cast
 
 import numpy as np
 
@@ -118,11 +118,20 @@ def as_index(value: object, what: str) -> int:
         raise TypeError(f"{what}, not {type(value).__name__}") from None
 
 
-def is_integer(value: object) -> TypeGuard[int | np.integer[Any]]:
-    """Whether ``value`` is an integer as an index or a count: an int or a numpy integer,
-    never a bool, nor a ``numpy.timedelta64`` (numpy files it under its integer types; a
-    time span is no index)."""
-    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.timedelta64))
+def is_integer(value: object) -> TypeGuard[SupportsIndex]:
+    """Whether :func:`as_index` takes ``value``: an int, a numpy integer or a 0-d integer
+    array (anything ``operator.index`` reads), never a bool, nor a ``numpy.timedelta64``
+    (numpy files it under its integers, but a time span is no index). Cheap for a value
+    with no ``__index__`` at all (a Move, a triple), which a caller tells apart from an index."""
+    if type(value) is int:
+        return True
+    if isinstance(value, bool) or not hasattr(type(value), "__index__"):
+        return False
+    try:
+        operator.index(cast(SupportsIndex, value))
+    except TypeError:
+        return False
+    return True
 
 
 def bounded(value: object, what: str, low: int, high: int | None = None) -> int:

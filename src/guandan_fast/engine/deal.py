@@ -48,10 +48,11 @@ choice is written down where it is implemented and summarised here:
 
 from __future__ import annotations
 
+import operator
 import random
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import fields, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Union, overload
 
 import numpy as np
@@ -573,7 +574,7 @@ class Deal:
             "level": self.level,
             "leader": leader,
             "previous_finish": previous,
-            "rules": {field.name: getattr(self.rules, field.name) for field in fields(self.rules)},
+            "rules": self.rules,  # (Rules pickle through their own checks)
             "finished": finished,
             "tribute_order": order,
             "deal_team": self._deal_team,
@@ -641,13 +642,14 @@ class Deal:
             return
         if phase == "done":
             raise ValueError("the deal is over: no more actions")
-        if isinstance(action, (bool, np.timedelta64)):
-            raise TypeError(f"an action is a platform triple, a Move or an index, not a {type(action).__name__}")
+        if isinstance(action, bool):
+            raise TypeError("an action is a platform triple, a Move or an index, not a bool")
         if is_integer(action):
+            index = operator.index(action)
             if phase == "play":
-                state.step(int(action))
+                state.step(index)
                 return
-            action = self._stored_actions_at(int(action))
+            action = self._stored_actions_at(index)
         if phase != "play":
             self._do_card_action(action)
         elif isinstance(action, Move):
@@ -951,9 +953,11 @@ def _restore(
     if not isinstance(start, dict) or set(start) != _START_KEYS:
         raise ValueError("not a pickled Deal: its start must name the arguments of Deal.start")
     rules = start["rules"]
-    if not isinstance(rules, dict):
-        raise TypeError(f"not a pickled Deal: its rules must be a dict of fields, not {type(rules).__name__}")
-    arguments = {**start, "rules": Rules(**rules)}
+    if isinstance(rules, dict):  # the form of earlier pickles: the options by name
+        rules = Rules(**rules)
+    elif not isinstance(rules, Rules):
+        raise TypeError(f"not a pickled Deal: its rules must be Rules, not {type(rules).__name__}")
+    arguments = {**start, "rules": rules}
     deal = Deal.start(**arguments)
     for part, what in ((card_actions, "card actions"), (plays, "plays"), (replaced, "replaced hands")):
         if not isinstance(part, list):

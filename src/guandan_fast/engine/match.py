@@ -8,11 +8,11 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import bounded, check_flag, level_char, parse_level, seeded_random
+from .cards import level_char, seeded_random
 from .deal import Action, Deal, deal_cards
 from .observation import Observation
 from .rules import Rules, check_rules
-from .scoring import check_finish_order, check_team_levels, finish_outcome, score_deal
+from .scoring import check_team_levels, finish_outcome, score_deal
 
 __all__ = ["Match"]
 
@@ -43,11 +43,17 @@ class Match:
     def __init__(self, seed: int | str | bytes | None = None, rules: Rules | None = None) -> None:
         self.rules = check_rules(rules)
         self._rng = seeded_random(seed)
+        self._begin()
+
+    def _begin(self) -> None:
+        """The first deal, dealt from the random stream as it stands (kept for pickling)."""
+        self._first_stream = self._rng.getstate()
         self._levels = [2, 2]
         self._over = False
         self.winner: int | None = None
         self.deals_played = 0
         self.records: list[_DealRecord] = []
+        self._deals_before: list[Deal] = []  # the deals played before this one, done
         hands = deal_cards(self._rng)
         leader = self._rng.randrange(4)  # drawn with first_leader too: later deals stay the same
         if self.rules.first_leader is not None:
@@ -66,6 +72,7 @@ class Match:
         other.records = [
             _DealRecord(r.level, list(r.finish_order), r.levels_after, copy.deepcopy(r.tribute)) for r in self.records
         ]
+        other._deals_before = list(self._deals_before)
         other.deal = self.deal.clone()
         return other
 
@@ -73,18 +80,17 @@ class Match:
         return self.clone()
 
     def __reduce__(self) -> tuple[Any, ...]:
-        """A match pickles as its rules, random stream, levels, result, records and current
-        deal (which pickles as its own replay); unpickling checks each and that they agree,
-        so a damaged pickle is refused with a ValueError or TypeError."""
-        records = [(r.level, list(r.finish_order), r.levels_after, copy.deepcopy(r.tribute)) for r in self.records]
-        state = (self._rng.getstate(), self.levels, self._over, self.winner, self.deals_played, records)
-        return (_restore_match, (self.rules, *state, self.deal))
+        """A match pickles as its rules, its random stream as the first deal was dealt, every
+        action of every deal and its deal's team levels (a public setting); unpickling
+        replays them through :meth:`step`, so a damaged pickle is refused with the ValueError
+        or TypeError a step gives, and what it makes is a match :meth:`step` reaches."""
+        if self.deal.rules != self.rules or self.deal._replaced:
+            raise ValueError("a Match whose deal has other rules or replaced hands cannot be pickled: it is no replay")
+        actions = [deal.history for deal in (*self._deals_before, self.deal)]
+        return (_replay_match, (self.rules, self._first_stream, actions, self.deal.team_levels))
 
     def __setstate__(self, state: object) -> None:
-        raise TypeError("a Match is unpickled from its checked parts, never from raw state")
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> Match:
-        return self.clone()
+        raise TypeError("a Match is unpickled by replaying its actions, never from raw state")
 
     @property
     def levels(self) -> tuple[int, int]:
@@ -142,6 +148,7 @@ class Match:
             self._over = True
         if self._over:
             return
+        self._deals_before.append(deal)
         self.deal = Deal.start(
             deal_cards(self._rng),
             self._levels[result.team],
@@ -159,73 +166,33 @@ class Match:
         return f"<Match levels {level_char(self._levels[0])}/{level_char(self._levels[1])}, {state}>"
 
 
-def _restore_match(
-    rules: object,
-    random_state: object,
-    levels: object,
-    over: object,
-    winner: object,
-    deals_played: object,
-    records: object,
-    deal: object,
-) -> Match:
-    """A pickled :class:`Match`, each part checked and the parts checked against each other."""
+
+def _replay_match(rules: object, first_stream: object, deals: object, team_levels: object) -> Match:
+    """A pickled :class:`Match`: dealt from ``first_stream`` under ``rules``, then every
+    action of every deal through :meth:`Match.step`, each deal ending where the next begins."""
     match = Match.__new__(Match)
     match.rules = check_rules(rules)
     match._rng = random.Random()
     try:
-        match._rng.setstate(random_state)  # type: ignore[arg-type]
+        match._rng.setstate(first_stream)  # type: ignore[arg-type]
     except (TypeError, ValueError) as error:
-        raise ValueError(f"a pickled Match holds a bad random state ({error})") from None
-    match._levels = list(check_team_levels(levels, "a pickled Match's levels"))
-    match._over = check_flag(over, "a pickled Match's over")
-    match.winner = None if winner is None else bounded(winner, "a pickled Match's winner", 0, 1)
-    match.deals_played = bounded(deals_played, "a pickled Match's deals played", 0, 2**31 - 1)
-    match.records = _check_records(records, match.deals_played)
-    if not isinstance(deal, Deal):
-        raise TypeError(f"a pickled Match's deal must be a Deal, not {type(deal).__name__}")
-    match.deal = deal
-    fault = _disagreement(match)
-    if fault:
-        raise ValueError(f"a pickled Match does not hold together: {fault}")
+        raise ValueError(f"not a pickled Match: a bad random state ({error})") from None
+    match._begin()
+    if not isinstance(deals, list) or not deals:
+        raise TypeError("not a pickled Match: its deals must be a non-empty list of action lists")
+    for number, actions in enumerate(deals):
+        if not isinstance(actions, list):
+            raise TypeError(f"not a pickled Match: deal {number + 1}'s actions must be a list, not {type(actions).__name__}")
+        if len(match._deals_before) != number:
+            raise ValueError(f"not a pickled Match: deal {number + 1} begins before deal {number} ended")
+        for entry in actions:
+            if not isinstance(entry, tuple) or len(entry) != 2:
+                raise TypeError("not a pickled Match: an action must be a (seat, action) pair")
+            seat, action = entry
+            if match.over or seat != match.deal.to_act or isinstance(seat, bool):
+                raise ValueError(f"not a pickled Match: an action of seat {seat!r} where seat {match.to_act} acts")
+            match.step(action)
+    if len(match._deals_before) != len(deals) - 1:
+        raise ValueError("not a pickled Match: its last deal ended, and no deal follows")
+    match.deal.team_levels = check_team_levels(team_levels, "a pickled Match's team levels")
     return match
-
-
-def _check_records(records: object, deals_played: int) -> list[_DealRecord]:
-    if not isinstance(records, list):
-        raise TypeError(f"a pickled Match's records must be a list, not {type(records).__name__}")
-    if len(records) != deals_played:
-        raise ValueError(f"a pickled Match records {len(records)} deals of the {deals_played} it played")
-    checked = []
-    for entry in records:
-        if not isinstance(entry, tuple) or len(entry) != 4 or not isinstance(entry[3], dict):
-            raise TypeError("a pickled Match's record must be (level, finish order, levels after, tribute dict)")
-        level, finish, after, tribute = entry
-        checked.append(_DealRecord(parse_level(level), check_finish_order(finish), check_team_levels(after), tribute))
-    return checked
-
-
-def _disagreement(match: Match) -> str | None:
-    """What makes a match's parts inconsistent, or None: the deal's rules, its levels, the
-    result and the deal cap must tell the same story as the match played through
-    :meth:`Match.step` would."""
-    deal, cap = match.deal, match.rules.deal_cap
-    if deal.rules != match.rules:
-        return "its deal plays by other rules"
-    if match.records and match.records[-1].levels_after != match.levels:
-        return f"its levels {match.levels} are not those after its last deal {match.records[-1].levels_after}"
-    if match.winner is not None and not match.over:
-        return f"team {match.winner} won a match that is not over"
-    if match.over:
-        if not deal.done or not match.records:
-            return "it is over before its deal ended"
-        if match.winner is None and not (cap is not None and match.deals_played >= cap and match._levels[0] == match._levels[1]):
-            return "it ended in a draw without reaching its deal cap at equal levels"
-        return None
-    if deal.done:
-        return "its deal is done but the next deal was not dealt"
-    if deal.team_levels != match.levels:
-        return f"its deal is played with team levels {deal.team_levels}, the match's are {match.levels}"
-    if cap is not None and match.deals_played >= cap:
-        return f"it played {match.deals_played} deals with a cap of {cap} and is not over"
-    return None

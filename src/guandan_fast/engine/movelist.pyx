@@ -36,7 +36,7 @@ cnp.import_array()
 from guandan_fast.engine import _movegen
 from guandan_fast.engine import backend as _backend
 from guandan_fast.engine.backend import generator
-from guandan_fast.engine.cards import check_flag, level_char, parse_level
+from guandan_fast.engine.cards import check_flag, is_integer, level_char, parse_level
 from guandan_fast.engine.hand import card_names
 from guandan_fast.engine.kinds import LEADING, PLATFORM_NAMES, MoveArrays, MoveType
 from guandan_fast.engine.notation import read
@@ -154,16 +154,13 @@ cdef class MoveList(Moves):
         return make_move(self.kinds_at[i], self.keys_at[i], self.cards_at[2 * i], self.cards_at[2 * i + 1], self.level)
 
     cdef Py_ssize_t _index(self, object index) except -1:
-        """The row of an integer ``index`` (negative from the end): an int, a numpy integer or
-        anything with ``__index__``, never a bool (TypeError, as for anything else);
-        IndexError, as numpy words it, outside the list (however large the integer)."""
+        """The row of an integer ``index`` (negative from the end; ``is_integer``: never a
+        bool): TypeError for anything else, IndexError, as numpy words it, outside the list
+        (however large the integer)."""
         if type(index) is not int:
-            if isinstance(index, bool):
-                raise TypeError("a move list index must be an integer, not a bool")
-            try:
-                index = operator.index(index)
-            except TypeError:
-                raise TypeError(f"a move list index must be an integer or a slice, not {type(index).__name__}") from None
+            if not is_integer(index):
+                raise TypeError(f"a move list row is read by an integer index, not {type(index).__name__}")
+            index = operator.index(index)
         _check_index(index, self.n)
         cdef Py_ssize_t i = index
         return i + self.n if i < 0 else i
@@ -171,6 +168,8 @@ cdef class MoveList(Moves):
     def __getitem__(self, index):
         if isinstance(index, slice):
             return [self[j] for j in range(*index.indices(self.n))]
+        if type(index) is not int and not is_integer(index):
+            raise TypeError(f"move list indices must be integers or slices, not {type(index).__name__}")
         return self._move(self._index(index))
 
     def __iter__(self):

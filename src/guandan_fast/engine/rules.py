@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, fields
 from typing import Any
 
-from .cards import check_seat, parse_level
+from .cards import check_seat, is_integer, parse_level
 
 __all__ = ["DEFAULT_RULES", "Rules", "check_rules"]
 
@@ -84,10 +85,12 @@ class Rules:
         for name in ("fail_at_a_limit", "deal_cap"):
             limit = getattr(self, name)
             if limit is not None:
-                if isinstance(limit, bool) or not isinstance(limit, int):
+                if not is_integer(limit):
                     raise TypeError(f"Rules.{name} must be None or a positive integer, not {type(limit).__name__}")
+                limit = operator.index(limit)  # a numpy integer counts as the int it equals
                 if limit < 1:
                     raise ValueError(f"Rules.{name} must be None or a positive integer, not {limit}")
+                object.__setattr__(self, name, limit)
         object.__setattr__(self, "fail_at_a_level", parse_level(self.fail_at_a_level))
         if self.first_leader is not None:
             object.__setattr__(self, "first_leader", check_seat(self.first_leader, "Rules.first_leader"))

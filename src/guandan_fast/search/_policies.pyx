@@ -487,14 +487,14 @@ cdef Py_ssize_t _weakest_keep(const PlayState* s, MoveBuffer* m, Policy* c, Plan
 
 
 cdef Py_ssize_t _over_partner(const PlayState* s, MoveBuffer* m, Plan* plan) noexcept nogil:
-    """The tactics' follow of a partner's plain play while the partner holds more than
-    DANGER_CARDS cards: the play of the plan of the lowest key (the first listed on ties)
-    that beats it, when that key is at most OVER_PARTNER_KEY; -1: pass. The seat sheds a play
-    of its plan without spending a lead of its own, and the opponent after it must beat a
+    """The tactics' follow of a partner's play while the partner holds more than DANGER_CARDS
+    cards: the plain play of the plan of the lowest key (the first listed on ties) that
+    beats it, when that key is at most OVER_PARTNER_KEY; -1: pass. The seat sheds a play of
+    its plan without spending a lead of its own, and the opponent after it must beat a
     higher play; a partner close to going out keeps its trick, and a high play is kept."""
     cdef int partner = s.to_act ^ 2
     cdef Py_ssize_t i, best = -1
-    if s.last_kind >= K_STRAIGHT_FLUSH or hand_size(s.once[partner], s.twice[partner]) <= DANGER_CARDS:
+    if hand_size(s.once[partner], s.twice[partner]) <= DANGER_CARDS:
         return -1
     for i in range(m.n):
         if (m.kinds[i] < K_STRAIGHT_FLUSH and m.keys[i] <= OVER_PARTNER_KEY
