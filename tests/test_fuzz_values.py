@@ -320,6 +320,10 @@ def _illegal(deals: list[Any]) -> None:
         ({"rules": "national"}, "rules must be a guandan_fast.Rules"),
         ({"first_stream": None}, "random state"),
         ({"first_stream": (3, (1,) * 5, None)}, "random state"),
+        ({"first_stream": ()}, "random state"),
+        ({"first_stream": {}}, "random state"),
+        ({"first_stream": (3, (-1,) * 625, None)}, "random state"),
+        ({"first_stream": (3, (2**64,) * 625, None)}, "random state"),
         ({"deals": "x"}, "non-empty list"),
         ({"deals": []}, "non-empty list"),
         ({"team_levels": (99, 2)}, "level"),
@@ -341,6 +345,7 @@ def test_a_damaged_match_pickle_is_refused(changes: dict[str, Any], words: str) 
 
 
 def test_a_match_pickle_round_trips_and_its_raw_state_is_refused() -> None:
+    import copy
     import copyreg
 
     from guandan_fast import Match
@@ -356,9 +361,16 @@ def test_a_match_pickle_round_trips_and_its_raw_state_is_refused() -> None:
     assert done.over and (done.winner, done.levels) == (capped.winner, capped.levels) and type(done.rules) is _Regional
     match.deal.team_levels = (5, 5)  # a public, checked setting (a server's word)
     assert pickle.loads(pickle.dumps(match)).deal.team_levels == (5, 5)
+    assert copy.deepcopy(match).deal == match.deal and copy.deepcopy(match) is not match
     match.deal = match.deal.with_hands(match.deal.hands[::-1], check_public=False)
-    with pytest.raises(ValueError, match="replaced hands cannot be pickled"):
+    with pytest.raises(ValueError, match="replaced hands, or ended outside Match.step cannot be pickled"):
         pickle.dumps(match)
+    assert copy.deepcopy(match).deal == match.deal  # a copy is no pickle: it copies what is there
+    bypassed = Match(seed=4)
+    while not bypassed.deal.done:
+        bypassed.deal.step(0)  # the deal played to its end around Match.step: never scored
+    with pytest.raises(ValueError, match="ended outside Match.step"):
+        pickle.dumps(bypassed)
 
     class Raw:  # Python's default pickling of a plain object: made bare, then its __dict__ set
         def __reduce__(self) -> tuple[Any, ...]:

@@ -121,8 +121,8 @@ def as_index(value: object, what: str) -> int:
 def is_integer(value: object) -> TypeGuard[SupportsIndex]:
     """Whether :func:`as_index` takes ``value``: an int, a numpy integer or a 0-d integer
     array (anything ``operator.index`` reads), never a bool, nor a ``numpy.timedelta64``
-    (numpy files it under its integers, but a time span is no index). Cheap for a value
-    with no ``__index__`` at all (a Move, a triple), which a caller tells apart from an index."""
+    (numpy files it under its integers, but a time span is no index). A value with no
+    ``__index__`` at all (a Move, a triple) is told apart without raising an exception."""
     if type(value) is int:
         return True
     if isinstance(value, bool) or not hasattr(type(value), "__index__"):

@@ -79,13 +79,19 @@ class Match:
     def __copy__(self) -> Match:
         return self.clone()
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Match:
+        return self.clone()
+
     def __reduce__(self) -> tuple[Any, ...]:
         """A match pickles as its rules, its random stream as the first deal was dealt, every
         action of every deal and its deal's team levels (a public setting); unpickling
         replays them through :meth:`step`, so a damaged pickle is refused with the ValueError
         or TypeError a step gives, and what it makes is a match :meth:`step` reaches."""
-        if self.deal.rules != self.rules or self.deal._replaced:
-            raise ValueError("a Match whose deal has other rules or replaced hands cannot be pickled: it is no replay")
+        if self.deal.rules != self.rules or self.deal._replaced or (self.deal.done and not self.over):
+            raise ValueError(
+                "a Match whose deal has other rules, replaced hands, or ended outside Match.step cannot be pickled: "
+                "it is no replay"
+            )
         actions = [deal.history for deal in (*self._deals_before, self.deal)]
         return (_replay_match, (self.rules, self._first_stream, actions, self.deal.team_levels))
 
@@ -175,8 +181,8 @@ def _replay_match(rules: object, first_stream: object, deals: object, team_level
     match._rng = random.Random()
     try:
         match._rng.setstate(first_stream)  # type: ignore[arg-type]
-    except (TypeError, ValueError) as error:
-        raise ValueError(f"not a pickled Match: a bad random state ({error})") from None
+    except (TypeError, ValueError, IndexError, KeyError, OverflowError) as error:  # what setstate raises on junk
+        raise ValueError(f"not a pickled Match: a bad random state ({type(error).__name__}: {error})") from None
     match._begin()
     if not isinstance(deals, list) or not deals:
         raise TypeError("not a pickled Match: its deals must be a non-empty list of action lists")
