@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from itertools import accumulate, pairwise
-from typing import Any, overload
+from typing import Any, SupportsIndex, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -154,11 +154,11 @@ class MoveBatch(Sequence[MoveList]):
         return len(self._levels)
 
     @overload
-    def __getitem__(self, index: int) -> MoveList: ...
+    def __getitem__(self, index: SupportsIndex) -> MoveList: ...
     @overload
     def __getitem__(self, index: slice) -> list[MoveList]: ...
 
-    def __getitem__(self, index: int | slice) -> MoveList | list[MoveList]:
+    def __getitem__(self, index: SupportsIndex | slice) -> MoveList | list[MoveList]:
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
         if not is_integer(index):

@@ -2,7 +2,7 @@
 
 from collections.abc import Callable, Iterator, Sequence
 from types import ModuleType
-from typing import Any, ClassVar, TypeAlias, overload
+from typing import Any, ClassVar, SupportsIndex, TypeAlias, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -60,12 +60,12 @@ class MoveList(Moves):
     def count(self) -> int:
         """Number of moves (python-chess style)."""
     @overload
-    def __getitem__(self, index: int, /) -> Move: ...
+    def __getitem__(self, index: SupportsIndex, /) -> Move: ...
     @overload
     def __getitem__(self, index: slice, /) -> list[Move]: ...
     def __iter__(self) -> Iterator[Move]: ...
     def __contains__(self, move: object, /) -> bool: ...
-    def row(self, index: int) -> tuple[int, int, int, int]:
+    def row(self, index: SupportsIndex) -> tuple[int, int, int, int]:
         """Move ``index`` as plain ints ``(kind, key, once, twice)``, without building a Move."""
     def rows(self) -> Iterator[tuple[int, int, int, int]]:
         """Every move as plain ints ``(kind, key, once, twice)``, without building Moves."""
