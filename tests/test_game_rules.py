@@ -199,13 +199,13 @@ def test_openguandan_preset_values() -> None:
 @pytest.mark.parametrize(
     ("kwargs", "error", "message"),
     [
-        ({"deal_cap": 0}, ValueError, "deal_cap must be None or a positive integer"),
+        ({"deal_cap": 0}, ValueError, "deal_cap, when set, must be an integer >= 1, not 0"),
         ({"deal_cap": 2.0}, TypeError, "deal_cap"),
         ({"first_leader": 4}, ValueError, "first_leader"),
         ({"first_leader": "0"}, TypeError, "first_leader"),
-        ({"a_needs_double_up": 1}, TypeError, "a_needs_double_up must be a bool"),
-        ({"reaching_a_wins": None}, TypeError, "reaching_a_wins must be a bool"),
-        ({"return_level_rank": "no"}, TypeError, "return_level_rank must be a bool"),
+        ({"a_needs_double_up": 1}, TypeError, "a_needs_double_up must be True or False, not int"),
+        ({"reaching_a_wins": None}, TypeError, "reaching_a_wins must be True or False"),
+        ({"return_level_rank": "no"}, TypeError, "return_level_rank must be True or False"),
     ],
 )
 def test_bad_rule_values(kwargs: dict[str, Any], error: type[Exception], message: str) -> None:

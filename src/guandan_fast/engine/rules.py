@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import operator
 from dataclasses import dataclass, fields
 from typing import Any
 
-from .cards import check_seat, is_integer, parse_level
+from .cards import bounded, check_flag, check_seat, parse_level
 
 __all__ = ["DEFAULT_RULES", "Rules", "check_rules"]
 
@@ -84,13 +83,8 @@ class Rules:
     def __post_init__(self) -> None:
         for name in ("fail_at_a_limit", "deal_cap"):
             limit = getattr(self, name)
-            if limit is not None:
-                if not is_integer(limit):
-                    raise TypeError(f"Rules.{name} must be None or a positive integer, not {type(limit).__name__}")
-                limit = operator.index(limit)  # a numpy integer counts as the int it equals
-                if limit < 1:
-                    raise ValueError(f"Rules.{name} must be None or a positive integer, not {limit}")
-                object.__setattr__(self, name, limit)
+            if limit is not None:  # a numpy integer counts as the int it equals
+                object.__setattr__(self, name, bounded(limit, f"Rules.{name}, when set,", 1))
         object.__setattr__(self, "fail_at_a_level", parse_level(self.fail_at_a_level))
         if self.first_leader is not None:
             object.__setattr__(self, "first_leader", check_seat(self.first_leader, "Rules.first_leader"))
@@ -104,8 +98,7 @@ class Rules:
             "return_received_card",
             "double_tribute_by_rank",
         ):
-            if not isinstance(getattr(self, name), bool):
-                raise TypeError(f"Rules.{name} must be a bool")
+            object.__setattr__(self, name, check_flag(getattr(self, name), f"Rules.{name}"))
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Rules pickle as their options and unpickle through the constructor, so a damaged
