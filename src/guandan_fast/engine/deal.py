@@ -952,13 +952,7 @@ def _restore(
     hand replacement in order, each through the public checks."""
     if not isinstance(start, dict) or set(start) != _START_KEYS:
         raise ValueError("not a pickled Deal: its start must name the arguments of Deal.start")
-    rules = start["rules"]
-    if isinstance(rules, dict):  # the form of earlier pickles: the options by name
-        rules = Rules(**rules)
-    elif not isinstance(rules, Rules):
-        raise TypeError(f"not a pickled Deal: its rules must be Rules, not {type(rules).__name__}")
-    arguments = {**start, "rules": rules}
-    deal = Deal.start(**arguments)
+    deal = Deal.start(**start)  # its rules are a Rules object, checked by start as any
     for part, what in ((card_actions, "card actions"), (plays, "plays"), (replaced, "replaced hands")):
         if not isinstance(part, list):
             raise TypeError(f"not a pickled Deal: its {what} must be a list, not {type(part).__name__}")
@@ -974,13 +968,13 @@ def _restore(
 
     for seat, action in (_pair(entry, "card action") for entry in card_actions):
         deal = replace_due()
-        _check_turn(deal, seat)
+        check_replayed_turn(deal, seat, "Deal")
         deal.step(action)
         cards_done += 1
     for row in plays:
         deal = replace_due()
         seat, kind, key, once, twice = _play_entry(row)
-        _check_turn(deal, seat)
+        check_replayed_turn(deal, seat, "Deal")
         deal.step(PASS if kind == 0 and key == 0 and once == 0 and twice == 0 else
                   Move(kind, key, Hand.from_bits(once, twice), deal.level))
         plays_done += 1
@@ -1016,9 +1010,10 @@ def _play_entry(row: object) -> tuple[int, int, int, int, int]:
     return values[0], values[1], values[2], values[3], values[4]
 
 
-def _check_turn(deal: Deal, seat: object) -> None:
-    if seat != deal.to_act or isinstance(seat, bool):
-        raise ValueError(f"not a pickled Deal: an action of seat {seat!r} where seat {deal.to_act} acts")
+def check_replayed_turn(deal: Deal, seat: object, what: str) -> None:
+    """A replayed action (of a pickled ``what``) names the seat to act: a ValueError otherwise."""
+    if type(seat) is not int or seat != deal.to_act:
+        raise ValueError(f"not a pickled {what}: an action of seat {seat!r} where seat {deal.to_act} acts")
 
 
 def _names(once: int, twice: int) -> list[str]:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import level_char, seeded_random
-from .deal import Action, Deal, deal_cards
+from .deal import Action, Deal, check_replayed_turn, deal_cards
 from .observation import Observation
 from .rules import Rules, check_rules
 from .scoring import check_team_levels, finish_outcome, score_deal
@@ -195,8 +195,7 @@ def _replay_match(rules: object, first_stream: object, deals: object, team_level
             if not isinstance(entry, tuple) or len(entry) != 2:
                 raise TypeError("not a pickled Match: an action must be a (seat, action) pair")
             seat, action = entry
-            if match.over or seat != match.deal.to_act or isinstance(seat, bool):
-                raise ValueError(f"not a pickled Match: an action of seat {seat!r} where seat {match.to_act} acts")
+            check_replayed_turn(match.deal, seat, "Match")  # (a match over has a deal done: no seat acts)
             match.step(action)
     if len(match._deals_before) != len(deals) - 1:
         raise ValueError("not a pickled Match: its last deal ended, and no deal follows")
