@@ -125,6 +125,8 @@ def is_integer(value: object) -> TypeGuard[SupportsIndex]:
     ``__index__`` at all (a Move, a triple) is told apart without raising an exception."""
     if type(value) is int:
         return True
+    if isinstance(value, np.integer):  # the common other case, told at once
+        return not isinstance(value, np.timedelta64)
     if isinstance(value, bool) or not hasattr(type(value), "__index__"):
         return False
     try:

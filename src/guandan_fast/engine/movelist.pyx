@@ -53,6 +53,20 @@ cdef enum:
 cdef dict _NAMED_GENERATORS = _backend._named_generators
 
 
+_NUMPY_INTEGER = np.integer
+_NUMPY_TIME_SPAN = np.timedelta64
+
+
+cdef object _as_index(object index, str words):
+    """``index`` as an int when :func:`~guandan_fast.engine.cards.is_integer` takes it, else
+    a TypeError in ``words``; numpy's integers, the usual other index, are told at once."""
+    if isinstance(index, _NUMPY_INTEGER) and not isinstance(index, _NUMPY_TIME_SPAN):
+        return int(index)
+    if not is_integer(index):
+        raise TypeError(f"{words}, not {type(index).__name__}")
+    return operator.index(index)
+
+
 cdef int _check_index(object index, Py_ssize_t n) except -1:
     """IndexError, as numpy words it, for an int ``index`` outside a list of ``n`` moves
     (however large the int: it is compared as a Python int)."""
@@ -158,9 +172,7 @@ cdef class MoveList(Moves):
         bool): TypeError for anything else, IndexError, as numpy words it, outside the list
         (however large the integer)."""
         if type(index) is not int:
-            if not is_integer(index):
-                raise TypeError(f"a move list row is read by an integer index, not {type(index).__name__}")
-            index = operator.index(index)
+            index = _as_index(index, "a move list row is read by an integer index")
         _check_index(index, self.n)
         cdef Py_ssize_t i = index
         return i + self.n if i < 0 else i
@@ -168,8 +180,8 @@ cdef class MoveList(Moves):
     def __getitem__(self, index):
         if isinstance(index, slice):
             return [self[j] for j in range(*index.indices(self.n))]
-        if type(index) is not int and not is_integer(index):
-            raise TypeError(f"move list indices must be integers or slices, not {type(index).__name__}")
+        if type(index) is not int:  # checked and made an int here, so _index takes it as it is
+            index = _as_index(index, "move list indices must be integers or slices")
         return self._move(self._index(index))
 
     def __iter__(self):
