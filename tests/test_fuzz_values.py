@@ -328,7 +328,7 @@ def _illegal(deals: list[Any]) -> None:
         ({"deals": []}, "non-empty list"),
         ({"team_levels": (99, 2)}, "level"),
         ({"deals": lambda m: _deals_changed(m, _other_seat)}, "an action of seat"),
-        ({"deals": lambda m: _deals_changed(m, _illegal)}, "hold|legal|not"),
+        ({"deals": lambda m: _deals_changed(m, _illegal)}, "illegal action for seat"),
         ({"deals": lambda m: _deals_changed(m, lambda d: d.insert(1, []))}, "deal 3 begins before deal 2 ended"),
         ({"deals": lambda m: _deals_changed(m, lambda d: d.pop())}, "no deal follows"),
         ({"deals": lambda m: _deals_changed(m, lambda d: d[0].append("x"))}, "pair"),
