@@ -3,7 +3,8 @@ the native policies (``search/_policies.pyx``, which MinPlaysAgent and
 ``Deal.playouts(policy="minplays" | "tactics")`` play). See guandan_fast.agents.minplays for
 the rules; ``tactics`` decomposes with ``prefer="high"`` and counts keeping every rank of four
 or more natural cards whole (``whole=True``), follows an opponent with a play of
-the decomposition first, leads the plays nobody can beat first when at most one other is
+the decomposition first and never with a plain move that breaks one of its bombs, leads the
+plays nobody can beat first when at most one other is
 left, follows (a partner too) with a move nobody can beat when the rest then leads out the
 same way, follows a partner's low play with a low play of the decomposition while the partner
 holds more than DANGER_CARDS cards, changes the lead when an opponent is close to going out, holds a trick the next
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 from guandan_fast import Deal, Hand, has_legal_follow, min_plays
 from guandan_fast.agents.minplays import BOMB_KINDS, row_tier
+from guandan_fast.engine.cards import wildcard
 
 THREAT_LAST = 6
 THREAT_ANY = 3
@@ -76,6 +78,13 @@ def follow(deal: Deal, seat: int, tactics: bool = False) -> int:
     n = count(hand, level, tactics)
     plan = min_plays(hand, level, prefer="high", whole=True)[1] if tactics else []  # the tactics' decomposition
     plain = [i for i, (kind, *_) in enumerate(rows) if kind not in BOMB_KINDS]
+    if tactics:  # a plain move that breaks a bomb of the plan is never played (the wildcards apart)
+        kept = Hand()
+        for p in plan:
+            if p.kind in BOMB_KINDS:
+                kept = kept.add(p.cards)
+        kept = kept.remove(kept.common(Hand.from_indices([wildcard(level)] * 2)))
+        plain = [i for i in plain if hand.remove(Hand.from_bits(rows[i][2], rows[i][3])).contains(kept)]
     bombs = [i for i, (kind, *_) in enumerate(rows) if kind in BOMB_KINDS]
     keeping = [i for i in plain if rest[i] <= n - 1]
     last = deal.last_move

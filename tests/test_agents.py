@@ -195,6 +195,33 @@ def test_tactics_follow_a_partners_low_play_with_a_low_play_of_their_plan(
     assert chosen(deal, MinPlaysAgent(tactics=True)) == (follow or ["PASS", "PASS", "PASS"])
 
 
+@pytest.mark.parametrize(
+    ("seat_0", "lead", "rest_of_seat_3", "tactics"),
+    [
+        # the tube 99TTJJ keeps the count but breaks the bomb of tens: passed
+        ("S9 H9 ST HT CT DT SJ HJ S3", ["ThreePair", "5", ["S5", "H5", "S6", "H6", "S7", "H7"]],
+         "C8 C9 D9 CJ DJ SQ HQ CK HK CA DA", None),
+        # the opponent then holds 5 cards: the bomb itself, not the plain break
+        ("S9 H9 ST HT CT DT SJ HJ S3", ["ThreePair", "5", ["S5", "H5", "S6", "H6", "S7", "H7"]],
+         "C8 C9 D9 CJ DJ", ["Bomb", "T", ["ST", "HT", "CT", "DT"]]),
+        # a straight flush is not played as a plain straight
+        ("S3 S4 S5 S6 S7 D9 C9 CK", ["Straight", "2", ["D2", "C3", "D4", "C5", "H6"]],
+         "C8 C9 D9 CJ DJ SQ HQ CK HK CA DA", None),
+    ],
+)
+def test_tactics_follow_with_no_plain_move_that_breaks_a_bomb_of_their_plan(
+    seat_0: str, lead: list, rest_of_seat_3: str, tactics: list | None
+) -> None:
+    """Seat 3 leads and seat 0 can beat it with a plain move that keeps its count of plays
+    (the plain rules play it) but takes cards of a bomb of its plan: the tactics pass, or,
+    with the opponent about to finish, bomb."""
+    seat_3 = " ".join(lead[2]) + " " + rest_of_seat_3
+    deal = gf.Deal.start([seat_0, "C3 D4 C6 D8 CQ DK SA", "D3 H4 C5 D6 C7 H8 DQ", seat_3], 2, leader=3)
+    deal.step(lead)
+    assert chosen(deal, MinPlaysAgent())[0] in ("ThreePair", "Straight")
+    assert chosen(deal, MinPlaysAgent(tactics=True)) == (tactics or ["PASS", "PASS", "PASS"])
+
+
 def test_tactics_keep_their_bombs_unless_an_opponent_is_about_to_finish() -> None:
     """Seat 0 cannot beat an opponent's ace but with its bomb of 5s. Leaving two plays, the
     plain rules bomb (a rest of at most two plays); the tactics pass while the opponent

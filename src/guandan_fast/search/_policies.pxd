@@ -33,6 +33,8 @@ cdef struct Plan:
     uint8_t kinds[108]
     uint8_t keys[108]
     uint64_t cards[216]
+    uint64_t kept_once          # the "tactics" policy's bombs' natural cards, which its plain
+    uint64_t kept_twice         # follows keep (:func:`_keeps_bombs`); none for "minplays"
 
 
 cdef struct Memo:

@@ -216,6 +216,7 @@ cdef int _decompose(Policy* c, uint64_t once, uint64_t twice, int level, Plan* p
             plan.cards[2 * k] = slot.cards[2 * k]
             plan.cards[2 * k + 1] = slot.cards[2 * k + 1]
         plan.valid = 1
+        _keep_bombs(c, plan, level)
         return 0
     c.ready = 0  # a decomposition ends the solver's preparation
     count = solver_decompose(&c.solver, once, twice, level,
@@ -231,6 +232,7 @@ cdef int _decompose(Policy* c, uint64_t once, uint64_t twice, int level, Plan* p
         plan.cards[2 * k + 1] = c.solver.buf.cards[2 * row + 1]
     plan.count = <int>count
     plan.valid = 1
+    _keep_bombs(c, plan, level)
     if 0 < count <= MEMO_PLAYS:
         c.memo_used = 1
         slot.once = once
@@ -242,6 +244,31 @@ cdef int _decompose(Policy* c, uint64_t once, uint64_t twice, int level, Plan* p
             slot.cards[2 * k] = plan.cards[2 * k]
             slot.cards[2 * k + 1] = plan.cards[2 * k + 1]
     return 0
+
+
+cdef inline void _keep_bombs(Policy* c, Plan* plan, int level) noexcept nogil:
+    """``plan.kept_once``, ``plan.kept_twice`` := the natural cards of the plan's bombs for
+    the tactics (the wildcards apart: a move may spend one and leave a smaller bomb), nothing
+    for the plain rules."""
+    cdef int k
+    cdef uint64_t wild = wild_bit(level)
+    plan.kept_once = 0
+    plan.kept_twice = 0
+    if c.policy != POLICY_TACTICS:
+        return
+    for k in range(plan.count):
+        if plan.kinds[k] >= K_STRAIGHT_FLUSH:
+            gf_hand_add(&plan.kept_once, &plan.kept_twice, plan.cards[2 * k] & ~wild, plan.cards[2 * k + 1] & ~wild)
+
+
+cdef inline bint _keeps_bombs(const PlayState* s, MoveBuffer* m, Py_ssize_t i, const Plan* plan) noexcept nogil:
+    """Whether the hand left by move ``i`` still holds ``plan``'s kept cards: the tactics
+    follow with a plain move only when it breaks no bomb of their plan (a plain reading of
+    a straight flush's cards included); a plain break that keeps the count costs the bomb,
+    which takes the lead back whenever it is needed."""
+    cdef uint64_t once = s.once[s.to_act], twice = s.twice[s.to_act], mo = m.cards[2 * i], mt = m.cards[2 * i + 1]
+    cdef uint64_t rest_once = (once & ~mo) | (twice & ~mt), rest_twice = twice & ~mo
+    return (plan.kept_once & ~rest_once) == 0 and (plan.kept_twice & ~rest_twice) == 0
 
 
 cdef inline bint _in_plan(Plan* plan, MoveBuffer* m, Py_ssize_t i) noexcept nogil:
@@ -439,11 +466,12 @@ cdef inline bint _next_may_go_out(const PlayState* s, int seat) noexcept nogil:
 
 
 cdef Py_ssize_t _strongest_keep(const PlayState* s, MoveBuffer* m, Policy* c, Plan* plan, int* failed) noexcept nogil:
-    """The plain move of the highest key that keeps the decomposition; -1: none."""
+    """The plain move of the highest key that keeps the decomposition (and its bombs,
+    :func:`_keeps_bombs`); -1: none."""
     cdef Py_ssize_t i, best = -1
     cdef int n = plan.count
     for i in range(m.n):
-        if m.kinds[i] >= K_STRAIGHT_FLUSH or (best >= 0 and m.keys[i] <= m.keys[best]):
+        if m.kinds[i] >= K_STRAIGHT_FLUSH or (best >= 0 and m.keys[i] <= m.keys[best]) or not _keeps_bombs(s, m, i, plan):
             continue
         if not _in_plan(plan, m, i):
             if _ready(c, s.once[s.to_act], s.twice[s.to_act], s.level) != 0:
@@ -458,25 +486,26 @@ cdef Py_ssize_t _strongest_keep(const PlayState* s, MoveBuffer* m, Policy* c, Pl
 cdef Py_ssize_t _weakest_keep(const PlayState* s, MoveBuffer* m, Policy* c, Plan* plan, int* failed,
                               bint plan_first) noexcept nogil:
     """The plain move of the lowest key (the first listed on ties) that keeps the
-    decomposition; -1: none. ``plan_first`` (the tactics): a play of the plan, when one
+    decomposition (and, for the tactics, its bombs: :func:`_keeps_bombs`); -1: none. ``plan_first`` (the tactics): a play of the plan, when one
     beats, before any other move (the lowest key among them): a move that keeps the count
     but not the plan leaves a worse hand of as many plays.
 
     It is the first of the lowest key among those leaving fewer than n plays (n - 1: the
-    move and a decomposition of the rest empty the hand; fewer only for the tactics, whose
-    plan keeps a rank of four natural cards or more whole, when the move breaks one). A
-    play of the plan leaves n - 1 without a solve; only moves before the best such play
-    (lower key, or the same key listed earlier) need one."""
+    move and a decomposition of the rest empty the hand, and never fewer: the tactics' moves
+    here break no bomb of their plan, :func:`_keeps_bombs`). A play of the plan leaves
+    n - 1 without a solve; only moves before the best such play (lower key, or the same key
+    listed earlier) need one."""
     cdef Py_ssize_t i, keep = -1
     cdef int n = plan.count
     for i in range(m.n):
-        if m.kinds[i] < K_STRAIGHT_FLUSH and (keep < 0 or m.keys[i] < m.keys[keep]) and _in_plan(plan, m, i):
+        if (m.kinds[i] < K_STRAIGHT_FLUSH and (keep < 0 or m.keys[i] < m.keys[keep]) and _in_plan(plan, m, i)
+                and _keeps_bombs(s, m, i, plan)):
             keep = i
     if plan_first and keep >= 0:
         return keep
     for i in range(m.n):
         if m.kinds[i] >= K_STRAIGHT_FLUSH or (keep >= 0 and (m.keys[i] > m.keys[keep] or (
-                m.keys[i] == m.keys[keep] and i >= keep))):
+                m.keys[i] == m.keys[keep] and i >= keep))) or not _keeps_bombs(s, m, i, plan):
             continue
         if _ready(c, s.once[s.to_act], s.twice[s.to_act], s.level) != 0:
             failed[0] = 1
@@ -489,7 +518,8 @@ cdef Py_ssize_t _weakest_keep(const PlayState* s, MoveBuffer* m, Policy* c, Plan
 cdef Py_ssize_t _over_partner(const PlayState* s, MoveBuffer* m, Plan* plan) noexcept nogil:
     """The tactics' follow of a partner's play while the partner holds more than DANGER_CARDS
     cards: the plain play of the plan of the lowest key (the first listed on ties) that
-    beats it, when that key is at most OVER_PARTNER_KEY; -1: pass. The seat sheds a play of
+    beats it (no plain reading of a bomb's cards: :func:`_keeps_bombs`), when that key is
+    at most OVER_PARTNER_KEY; -1: pass. The seat sheds a play of
     its plan without spending a lead of its own, and the opponent after it must beat a
     higher play; a partner close to going out keeps its trick, and a high play is kept."""
     cdef int partner = s.to_act ^ 2
@@ -498,7 +528,7 @@ cdef Py_ssize_t _over_partner(const PlayState* s, MoveBuffer* m, Plan* plan) noe
         return -1
     for i in range(m.n):
         if (m.kinds[i] < K_STRAIGHT_FLUSH and m.keys[i] <= OVER_PARTNER_KEY
-                and (best < 0 or m.keys[i] < m.keys[best]) and _in_plan(plan, m, i)):
+                and (best < 0 or m.keys[i] < m.keys[best]) and _in_plan(plan, m, i) and _keeps_bombs(s, m, i, plan)):
             best = i
     return best
 
@@ -574,7 +604,7 @@ cdef Py_ssize_t _planned(const PlayState* s, MoveBuffer* m, bint leading, Policy
         return -1
     for i in range(m.n):
         is_plain = m.kinds[i] < K_STRAIGHT_FLUSH
-        if is_plain and not threat:
+        if is_plain and (not threat or not _keeps_bombs(s, m, i, plan)):  # the tactics: the bomb, not a break
             continue
         rest = _rest_count(c, s, m, i, NO_BOUND)
         if is_plain:
