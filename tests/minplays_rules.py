@@ -21,7 +21,7 @@ from guandan_fast.engine.cards import wildcard
 THREAT_LAST = 6
 THREAT_ANY = 3
 BOMB_TO_FINISH = 2
-BOMB_THREAT_LAST = 10  # the tactics' bombs: the seat to beat holds at most this many cards ...
+BOMB_THREAT_LAST = 6  # the tactics' bombs: the seat to beat holds at most this many cards ...
 SPARE_BOMB_CARDS = 6  # ... and this many more per bomb of the decomposition beyond the first
 DANGER_CARDS = 6
 OVER_PARTNER_KEY = 12  # the tactics: over a partner's play, a play of the decomposition up to this key

@@ -225,11 +225,9 @@ def test_tactics_follow_with_no_plain_move_that_breaks_a_bomb_of_their_plan(
 def test_tactics_keep_their_bombs_unless_an_opponent_is_about_to_finish() -> None:
     """Seat 0 cannot beat an opponent's ace but with its bomb of 5s. Leaving two plays, the
     plain rules bomb (a rest of at most two plays); the tactics pass while the opponent
-    holds 11 cards. Leaving three plays, the plain rules pass until the opponent holds at
-    most 6 cards (about to finish), the tactics bomb from 10 down: a plain break needs the
-    opponent nearer its end than a bomb does. Holding a second bomb (of 7s), the tactics
-    bomb from 16 cards down (6 more per spare bomb). The Python oracle
-    (tests/minplays_rules.py) agrees."""
+    holds 11 cards. Leaving three plays, both pass until the opponent holds at most 6 cards
+    (about to finish). Holding a second bomb (of 7s), the tactics bomb from 12 cards down (6
+    more per spare bomb). The Python oracle (tests/minplays_rules.py) agrees."""
     import minplays_rules
 
     bomb, no = ["Bomb", "5", ["S5", "H5", "C5", "D5"]], ["PASS", "PASS", "PASS"]
@@ -246,13 +244,12 @@ def test_tactics_keep_their_bombs_unless_an_opponent_is_about_to_finish() -> Non
     expected = {  # (hand, opponent's cards left): (plain rules, tactics)
         (two_left, 11): (bomb, no),
         (three_left, 11): (no, no),
-        (three_left, 10): (no, bomb),
-        (three_left, 7): (no, bomb),
+        (three_left, 7): (no, no),
         (three_left, 6): (bomb, bomb),
         (two_left, 3): (bomb, bomb),
-        (two_bombs, 17): (no, no),
-        (two_bombs, 16): (no, bomb),
-        (two_bombs, 11): (no, bomb),
+        (two_bombs, 13): (no, no),
+        (two_bombs, 12): (no, bomb),
+        (two_bombs, 7): (no, bomb),
         (two_bombs, 6): (bomb, bomb),
     }
     for (short, left), (plain, tactics) in expected.items():

@@ -11,14 +11,15 @@ Leading
 Tactics, with ``tactics=True`` (``"minplays:tactics=1"``)
     the plan keeps every rank of four or more natural cards whole, one bomb (``whole=True``:
     the counts and decompositions of ``min_plays`` under that rule, so ``count`` is theirs
-    too), and no plain follow takes a card of a bomb of the decomposition (its wildcards
-    apart; a straight flush is not played as a straight), even one that keeps the count or
-    when an opponent is about to finish (then the bomb itself, or a pass; measured: 0.557
-    [0.552, 0.562] of 20,000 one-deal matches head to head against the tactics that allowed
-    it, +0.31 level points a deal): a bomb takes the lead back whenever it is needed, worth more than the play that
+    too): a bomb takes the lead back whenever it is needed, worth more than the play that
     breaking it into straights or full houses may save (against the plain count,
     measured: 0.554 [0.546, 0.563] of 10,000 one-deal matches head to head, +0.34 level
-    points a deal); the decomposition keeps the fewest and highest singles and pairs among
+    points a deal); for the same reason no plain follow takes a natural card of a bomb of
+    the decomposition (a straight flush is not played as a straight), even one that keeps
+    the count or when an opponent is about to finish (then the bomb itself, or a pass),
+    unless it makes going out sure (below; measured: 0.557 [0.552, 0.562] of 20,000 one-deal
+    matches head to head against the tactics that allowed it, +0.31 level points a deal);
+    the decomposition keeps the fewest and highest singles and pairs among
     the optimal ones with the most bombs (``prefer="high"``); following an opponent, a play of the
     decomposition that beats (the lowest key) comes before any other move that keeps the
     count;
@@ -32,9 +33,9 @@ Tactics, with ``tactics=True`` (``"minplays:tactics=1"``)
     the strongest (the hardest to beat). Following, when the next seat (an opponent) holds
     exactly as many cards as the move to beat (at most 6): the strongest plain move that
     keeps the decomposition, over a partner's play too. Following an opponent, a bomb
-    only when an opponent is about to finish — for a bomb, the player to beat holds at
-    most 10 cards (the plain rules: 6), plus 6 per bomb of the decomposition beyond the
-    first, or an opponent at most 3 — it empties the hand or it makes going out sure
+    only when an opponent is about to finish — the player to beat holds at most 6 cards,
+    plus 6 per bomb of the decomposition beyond the first, or an opponent at most 3 — it
+    empties the hand or it makes going out sure
     (never just because it leaves a short rest).
     The search agent plays these rules.
 Following a partner

@@ -174,20 +174,22 @@ cdef Py_ssize_t _greedy(const PlayState* s, MoveBuffer* m, bint leading) noexcep
 # the best rest; else a bomb when an opponent is about to finish or it leaves
 # count(rest) <= BOMB_TO_FINISH (best rest, then lowest tier and key); else pass. Ties go
 # to the first move listed, as in MinPlaysAgent. The "tactics" policy is the same with its
-# own decomposition ("high") and seven rules: follow an opponent with a play of the plan first
+# own decomposition ("high") and eight rules: follow an opponent with a play of the plan first
 # (_weakest_keep's plan_first), follow a partner's low play with a low play of the plan while
-# the partner is not close to going out (_over_partner), lead the plays nobody can beat first when at most one other
-# is left (_sure_lead), follow (a partner too) with a move nobody can beat that leaves such
+# the partner is not close to going out (_over_partner), follow with no plain move that breaks
+# a bomb of the plan (_keeps_bombs: in every plain follow above and below, the threatened one
+# included, but for a sure way out), lead the plays nobody can beat first when at most one
+# other is left (_sure_lead), follow (a partner too) with a move nobody can beat that leaves such
 # a hand (_sure_follow), two for an opponent that could go out (_tactical_lead, and
 # _strongest_keep when the next seat could go out on the trick), and bomb only when an
 # opponent is about to finish — for a bomb, the seat to beat holding at most
-# BOMB_THREAT_LAST cards (SPARE_BOMB_CARDS more per bomb of the plan beyond the first), not
-# THREAT_LAST — the bomb empties the hand or _sure_follow takes it (never for a short rest:
-# BOMB_TO_FINISH is the plain rules');
+# BOMB_THREAT_LAST cards (THREAT_LAST's number, tuned apart), SPARE_BOMB_CARDS more per bomb
+# of the plan beyond the first — the bomb empties the hand or _sure_follow takes it (never
+# for a short rest: BOMB_TO_FINISH is the plain rules');
 # measured by the arena (docs/agents.md, "How strong: the search agent").
 cdef enum:
     BOMB_TO_FINISH = 2
-    BOMB_THREAT_LAST = 10       # "tactics": a bomb over an opponent holding this many cards or fewer ...
+    BOMB_THREAT_LAST = 6        # "tactics": a bomb over an opponent holding this many cards or fewer ...
     SPARE_BOMB_CARDS = 6        # ... and this many more per bomb of the plan beyond the first
     DANGER_CARDS = 6            # "tactics": an opponent with this many cards or fewer is watched
     OVER_PARTNER_KEY = 12       # "tactics": over a partner's play, a play of the plan up to this key (a queen)
@@ -471,7 +473,9 @@ cdef Py_ssize_t _strongest_keep(const PlayState* s, MoveBuffer* m, Policy* c, Pl
     cdef Py_ssize_t i, best = -1
     cdef int n = plan.count
     for i in range(m.n):
-        if m.kinds[i] >= K_STRAIGHT_FLUSH or (best >= 0 and m.keys[i] <= m.keys[best]) or not _keeps_bombs(s, m, i, plan):
+        if m.kinds[i] >= K_STRAIGHT_FLUSH or (best >= 0 and m.keys[i] <= m.keys[best]):
+            continue
+        if not _keeps_bombs(s, m, i, plan):
             continue
         if not _in_plan(plan, m, i):
             if _ready(c, s.once[s.to_act], s.twice[s.to_act], s.level) != 0:
@@ -486,9 +490,10 @@ cdef Py_ssize_t _strongest_keep(const PlayState* s, MoveBuffer* m, Policy* c, Pl
 cdef Py_ssize_t _weakest_keep(const PlayState* s, MoveBuffer* m, Policy* c, Plan* plan, int* failed,
                               bint plan_first) noexcept nogil:
     """The plain move of the lowest key (the first listed on ties) that keeps the
-    decomposition (and, for the tactics, its bombs: :func:`_keeps_bombs`); -1: none. ``plan_first`` (the tactics): a play of the plan, when one
-    beats, before any other move (the lowest key among them): a move that keeps the count
-    but not the plan leaves a worse hand of as many plays.
+    decomposition (and, for the tactics, its bombs: :func:`_keeps_bombs`); -1: none.
+    ``plan_first`` (the tactics): a play of the plan, when one beats, before any other move
+    (the lowest key among them): a move that keeps the count but not the plan leaves a worse
+    hand of as many plays.
 
     It is the first of the lowest key among those leaving fewer than n plays (n - 1: the
     move and a decomposition of the rest empty the hand, and never fewer: the tactics' moves
@@ -505,7 +510,9 @@ cdef Py_ssize_t _weakest_keep(const PlayState* s, MoveBuffer* m, Policy* c, Plan
         return keep
     for i in range(m.n):
         if m.kinds[i] >= K_STRAIGHT_FLUSH or (keep >= 0 and (m.keys[i] > m.keys[keep] or (
-                m.keys[i] == m.keys[keep] and i >= keep))) or not _keeps_bombs(s, m, i, plan):
+                m.keys[i] == m.keys[keep] and i >= keep))):
+            continue
+        if not _keeps_bombs(s, m, i, plan):
             continue
         if _ready(c, s.once[s.to_act], s.twice[s.to_act], s.level) != 0:
             failed[0] = 1
@@ -604,7 +611,7 @@ cdef Py_ssize_t _planned(const PlayState* s, MoveBuffer* m, bint leading, Policy
         return -1
     for i in range(m.n):
         is_plain = m.kinds[i] < K_STRAIGHT_FLUSH
-        if is_plain and (not threat or not _keeps_bombs(s, m, i, plan)):  # the tactics: the bomb, not a break
+        if is_plain and (not threat or not _keeps_bombs(s, m, i, plan)):  # the tactics: a bomb, not a break
             continue
         rest = _rest_count(c, s, m, i, NO_BOUND)
         if is_plain:
