@@ -222,6 +222,26 @@ def test_tactics_follow_with_no_plain_move_that_breaks_a_bomb_of_their_plan(
     assert chosen(deal, MinPlaysAgent(tactics=True)) == (tactics or ["PASS", "PASS", "PASS"])
 
 
+def test_tactics_hold_no_trick_and_follow_no_partner_by_breaking_a_bomb() -> None:
+    """The other two plain follows keep the plan's bombs too: holding a trick the next seat
+    (6 cards) could go out on, the tube 99TTJJ would break the bomb of tens (the plain rules
+    play it); over a partner's low straight, the straight flush S3-S7 is no plain play of the
+    plan (the tactics before played it as a straight)."""
+    import minplays_rules
+
+    seat_3 = "S5 H5 S6 H6 S7 H7 C8 C9 D9 CJ DJ SQ HQ CK HK CA DA"
+    hold = gf.Deal.start(["S9 H9 ST HT CT DT SJ HJ S3", "C3 D4 C6 D8 CQ DK", "D3 H4 C5 D6 C7 H8 DQ", seat_3], 2, leader=3)
+    hold.step(["ThreePair", "5", ["S5", "H5", "S6", "H6", "S7", "H7"]])
+    partner = "D2 C3 D4 C5 H6 C8 C9 D9 CJ DJ SQ HQ HK"
+    over = gf.Deal.start(["S3 S4 S5 S6 S7 D9 C9 CK", "C3 D4 C6 D8 CQ DK SA", partner, "D3 H4 C5 D6 C7 H8 DQ"], 2, leader=2)
+    over.step(["Straight", "2", ["D2", "C3", "D4", "C5", "H6"]])
+    over.step(["PASS", "PASS", "PASS"])
+    assert chosen(hold, MinPlaysAgent())[0] == "ThreePair"
+    for deal in (hold, over):
+        assert chosen(deal, MinPlaysAgent(tactics=True)) == ["PASS", "PASS", "PASS"]
+        assert minplays_rules.play(deal, True) == MinPlaysAgent(tactics=True).act(deal, 0)
+
+
 def test_tactics_keep_their_bombs_unless_an_opponent_is_about_to_finish() -> None:
     """Seat 0 cannot beat an opponent's ace but with its bomb of 5s. Leaving two plays, the
     plain rules bomb (a rest of at most two plays); the tactics pass while the opponent
