@@ -43,3 +43,10 @@ cdef inline void gf_hand_add(uint64_t* once, uint64_t* twice, uint64_t other_onc
     every card to two copies (a card twice in one and present in the other is lost)."""
     twice[0] = twice[0] | other_twice | (once[0] & other_once)
     once[0] = once[0] | other_once
+
+
+cdef inline void gf_hand_remove(uint64_t* once, uint64_t* twice, uint64_t other_once, uint64_t other_twice) noexcept nogil:
+    """Take a hand out of a hand that holds it, both as (once, twice) planes: a card held
+    twice and taken once stays once."""
+    once[0] = (once[0] & ~other_once) | (twice[0] & ~other_twice)
+    twice[0] = twice[0] & ~other_once

@@ -20,6 +20,8 @@ from libc.stdint cimport uint8_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy, memset
 
+from guandan_fast.engine._bitops cimport gf_hand_remove
+
 from guandan_fast.engine._movegen cimport (
     FULL_PLANE,
     K_FOUR_JOKERS,
@@ -136,14 +138,13 @@ cdef inline void _pass(PlayState* s, int seat) noexcept nogil:
 
 cdef void state_play(PlayState* s, int kind, int key, uint64_t once, uint64_t twice) noexcept nogil:
     cdef int seat = s.to_act & 3
-    cdef uint64_t held_once = s.once[seat], held_twice = s.twice[seat], had = s.played_once[seat]
+    cdef uint64_t had = s.played_once[seat]
     s.trick[seat] = s.actions
     s.actions += 1
     if kind == K_PASS:
         _pass(s, seat)
         return
-    s.once[seat] = (held_once & ~once) | (held_twice & ~twice)
-    s.twice[seat] = held_twice & ~once
+    gf_hand_remove(&s.once[seat], &s.twice[seat], once, twice)
     s.played_once[seat] = had | once
     s.played_twice[seat] |= twice | (had & once)
     s.last_kind = kind

@@ -13,7 +13,7 @@ from libc.stdint cimport uint8_t, uint64_t
 from libc.stdlib cimport calloc, free
 from libc.string cimport memset
 
-from guandan_fast.engine._bitops cimport gf_ctz64, gf_hand_add
+from guandan_fast.engine._bitops cimport gf_ctz64, gf_hand_add, gf_hand_remove
 from guandan_fast.engine._movegen cimport (
     HR_POWER,
     K_PASS,
@@ -268,8 +268,8 @@ cdef inline bint _keeps_bombs(const PlayState* s, MoveBuffer* m, Py_ssize_t i, c
     follow with a plain move only when it breaks no bomb of their plan (a plain reading of
     a straight flush's cards included); a plain break that keeps the count costs the bomb,
     which takes the lead back whenever it is needed."""
-    cdef uint64_t once = s.once[s.to_act], twice = s.twice[s.to_act], mo = m.cards[2 * i], mt = m.cards[2 * i + 1]
-    cdef uint64_t rest_once = (once & ~mo) | (twice & ~mt), rest_twice = twice & ~mo
+    cdef uint64_t rest_once = s.once[s.to_act], rest_twice = s.twice[s.to_act]
+    gf_hand_remove(&rest_once, &rest_twice, m.cards[2 * i], m.cards[2 * i + 1])
     return (plan.kept_once & ~rest_once) == 0 and (plan.kept_twice & ~rest_twice) == 0
 
 
@@ -299,8 +299,8 @@ cdef inline int _ready(Policy* c, uint64_t once, uint64_t twice, int level) noex
 cdef inline int _rest_count(Policy* c, const PlayState* s, MoveBuffer* m, Py_ssize_t i, int bound) noexcept nogil:
     """The fewest plays of the seat to act's hand without move ``i`` (the solver prepared
     for the hand), when below ``bound``; else a lower bound >= ``bound``."""
-    cdef uint64_t once = s.once[s.to_act], twice = s.twice[s.to_act], mo = m.cards[2 * i], mt = m.cards[2 * i + 1]
-    cdef uint64_t rest_once = (once & ~mo) | (twice & ~mt), rest_twice = twice & ~mo
+    cdef uint64_t rest_once = s.once[s.to_act], rest_twice = s.twice[s.to_act]
+    gf_hand_remove(&rest_once, &rest_twice, m.cards[2 * i], m.cards[2 * i + 1])
     cdef Memo* slot = _memo_slot(c, rest_once, rest_twice)
     if slot.count > 0 and slot.once == rest_once and slot.twice == rest_twice:
         return slot.count
@@ -406,7 +406,7 @@ cdef Py_ssize_t _sure_follow(const PlayState* s, MoveBuffer* m, Policy* c, int* 
     hand's plan. Called at most follows of a rollout, so beaten moves are told cheaply."""
     cdef int seat = s.to_act, size, order, best_order = 0, held = hand_size(s.once[seat], s.twice[seat])
     cdef int beaten_below = -1, clear_from = 1 << 30  # bombs known beaten / not, by _bomb_cost
-    cdef uint64_t unseen_once, unseen_twice, mo, mt, lo, hi
+    cdef uint64_t unseen_once, unseen_twice, mo, mt, lo, hi, rest_once, rest_twice
     cdef uint64_t once = s.once[seat], twice = s.twice[seat]
     cdef Py_ssize_t i, best = -1
     cdef bint plain, beaten, whole = False
@@ -449,7 +449,9 @@ cdef Py_ssize_t _sure_follow(const PlayState* s, MoveBuffer* m, Policy* c, int* 
         # need far fewer plays)
         if not plain and not whole and held - size - 1 < 4 * (c.plans[seat].count - 2):
             continue
-        if _decompose(c, (once & ~mo) | (twice & ~mt), twice & ~mo, s.level, &rest) != 0:
+        rest_once, rest_twice = once, twice
+        gf_hand_remove(&rest_once, &rest_twice, mo, mt)
+        if _decompose(c, rest_once, rest_twice, s.level, &rest) != 0:
             failed[0] = 1
             return -1
         if _leads_out(&rest, unseen_once, unseen_twice, s.level, NULL):
