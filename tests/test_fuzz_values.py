@@ -446,6 +446,17 @@ def test_indices_are_integers_and_only_integers() -> None:
     assert deal == before
     with pytest.raises(TypeError, match="integers"):
         deal.world_playouts([[[np.timedelta64(1), 0]] * 4], [0])
+    # the one check, as_index, is what is_integer tells: a level or a seat is no time span either
+    from guandan_fast.engine.cards import as_index, is_integer
+
+    for value in (3, np.int64(3), np.uint8(3), np.array(3), np.timedelta64(3), True, 3.0, "3", np.array([3])):
+        if is_integer(value):
+            assert as_index(value, "x") == 3
+        else:
+            with pytest.raises(TypeError, match="^x, not "):
+                as_index(value, "x")
+    with pytest.raises(TypeError, match="not timedelta64"):
+        legal_moves("S3", np.timedelta64(5))
 
 
 def test_a_playout_records_only_when_told_true_or_false() -> None:

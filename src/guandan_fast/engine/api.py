@@ -14,7 +14,6 @@ generator) without building a Move.
 
 from __future__ import annotations
 
-import operator
 import os
 from bisect import bisect_right
 from collections.abc import Iterable, Sequence
@@ -27,7 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .backend import Backend, generator, resolve_backend, set_default_backend
-from .cards import as_index, check_flag, is_integer, parse_level
+from .cards import as_index, check_flag, parse_level
 from .hand import CardsLike, Hand, as_hand
 from .kinds import LEADING, MoveArrays
 from .movelist import MOVE_DTYPE, MoveList, has_legal_follow, legal_moves, read_last
@@ -161,9 +160,7 @@ class MoveBatch(Sequence[MoveList]):
     def __getitem__(self, index: SupportsIndex | slice) -> MoveList | list[MoveList]:
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
-        if not is_integer(index):
-            raise TypeError(f"batch indices must be integers or slices, not {type(index).__name__}")
-        index = operator.index(index)
+        index = as_index(index, "batch indices must be integers or slices")
         if not -len(self) <= index < len(self):
             raise IndexError(f"hand {index} of a batch of {len(self)}")
         index %= len(self)

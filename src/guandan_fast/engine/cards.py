@@ -106,16 +106,14 @@ def parse_level(level: object) -> int:
 
 
 def as_index(value: object, what: str) -> int:
-    """The one integer-argument check of the Python modules: an int or a numpy integer
-    (never a bool or a float) as an int; TypeError names ``what``."""
+    """The one integer-argument check of the Python modules: what :func:`is_integer` takes
+    (an int, a numpy integer; never a bool, a float or a time span) as an int; TypeError
+    names ``what``."""
     if type(value) is int:
         return value
-    if isinstance(value, bool):
-        raise TypeError(f"{what}, not a bool")
-    try:
-        return operator.index(cast(SupportsIndex, value))  # operator.index is the check: TypeError below
-    except TypeError:
-        raise TypeError(f"{what}, not {type(value).__name__}") from None
+    if is_integer(value):
+        return operator.index(value)
+    raise TypeError(f"{what}, not a bool" if isinstance(value, bool) else f"{what}, not {type(value).__name__}")
 
 
 def is_integer(value: object) -> TypeGuard[SupportsIndex]:

@@ -172,7 +172,6 @@ class Match:
         return f"<Match levels {level_char(self._levels[0])}/{level_char(self._levels[1])}, {state}>"
 
 
-
 def _replay_match(rules: object, first_stream: object, deals: object, team_levels: object) -> Match:
     """A pickled :class:`Match`: dealt from ``first_stream`` under ``rules``, then every
     action of every deal through :meth:`Match.step`, each deal ending where the next begins."""
