@@ -23,7 +23,7 @@ import pytest
 
 import guandan_fast as gf
 from guandan_fast import Hand, MoveType, legal_moves
-from guandan_fast.engine.cards import NUM_CARDS, wildcard
+from guandan_fast.engine.cards import NUM_CARDS, card_power, wildcard
 from guandan_fast.engine.deal import deal_cards
 from guandan_fast.search.minplays import MAX_CARDS, decomposition_cost, min_plays
 
@@ -179,29 +179,40 @@ def test_tie_breaks_keep_the_count_and_improve_their_criterion(prefer: str) -> N
         if prefer == "high":  # as many bombs as "bombs" keeps, and singles and pairs no lower
             _, kept = min_plays(hand, level, prefer="bombs")
             assert sum(m.kind in BOMB_KINDS for m in tied) == sum(m.kind in BOMB_KINDS for m in kept)
-            low = [sum(tie_break_cost("high", m.kind, m.key)[2] for m in d) for d in (tied, kept)]
+            low = [sum(tie_break_cost("high", m.kind, m)[2] for m in d) for d in (tied, kept)]
             assert low[0] <= low[1]
         elif prefer == "singles":
             assert sum(m.kind is MoveType.SINGLE for m in tied) <= sum(m.kind is MoveType.SINGLE for m in plays)
 
 
-def tie_break_cost(prefer: str, kind: MoveType, key: int) -> tuple[int, int, int]:
+def tie_break_cost(prefer: str, kind: MoveType, move: gf.Move) -> tuple[int, int, int]:
     """(plays, major, minor) of one play under a tie-break, as documented in solver.PREFER
-    (a straight flush counts as a straight: the search sees counts, not suits)."""
+    (``kind``: the move's, but a straight flush counts as a straight, as the search sees
+    counts, not suits)."""
     if prefer == "bombs":
         return (1, int(kind not in BOMB_KINDS), int(kind is MoveType.SINGLE))
     if prefer == "high":
-        low = max(0, 14 - key)
+        low = max(0, 14 - move.key)
         minor = 2 + 2 * low if kind is MoveType.SINGLE else low if kind is MoveType.PAIR else 0
+        if kind is MoveType.THREE_WITH_TWO:  # a pair of aces or higher carried: 4 a step above a king
+            minor += 4 * max(0, carried_pair_key(move) - 13)
         return (1, int(kind not in BOMB_KINDS), minor)
     return (1, int(kind is MoveType.SINGLE), int(kind is MoveType.PAIR))
+
+
+def carried_pair_key(move: gf.Move) -> int:
+    """The key of the pair a full house carries: its natural cards off the triple's key (the
+    level rank's 15), or 15 when the pair is wildcards alone."""
+    wild = wildcard(move.level)
+    pair = [card for card in move.cards.indices() if card != wild and card_power(card, move.level) != move.key]
+    return card_power(pair[0], move.level) if pair else 15
 
 
 def brute_force_tie_break(hand: Hand, level: int, prefer: str) -> tuple[int, int, int]:
     """The lexicographically smallest (plays, major, minor) over card-level partitions."""
     cheapest: dict[tuple[int, int], tuple[int, int, int]] = {}
     for move in legal_moves(hand, level):
-        cost = tie_break_cost(prefer, move.kind, move.key)
+        cost = tie_break_cost(prefer, move.kind, move)
         key = (move.cards.once, move.cards.twice)
         cheapest[key] = min(cheapest.get(key, cost), cost)
 
@@ -229,7 +240,7 @@ def test_tie_breaks_equal_brute_force_on_small_hands(prefer: str) -> None:
         count, plays = min_plays(hand, level, prefer=prefer)  # type: ignore[arg-type]
         check_decomposition(hand, level, count, plays)
         kinds = [MoveType.STRAIGHT if m.kind is MoveType.STRAIGHT_FLUSH else m.kind for m in plays]
-        costs = (tie_break_cost(prefer, kind, m.key) for kind, m in zip(kinds, plays))
+        costs = (tie_break_cost(prefer, kind, m) for kind, m in zip(kinds, plays))
         total = tuple(map(sum, zip((0, 0, 0), *costs)))
         assert total == brute_force_tie_break(hand, level, prefer), (str(hand), level)
 
@@ -274,6 +285,24 @@ def test_high_tie_break_leaves_the_high_single() -> None:
         for prefer in ("bombs", "high")
     }
     assert singles == {"bombs": [3, 7, 11], "high": [7, 11, 15]}
+
+
+@pytest.mark.parametrize("whole", [False, True])
+def test_high_tie_break_carries_no_high_pair_another_pair_could_replace(whole: bool) -> None:
+    # A dealt hand at level 2 (H2 the wildcard): three triples (444, 666, 999), the pairs
+    # 55, 77, AA and the small jokers, a tube and a bomb of eights: six plays whichever pair
+    # stays alone. "high" used to let a full house carry the jokers (444 + SB SB, and AA
+    # alone: neither pair cost anything); a carried pair above a king now costs 4 a step,
+    # so the jokers stay a play of their own and no full house carries a pair of aces or
+    # higher either.
+    hand = Hand.parse("H2 C4 C4 D4 S5 D5 S6 S6 D6 S7 C7 S8 H8 C8 D8 S9 H9 D9 DJ SQ CQ SK CK SA HA SB SB")
+    count, plays = min_plays(hand, 2, prefer="high", whole=whole)
+    assert count == 6
+    check_decomposition(hand, 2, count, plays)
+    carried = [carried_pair_key(m) for m in plays if m.kind is MoveType.THREE_WITH_TWO]
+    assert len(carried) == 3 and max(carried) < 14
+    assert [m.cards for m in plays if m.kind is MoveType.PAIR] == [Hand("SB SB")]
+    assert decomposition_cost(hand, 2, prefer="high", whole=whole)[2] == 0  # no low single or pair left either
 
 
 def test_singles_tie_break_leaves_only_the_forced_single() -> None:
@@ -327,7 +356,7 @@ def brute_force_whole(hand: Hand, level: int, prefer: str) -> tuple[int, int, in
     more natural cards (in what is left) is played as one move holding all of them."""
     cheapest: dict[tuple[int, int], tuple[int, int, int]] = {}
     for move in legal_moves(hand, level):
-        cost = tie_break_cost(prefer, move.kind, move.key) if prefer != "none" else (1, 0, 0)
+        cost = tie_break_cost(prefer, move.kind, move) if prefer != "none" else (1, 0, 0)
         key = (move.cards.once, move.cards.twice)
         cheapest[key] = min(cheapest.get(key, cost), cost)
     taken = {key: natural_counts(*key, level) for key in cheapest}
@@ -372,7 +401,7 @@ def test_whole_bombs_equal_brute_force_on_small_hands(prefer: str) -> None:
             assert count == expected[0] >= min_plays(hand, level)[0], (str(hand), level)
         else:
             kinds = [MoveType.STRAIGHT if m.kind is MoveType.STRAIGHT_FLUSH else m.kind for m in plays]
-            costs = (tie_break_cost(prefer, kind, m.key) for kind, m in zip(kinds, plays))
+            costs = (tie_break_cost(prefer, kind, m) for kind, m in zip(kinds, plays))
             assert tuple(map(sum, zip((0, 0, 0), *costs))) == expected, (str(hand), level)
             assert decomposition_cost(hand, level, prefer=prefer, whole=True) == expected  # type: ignore[arg-type]
         held = natural_counts(hand.once, hand.twice, level)

@@ -20,7 +20,8 @@ Tactics, with ``tactics=True`` (``"minplays:tactics=1"``)
     unless it makes going out sure (below; measured: 0.557 [0.552, 0.562] of 20,000 one-deal
     matches head to head against the tactics that allowed it, +0.31 level points a deal);
     the decomposition keeps the fewest and highest singles and pairs among
-    the optimal ones with the most bombs (``prefer="high"``); following an opponent, a play of the
+    the optimal ones with the most bombs, and no full house carries a pair of aces or
+    higher that a lower pair could replace (``prefer="high"``); following an opponent, a play of the
     decomposition that beats (the lowest key) comes before any other move that keeps the
     count;
     leading, when at most one play of the decomposition can be beaten by the cards the seat

@@ -47,6 +47,9 @@ from guandan_fast.engine._movegen cimport (
     K_PAIR,
     K_SINGLE,
     K_STRAIGHT_FLUSH,
+    K_THREE_TWO,
+    LEVEL_POWER,
+    SB_POWER,
     NUM_CARDS,
     SB_BIT,
     MoveBuffer,
@@ -65,6 +68,7 @@ cdef enum:
     UNIT_TIED = 1 << 16       # cost of one play with tie-breaks: > 33 * (1,024 + 26), any penalties of a hand
     PENALTY_MAJOR = 1024      # > 33 * 26: a major penalty outweighs any number of minor ones
     HIGH_RANK = 14            # "high": a single or pair of this key (A) or above is not low
+    HIGH_CARRIED = 4          # "high": a full house's pair above a king costs this per step (A 4 .. HR 16)
     TABLE_BITS = 15
     INFINITE = 1 << 28
     MAX_PLAY = 10             # the largest move: a bomb of ten cards
@@ -79,7 +83,7 @@ cdef enum:
     PREFER_NONE = 0           # any decomposition with the fewest plays
     PREFER_BOMBS = 1          # most bomb plays (bombs of one rank, four jokers), then fewest singles
     PREFER_SINGLES = 2        # fewest singles, then fewest pairs
-    PREFER_HIGH = 3           # most bomb plays (as above), then the singles and pairs fewest and highest
+    PREFER_HIGH = 3           # most bomb plays (as above), then the singles and pairs fewest and highest, and no high pair carried
 
 cdef uint32_t STAMP_LIMIT = 0xFFFFFFFFU   # a stamp wraps: clear the table first
 cdef uint64_t HIGH1 = 0x8080808080808080ULL
@@ -239,6 +243,30 @@ cdef inline int _play_cost(int kind, int key, int prefer) noexcept nogil:
     return 1
 
 
+cdef inline int _carried_pair_key(uint64_t lo, uint64_t hi, int key, int level) noexcept nogil:
+    """The key of the pair a full house of lanes (lo, hi) and triple key ``key`` carries:
+    the rank of its other natural lane (the level rank's cards LEVEL_POWER, the jokers their
+    own keys), or LEVEL_POWER when its pair is made of wildcards alone."""
+    cdef int lane, triple = level - 2 if key == LEVEL_POWER else key - 2
+    for lane in range(15):  # the wildcards' lane (15) apart
+        if lane != triple and ((lo if lane < 8 else hi) >> (8 * (lane & 7))) & 0xFF:
+            if lane >= 13:  # the jokers' lanes, SB and HR
+                return lane + (SB_POWER - 13)
+            return LEVEL_POWER if lane == level - 2 else lane + 2
+    return LEVEL_POWER
+
+
+cdef inline int _carried_cost(uint64_t lo, uint64_t hi, int key, int level) noexcept nogil:
+    """"high"'s penalty of a full house: HIGH_CARRIED per step its pair stands above a king
+    (a pair of aces, of the level rank, of either joker is a control worth keeping as a play
+    of its own, where "high" charges nothing for it; a lower pair left alone costs its own
+    penalty instead, so the full house takes the lowest already). A pattern's cost must not
+    depend on the hand it is found in (the memo is shared between hands), and this reads the
+    pattern's lanes only: its cheapest reading is the one that carries the lower pair."""
+    cdef int pair = _carried_pair_key(lo, hi, key, level)
+    return HIGH_CARRIED * (pair - (HIGH_RANK - 1)) if pair >= HIGH_RANK else 0
+
+
 cdef int _dedupe_reserve(Dedupe* d, Py_ssize_t n) noexcept nogil:
     """Room for n patterns at most half full, and a fresh stamp; -1 when out of memory."""
     cdef uint64_t size = d.mask + 1, i
@@ -294,6 +322,8 @@ cdef int _prepare(Search* s, MoveBuffer* buf, Py_ssize_t n, int level, int prefe
     for i in range(n):
         hand_lanes(buf.cards[2 * i], buf.cards[2 * i + 1], wild, &lo, &hi)
         c = _play_cost(buf.kinds[i], buf.keys[i], prefer)
+        if prefer == PREFER_HIGH and buf.kinds[i] == K_THREE_TWO:
+            c += _carried_cost(lo, hi, buf.keys[i], level)
         h = hash_slot(lo, hi, d.mask)
         found = NULL
         while d.stamps[h] == d.stamp:
@@ -586,7 +616,8 @@ cdef class MinPlays:
     def penalties(self):
         """``(major, minor)``: what the last :meth:`solve`'s decomposition pays under its
         tie-break (see ``_play_cost``: for ``"bombs"`` and ``"high"`` the plays that are no
-        bomb, then the singles, or the singles and pairs by how low they are; ``"singles"``
+        bomb, then the singles, or the singles and pairs by how low they are and the high pairs
+        full houses carry (``_carried_cost``); ``"singles"``
         the singles, then the pairs; ``"none"`` nothing), which that decomposition makes
         least among those of the fewest plays."""
         if self.solver.cost < 0:

@@ -40,9 +40,11 @@ Prefer = Literal["none", "bombs", "singles", "high"]
 #: ``"high"``
 #:     the most bomb plays, as ``"bombs"``, then the singles and pairs left as few and as
 #:     high as possible: each single costs 2 + 2 (14 - key), each pair 14 - key (an ace,
-#:     the level rank and the jokers: 2 and 0), and the decomposition costs the least. A
-#:     low card left alone must be led or thrown under another's lead; this is the
-#:     decomposition the tactics play (``MinPlaysAgent(tactics=True)``).
+#:     the level rank and the jokers: 2 and 0), each full house 4 (key - 13) for a pair
+#:     of key 14 or more it carries (A 4 .. big jokers 16), and the decomposition costs
+#:     the least. A low card left alone must be led or thrown under another's lead, and a
+#:     pair of aces or higher is a control wasted under a triple that a lower pair could
+#:     fill; this is the decomposition the tactics play (``MinPlaysAgent(tactics=True)``).
 PREFER: Final = {"none": 0, "bombs": 1, "singles": 2, "high": 3}
 
 #: The largest hand :func:`min_plays` takes (a hand holds at most 28 cards in a deal: 27
@@ -105,7 +107,8 @@ def decomposition_cost(
     """``(plays, major, minor)``: what :func:`min_plays` with ``prefer`` makes least, in that
     order, for the hand (see :data:`PREFER`): the fewest plays, then the tie-break's two
     penalties — for ``"high"`` the plays that are no bomb, then how many and how low the
-    singles and pairs left are (what a seat weighs when it gives a card away); ``(count, 0,
+    singles and pairs left are, and the high pairs full houses carry (what a seat weighs
+    when it gives a card away); ``(count, 0,
     0)`` for ``"none"``. Arguments as :func:`min_plays` (``whole`` too)."""
     count, *_ = _solve(hand, level, prefer, whole)
     major, minor = _solver().penalties
