@@ -820,6 +820,81 @@ def test_deals_are_equal_when_they_are_one_game_so_far() -> None:
         hash(deal)  # it changes with every action
 
 
+class NamedDeal(Deal):
+    """A user's subclass with an attribute of its own (module level, to pickle)."""
+
+    def describe(self) -> str:
+        return f"{self.name}: {self.phase}"
+
+
+class SlottedDeal(Deal):
+    __slots__ = ("label",)
+
+
+class NamedMatch(Match):
+    """A user's subclass of Match with an attribute of its own."""
+
+    def __init__(self, seed: int, name: str) -> None:
+        super().__init__(seed)
+        self.name = name
+
+
+def test_a_subclass_stays_itself_through_copies_and_pickles() -> None:
+    import pickle
+
+    deal = NamedDeal.random(seed=3)
+    deal.name = "table 7"
+    for _ in range(30):
+        deal.step(0)
+    slotted = SlottedDeal.random(seed=4)
+    slotted.label = "east"
+    for copied in (deal.clone(), copy.copy(deal), copy.deepcopy(deal), pickle.loads(pickle.dumps(deal)),
+                   deal.sample_world(deal.current_seat, seed=1)):
+        assert type(copied) is NamedDeal and copied.name == "table 7" and copied.describe() == "table 7: play"
+        assert copied.history == deal.history and copied.current_seat == deal.current_seat
+    plain = Deal.random(seed=3)
+    for _ in range(30):
+        plain.step(0)
+    assert pickle.loads(pickle.dumps(deal)) == deal == plain  # one game, whatever the class
+    again = pickle.loads(pickle.dumps(slotted))
+    assert type(again) is SlottedDeal and again.label == "east" and again == slotted
+    match = NamedMatch(5, "final")
+    for _ in range(200):
+        match.step(0)
+    for copied in (match.clone(), copy.deepcopy(match), pickle.loads(pickle.dumps(match))):
+        assert type(copied) is NamedMatch and copied.name == "final"
+        assert copied.deal.history == match.deal.history and copied.levels == match.levels
+    assert type(Match(seed=1).clone()) is Match
+
+
+def test_a_subclass_pickle_carries_only_its_own_attributes() -> None:
+    import pickle
+
+    from guandan_fast.engine.deal import _restore
+    from guandan_fast.engine.match import _MATCH_FIELDS, _replay_match
+
+    assert set(Match(seed=1).__dict__) == _MATCH_FIELDS  # the fields a subclass's pickle may not carry
+    match = NamedMatch(5, "final")
+    _, args, state = match.__reduce__()
+    assert state == ({"name": "final"}, None)
+    forged = pickle.loads(pickle.dumps(match))
+    with pytest.raises(TypeError, match="never from raw state"):
+        forged.__setstate__(({"_levels": [14, 14]}, None))  # a match's own state is refused
+    with pytest.raises(TypeError, match="never from raw state"):
+        Match(seed=1).__setstate__(({"name": "x"}, None))
+    with pytest.raises(TypeError, match="class must be Match or a subclass"):
+        _replay_match(*args[:4], dict)
+    deal = NamedDeal.random(seed=3)
+    deal.name = "x"
+    _, args, state = deal.__reduce__()
+    with pytest.raises(TypeError, match="class must be Deal or a subclass"):
+        _restore(*args[:5], Match)
+    with pytest.raises(TypeError, match="has no slot"):
+        SlottedDeal.random(seed=1).__setstate__((None, {"_state": None}))
+    with pytest.raises(TypeError, match="never from raw state"):
+        Deal.random(seed=1).__setstate__({"_state": None})
+
+
 def test_pickled_pass_is_still_the_pass() -> None:
     import pickle
 

@@ -79,6 +79,7 @@ from .observation import DealView, Observation, observe, play_row
 from .rules import Rules, check_rules
 from .scoring import check_failures_at_a, check_finish_order, check_team_levels, finish_outcome, partner_of, team_of
 from .state import LONGEST_DEAL, State
+from .subclassing import copy_extra_state, extra_state, set_extra_state
 from .tribute import NO_TRIBUTE, TributeRecord, hand_over, return_choices, tribute_choices, tribute_due
 
 if TYPE_CHECKING:
@@ -446,8 +447,9 @@ class Deal:
 
     def clone(self) -> Deal:
         """An independent copy (hands, moves, stored actions and the cached move list are
-        immutable, so this is cheap). ``copy.copy`` and ``copy.deepcopy`` make the same."""
-        other = _new_deal(Deal)
+        immutable, so this is cheap). ``copy.copy`` and ``copy.deepcopy`` make the same. A
+        subclass's copy is of that subclass, with its own attributes (shallow copies)."""
+        other = _new_deal(type(self))
         other.rules = self.rules
         other._team_levels = self._team_levels
         other._deal_team = self._deal_team
@@ -461,6 +463,8 @@ class Deal:
         other._pending = self._pending[:]
         other._start = self._start
         other._replaced = self._replaced
+        if type(self) is not Deal:
+            copy_extra_state(self, other, Deal)
         return other
 
     def __copy__(self) -> Deal:
@@ -559,7 +563,7 @@ class Deal:
         with every action, so it is unhashable."""
         if not isinstance(other, Deal):
             return NotImplemented
-        return other is self or self.__reduce__()[1] == other.__reduce__()[1]
+        return other is self or self.__reduce__()[1][:5] == other.__reduce__()[1][:5]
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -567,7 +571,8 @@ class Deal:
         """A deal pickles as how it began (the arguments of :meth:`start`), every action
         since (and any :meth:`with_hands`), and its team levels; unpickling replays them
         through :meth:`start`, :meth:`step` and :meth:`with_hands`, so a damaged pickle is
-        refused with the ValueError or TypeError any of them gives."""
+        refused with the ValueError or TypeError any of them gives. A subclass's deal is
+        replayed through that subclass and given back its own attributes (pickle's state)."""
         planes, leader, previous, finished, order = self._start
         start = {
             "hands": [_names(once, twice) for once, twice in planes],
@@ -582,7 +587,14 @@ class Deal:
         }
         card_actions = [(seat, fresh(triple)) for seat, triple in self._card_actions]
         replaced = [(cards, plays, [_names(hand.once, hand.twice) for hand in hands]) for cards, plays, hands in self._replaced]
-        return (_restore, (start, card_actions, list(self._play_rows()), replaced, self._team_levels))
+        replay = (start, card_actions, list(self._play_rows()), replaced, self._team_levels)
+        if type(self) is Deal:
+            return (_restore, replay)
+        return (_restore, (*replay, type(self)), extra_state(self, Deal))
+
+    def __setstate__(self, state: object) -> None:
+        """A subclass's own attributes, after its replay (never the deal's own state)."""
+        set_extra_state(self, state, Deal)
 
     # -- actions ----------------------------------------------------------------------------
     def legal_moves(self) -> MoveList:
@@ -946,13 +958,23 @@ def perft(deal: Deal, depth: int) -> int:
 
 
 def _restore(
-    start: dict[str, Any], card_actions: Sequence[Any], plays: Sequence[Any], replaced: Sequence[Any], team_levels: Any
+    start: dict[str, Any],
+    card_actions: Sequence[Any],
+    plays: Sequence[Any],
+    replaced: Sequence[Any],
+    team_levels: Any,
+    kind: object = None,
 ) -> Deal:
-    """A pickled deal: :meth:`Deal.start` with the recorded arguments, then every action and
-    hand replacement in order, each through the public checks."""
+    """A pickled deal: :meth:`Deal.start` (of the subclass ``kind``, if any) with the
+    recorded arguments, then every action and hand replacement in order, each through the
+    public checks."""
     if not isinstance(start, dict) or set(start) != _START_KEYS:
         raise ValueError("not a pickled Deal: its start must name the arguments of Deal.start")
-    deal = Deal.start(**start)  # its rules are a Rules object, checked by start as any
+    if kind is None:
+        kind = Deal
+    elif not (isinstance(kind, type) and issubclass(kind, Deal)):
+        raise TypeError(f"not a pickled Deal: its class must be Deal or a subclass, not {kind!r}")
+    deal = kind.start(**start)  # its rules are a Rules object, checked by start as any
     for part, what in ((card_actions, "card actions"), (plays, "plays"), (replaced, "replaced hands")):
         if not isinstance(part, list):
             raise TypeError(f"not a pickled Deal: its {what} must be a list, not {type(part).__name__}")

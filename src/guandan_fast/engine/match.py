@@ -13,8 +13,15 @@ from .deal import Action, Deal, check_replayed_turn, deal_cards
 from .observation import Observation
 from .rules import Rules, check_rules
 from .scoring import check_team_levels, finish_outcome, score_deal
+from .subclassing import copy_extra_state, extra_state, set_extra_state
 
 __all__ = ["Match"]
+
+#: A match's own attributes (``__init__`` and ``_begin`` set them; a test keeps this in step):
+#: a subclass's pickle carries every other attribute, and never these.
+_MATCH_FIELDS = frozenset(
+    {"rules", "_rng", "_first_stream", "_levels", "_over", "winner", "deals_played", "records", "_deals_before", "deal"}
+)
 
 
 @dataclass
@@ -63,9 +70,12 @@ class Match:
     def clone(self) -> Match:
         """An independent copy: its own deal, random stream and records, so both go on
         identically and neither changes the other. ``copy.copy`` and ``copy.deepcopy``
-        make the same; a match pickles by value."""
-        other = Match.__new__(Match)
+        make the same; a match pickles by value. A subclass's copy is of that subclass, with
+        its own attributes (shallow copies)."""
+        other = type(self).__new__(type(self))
         other.__dict__.update(self.__dict__)
+        if type(self) is not Match:
+            copy_extra_state(self, other, Match, _MATCH_FIELDS)  # (its slots, if any: the dict is copied above)
         other._rng = random.Random()
         other._rng.setstate(self._rng.getstate())
         other._levels = list(self._levels)
@@ -86,17 +96,25 @@ class Match:
         """A match pickles as its rules, its random stream as the first deal was dealt, every
         action of every deal and its deal's team levels (a public setting); unpickling
         replays them through :meth:`step`, so a damaged pickle is refused with the ValueError
-        or TypeError a step gives, and what it makes is a match :meth:`step` reaches."""
+        or TypeError a step gives, and what it makes is a match :meth:`step` reaches. A
+        subclass's match is replayed into that subclass (whose ``__init__`` is not called,
+        as pickle does) and given back its own attributes."""
         if self.deal.rules != self.rules or self.deal._replaced or (self.deal.done and not self.over):
             raise ValueError(
                 "a Match whose deal has other rules, replaced hands, or ended outside Match.step cannot be pickled: "
                 "it is no replay"
             )
         actions = [deal.history for deal in (*self._deals_before, self.deal)]
-        return (_replay_match, (self.rules, self._first_stream, actions, self.deal.team_levels))
+        replay = (self.rules, self._first_stream, actions, self.deal.team_levels)
+        if type(self) is Match:
+            return (_replay_match, replay)
+        return (_replay_match, (*replay, type(self)), extra_state(self, Match, _MATCH_FIELDS))
 
     def __setstate__(self, state: object) -> None:
-        raise TypeError("a Match is unpickled by replaying its actions, never from raw state")
+        """A subclass's own attributes, after its replay; a Match's own state is refused."""
+        if type(self) is Match:
+            raise TypeError("a Match is unpickled by replaying its actions, never from raw state")
+        set_extra_state(self, state, Match, _MATCH_FIELDS)
 
     @property
     def levels(self) -> tuple[int, int]:
@@ -172,10 +190,15 @@ class Match:
         return f"<Match levels {level_char(self._levels[0])}/{level_char(self._levels[1])}, {state}>"
 
 
-def _replay_match(rules: object, first_stream: object, deals: object, team_levels: object) -> Match:
-    """A pickled :class:`Match`: dealt from ``first_stream`` under ``rules``, then every
-    action of every deal through :meth:`Match.step`, each deal ending where the next begins."""
-    match = Match.__new__(Match)
+def _replay_match(rules: object, first_stream: object, deals: object, team_levels: object, kind: object = None) -> Match:
+    """A pickled :class:`Match` (of the subclass ``kind``, if any): dealt from
+    ``first_stream`` under ``rules``, then every action of every deal through
+    :meth:`Match.step`, each deal ending where the next begins."""
+    if kind is None:
+        kind = Match
+    elif not (isinstance(kind, type) and issubclass(kind, Match)):
+        raise TypeError(f"not a pickled Match: its class must be Match or a subclass, not {kind!r}")
+    match = kind.__new__(kind)
     match.rules = check_rules(rules)
     match._rng = random.Random()
     try:
