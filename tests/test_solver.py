@@ -287,6 +287,23 @@ def test_high_tie_break_leaves_the_high_single() -> None:
     assert singles == {"bombs": [3, 7, 11], "high": [7, 11, 15]}
 
 
+@pytest.mark.parametrize(
+    ("cards", "level", "carried", "alone"),
+    [
+        ("S3 D3 C3 S7 D7 SA DA", 7, "SA DA", "S7 D7"),  # aces (4) under the triple, the level pair (8) alone
+        ("S3 D3 C3 HR HR SA DA", 2, "SA DA", "HR HR"),  # aces (4), not the big jokers (16)
+        ("S3 D3 C3 S2 D2 SB SB", 2, "S2 D2", "SB SB"),  # the level pair (8), not the small jokers (12)
+    ],
+)
+def test_high_tie_break_carries_the_lowest_of_the_high_pairs(cards: str, level: int, carried: str, alone: str) -> None:
+    count, plays = min_plays(cards, level, prefer="high")
+    assert count == 2
+    assert {(m.kind, m.cards) for m in plays} == {
+        (MoveType.THREE_WITH_TWO, Hand(carried) + Hand("S3 D3 C3")),
+        (MoveType.PAIR, Hand(alone)),
+    }
+
+
 @pytest.mark.parametrize("whole", [False, True])
 def test_high_tie_break_carries_no_high_pair_another_pair_could_replace(whole: bool) -> None:
     # A dealt hand at level 2 (H2 the wildcard): three triples (444, 666, 999), the pairs

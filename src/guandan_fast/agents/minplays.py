@@ -54,7 +54,8 @@ Following an opponent
 Tribute and return
     the allowed card whose loss leaves the lowest count (ties: the first listed for a
     tribute, the lowest card for a return); with the tactics, a return takes among those
-    the one whose loss leaves the singles and pairs fewest and highest first (the minor
+    the one whose loss leaves the singles and pairs fewest and highest, and no high pair
+    carried by a full house, first (the minor
     penalty of ``decomposition_cost(..., prefer="high")``; the rest's bombs are not weighed). (A
     tribute's choice is a suit of the highest rank, which no count tells apart.)
 

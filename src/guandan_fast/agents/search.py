@@ -67,7 +67,8 @@ Time
 
 Tribute, return and anti-tribute are played by the rule of its MinPlays rules, with their
 tactics unless ``tactics=False`` (the allowed card whose loss leaves the hand's fewest
-plays; a return, then its singles and pairs fewest and highest, then the lowest card:
+plays; a return, then its singles and pairs fewest and highest and no high pair carried,
+then the lowest card:
 :class:`~guandan_fast.agents.MinPlaysAgent`): those choices come before any play, a search
 there would sample the whole deal with rollouts of 27 cards (the poorest judge we have),
 and the tactics' return measured better than the plain one; a test pins it.

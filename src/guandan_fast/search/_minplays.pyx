@@ -261,8 +261,10 @@ cdef inline int _carried_cost(uint64_t lo, uint64_t hi, int key, int level) noex
     (a pair of aces, of the level rank, of either joker is a control worth keeping as a play
     of its own, where "high" charges nothing for it; a lower pair left alone costs its own
     penalty instead, so the full house takes the lowest already). A pattern's cost must not
-    depend on the hand it is found in (the memo is shared between hands), and this reads the
-    pattern's lanes only: its cheapest reading is the one that carries the lower pair."""
+    depend on the hand it is found in (the memo is shared between hands): this reads the
+    pattern's lanes, the level and the triple's key, and the solver's moves are the
+    strongest readings (``generate_into(..., strongest=True)``), whose triple is the higher
+    rank of a pattern that reads both ways, so the lower pair is the one carried."""
     cdef int pair = _carried_pair_key(lo, hi, key, level)
     return HIGH_CARRIED * (pair - (HIGH_RANK - 1)) if pair >= HIGH_RANK else 0
 
@@ -482,7 +484,8 @@ cdef inline void _begin(Solver* solver, Search* s, int level, int mode) noexcept
 
     The table's entries are kept across the hands of one level: a sub-hand's cost depends
     on its lanes alone (its plays are the count patterns of legal moves that fit in it,
-    each costing what its kind costs under the mode, whichever hand it was cut from), so an
+    each costing what its kind, key and, for a full house under "high", its lanes cost
+    under the mode, whichever hand it was cut from), so an
     exact value or a lower bound found for one hand holds for every other of that mode.
     Only an entry's first play belongs to its own search (``Entry.owner``): the order plays
     are tried in comes from the whole hand."""

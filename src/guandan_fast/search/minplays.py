@@ -40,8 +40,8 @@ Prefer = Literal["none", "bombs", "singles", "high"]
 #: ``"high"``
 #:     the most bomb plays, as ``"bombs"``, then the singles and pairs left as few and as
 #:     high as possible: each single costs 2 + 2 (14 - key), each pair 14 - key (an ace,
-#:     the level rank and the jokers: 2 and 0), each full house 4 (key - 13) for a pair
-#:     of key 14 or more it carries (A 4 .. big jokers 16), and the decomposition costs
+#:     the level rank and the jokers: 2 and 0), each full house 4 (pair key - 13) when the
+#:     pair it carries has a key of 14 or more (A 4 .. big jokers 16), and the decomposition costs
 #:     the least. A low card left alone must be led or thrown under another's lead, and a
 #:     pair of aces or higher is a control wasted under a triple that a lower pair could
 #:     fill; this is the decomposition the tactics play (``MinPlaysAgent(tactics=True)``).
