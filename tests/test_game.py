@@ -839,6 +839,37 @@ class NamedMatch(Match):
         self.name = name
 
 
+class LoggingDeal(Deal):
+    """A subclass whose overrides read an attribute of its own (set after ``start``) and
+    whose ``start`` takes a keyword of its own: unpickling must not go through them."""
+
+    __slots__ = ("__secret", "log")
+
+    @classmethod
+    def start(cls, hands: Any, level: Any, *, table: str = "", **options: Any) -> LoggingDeal:  # type: ignore[override]
+        deal = super().start(hands, level, **options)
+        deal.log = [table]
+        deal.__secret = table.upper()
+        return deal
+
+    def step(self, action: Any) -> None:
+        self.log.append(action)
+        super().step(action)
+
+    def secret(self) -> str:
+        return self.__secret
+
+
+class LoggingMatch(Match):
+    def __init__(self, seed: int) -> None:
+        self.log: list[Any] = []
+        super().__init__(seed)
+
+    def step(self, action: Any) -> None:
+        self.log.append(action)
+        super().step(action)
+
+
 def test_a_subclass_stays_itself_through_copies_and_pickles() -> None:
     import pickle
 
@@ -889,10 +920,72 @@ def test_a_subclass_pickle_carries_only_its_own_attributes() -> None:
     _, args, state = deal.__reduce__()
     with pytest.raises(TypeError, match="class must be Deal or a subclass"):
         _restore(*args[:5], Match)
+    for forged_state in (
+        (None, {"_state": None}),  # a base slot
+        ({"rules": 5}, None),  # hidden behind the base's slot, carried by every copy
+        ({"step": len}, None),  # a method replaced on the instance
+        ({"legal_actions": len}, None),
+    ):
+        with pytest.raises(TypeError, match="never from raw state"):
+            NamedDeal.random(seed=1).__setstate__(forged_state)
+    with pytest.raises(TypeError, match="never from raw state"):
+        NamedMatch(1, "x").__setstate__(({"step": len}, None))
     with pytest.raises(TypeError, match="has no slot"):
-        SlottedDeal.random(seed=1).__setstate__((None, {"_state": None}))
+        SlottedDeal.random(seed=1).__setstate__((None, {"other": None}))
+    with pytest.raises(TypeError, match="no attributes beyond its slots"):
+        SlottedDeal.random(seed=1).__setstate__(({"x": 1}, None))
     with pytest.raises(TypeError, match="never from raw state"):
         Deal.random(seed=1).__setstate__({"_state": None})
+    with pytest.raises(TypeError, match="never from raw state"):
+        Deal.random(seed=1).__setstate__(({"x": 1}, None))
+
+
+def test_hostile_subclass_states_and_classes_are_refused_with_type_errors() -> None:
+    from fuzzing import GARBAGE
+
+    from guandan_fast.engine.deal import _restore
+    from guandan_fast.engine.match import _replay_match
+
+    deal_args = NamedDeal.random(seed=3).__reduce__()[1][:5]
+    match_args = NamedMatch(5, "x").__reduce__()[1][:4]
+    hostile = [*GARBAGE, (None, None), ({}, {}), ({1: 2}, None), (None, {"__dict__": {}}), ({"name": "x"},),
+               ({"name": "x"}, {"name": "y"}, None), (GARBAGE[0], GARBAGE[1])]
+    refused = 0
+    for value in hostile:
+        for call, args in (
+            (NamedDeal.random(seed=1).__setstate__, (value,)),
+            (SlottedDeal.random(seed=1).__setstate__, (value,)),
+            (NamedMatch(1, "x").__setstate__, (value,)),
+            (_restore, (*deal_args, value)),
+            (_replay_match, (*match_args, value)),
+        ):
+            try:
+                call(*args)
+            except (TypeError, ValueError):
+                refused += 1
+    assert refused > 4 * len(hostile)  # (a few states are harmless: None, empty mappings)
+
+
+def test_a_subclass_unpickles_without_its_overrides_and_copies_deeply_on_deepcopy() -> None:
+    import pickle
+
+    deal = LoggingDeal.start(["S3 S4", "S5 S6", "S7 S8", "S9 ST"], 2, leader=0, table="east")
+    deal.step(0)
+    again = pickle.loads(pickle.dumps(deal))  # replayed by Deal's own start and step
+    assert type(again) is LoggingDeal and again.log == ["east", 0] and again.secret() == "EAST" and again == deal
+    assert deal.clone().secret() == "EAST" and deal.clone().log is deal.log  # a clone is shallow
+    deep = copy.deepcopy(deal)
+    deep.log.append("more")
+    assert deal.log == ["east", 0] and deep.log == ["east", 0, "more"]
+    match = LoggingMatch(3)
+    for _ in range(40):
+        match.step(0)
+    restored = pickle.loads(pickle.dumps(match))
+    assert type(restored) is LoggingMatch and restored.log == [0] * 40
+    assert restored.deal.history == match.deal.history
+    deep_match = copy.deepcopy(match)
+    deep_match.log.append(1)
+    assert len(match.log) == 40 and copy.copy(match).log is match.log
 
 
 def test_pickled_pass_is_still_the_pass() -> None:

@@ -448,7 +448,8 @@ class Deal:
     def clone(self) -> Deal:
         """An independent copy (hands, moves, stored actions and the cached move list are
         immutable, so this is cheap). ``copy.copy`` and ``copy.deepcopy`` make the same. A
-        subclass's copy is of that subclass, with its own attributes (shallow copies)."""
+        subclass's copy is of that subclass, with its own attributes (shallow copies here
+        and in ``copy.copy``, deep ones in ``copy.deepcopy``)."""
         other = _new_deal(type(self))
         other.rules = self.rules
         other._team_levels = self._team_levels
@@ -471,7 +472,11 @@ class Deal:
         return self.clone()
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Deal:
-        return self.clone()
+        other = self.clone()
+        if type(self) is not Deal:  # a subclass's own attributes, deeply
+            memo[id(self)] = other
+            copy_extra_state(self, other, Deal, memo=memo)
+        return other
 
     def with_hands(self, hands: Sequence[CardsLike], *, check_public: bool = True) -> Deal:
         """A copy of this deal with the four hands replaced (e.g. a world sampled for
@@ -559,7 +564,8 @@ class Deal:
     def __eq__(self, other: object) -> bool:
         """Deals are equal when they are one game so far: the same start (hands, level, leader,
         rules, match around it), the same actions in the same order, any :meth:`with_hands`
-        at the same points, and the same team levels (what a pickle holds). A deal changes
+        at the same points, and the same team levels (what a pickle holds), whatever their
+        classes and a subclass's own attributes. A deal changes
         with every action, so it is unhashable."""
         if not isinstance(other, Deal):
             return NotImplemented
@@ -974,7 +980,9 @@ def _restore(
         kind = Deal
     elif not (isinstance(kind, type) and issubclass(kind, Deal)):
         raise TypeError(f"not a pickled Deal: its class must be Deal or a subclass, not {kind!r}")
-    deal = kind.start(**start)  # its rules are a Rules object, checked by start as any
+    # the base's own methods throughout: a subclass's overrides may read attributes its
+    # pickle gives back only once the game is replayed
+    deal: Deal = Deal.start.__func__(kind, **start)  # type: ignore[attr-defined]  # (its rules: checked by start as any)
     for part, what in ((card_actions, "card actions"), (plays, "plays"), (replaced, "replaced hands")):
         if not isinstance(part, list):
             raise TypeError(f"not a pickled Deal: its {what} must be a list, not {type(part).__name__}")
@@ -985,25 +993,25 @@ def _restore(
         nonlocal changes
         out = deal
         while changes and _at(changes[0]) == (cards_done, plays_done):
-            out = out.with_hands(changes.pop(0)[2], check_public=False)  # as it was accepted
+            out = Deal.with_hands(out, changes.pop(0)[2], check_public=False)  # as it was accepted
         return out
 
     for seat, action in (_pair(entry, "card action") for entry in card_actions):
         deal = replace_due()
         check_replayed_turn(deal, seat, "Deal")
-        deal.step(action)
+        Deal.step(deal, action)
         cards_done += 1
     for row in plays:
         deal = replace_due()
         seat, kind, key, once, twice = _play_entry(row)
         check_replayed_turn(deal, seat, "Deal")
-        deal.step(PASS if kind == 0 and key == 0 and once == 0 and twice == 0 else
+        Deal.step(deal, PASS if kind == 0 and key == 0 and once == 0 and twice == 0 else
                   Move(kind, key, Hand.from_bits(once, twice), deal.level))
         plays_done += 1
     deal = replace_due()
     if changes:
         raise ValueError("not a pickled Deal: a hand replacement lies outside its actions")
-    deal.team_levels = team_levels
+    Deal.team_levels.fset(deal, team_levels)  # type: ignore[attr-defined]
     return deal
 
 

@@ -71,7 +71,8 @@ class Match:
         """An independent copy: its own deal, random stream and records, so both go on
         identically and neither changes the other. ``copy.copy`` and ``copy.deepcopy``
         make the same; a match pickles by value. A subclass's copy is of that subclass, with
-        its own attributes (shallow copies)."""
+        its own attributes (shallow copies here and in ``copy.copy``, deep ones in
+        ``copy.deepcopy``)."""
         other = type(self).__new__(type(self))
         other.__dict__.update(self.__dict__)
         if type(self) is not Match:
@@ -90,7 +91,11 @@ class Match:
         return self.clone()
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Match:
-        return self.clone()
+        other = self.clone()
+        if type(self) is not Match:  # a subclass's own attributes, deeply
+            memo[id(self)] = other
+            copy_extra_state(self, other, Match, _MATCH_FIELDS, memo)
+        return other
 
     def __reduce__(self) -> tuple[Any, ...]:
         """A match pickles as its rules, its random stream as the first deal was dealt, every
@@ -205,7 +210,7 @@ def _replay_match(rules: object, first_stream: object, deals: object, team_level
         match._rng.setstate(first_stream)  # type: ignore[arg-type]
     except (TypeError, ValueError, IndexError, KeyError, OverflowError) as error:  # what setstate raises on junk
         raise ValueError(f"not a pickled Match: a bad random state ({type(error).__name__}: {error})") from None
-    match._begin()
+    Match._begin(match)  # the base's methods: a subclass's may read attributes given back later
     if not isinstance(deals, list) or not deals:
         raise TypeError("not a pickled Match: its deals must be a non-empty list of action lists")
     for number, actions in enumerate(deals):
@@ -218,7 +223,7 @@ def _replay_match(rules: object, first_stream: object, deals: object, team_level
                 raise TypeError("not a pickled Match: an action must be a (seat, action) pair")
             seat, action = entry
             check_replayed_turn(match.deal, seat, "Match")  # (a match over has a deal done: no seat acts)
-            match.step(action)
+            Match.step(match, action)
     if len(match._deals_before) != len(deals) - 1:
         raise ValueError("not a pickled Match: its last deal ended, and no deal follows")
     match.deal.team_levels = check_team_levels(team_levels, "a pickled Match's team levels")

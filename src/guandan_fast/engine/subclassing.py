@@ -4,6 +4,7 @@ adds to the base's state, so that copies and pickles keep the subclass and its a
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 __all__ = ["copy_extra_state", "extra_state", "set_extra_state"]
@@ -12,13 +13,19 @@ ExtraState = tuple[dict[str, Any] | None, dict[str, Any] | None]
 
 
 def _extra_slots(cls: type, base: type) -> list[str]:
-    """The slots the classes between ``cls`` and ``base`` declare (not ``base``'s own)."""
+    """The slots the classes between ``cls`` and ``base`` declare beyond the base's (private
+    names mangled, as Python stores them)."""
     names: list[str] = []
     for klass in cls.__mro__:
         if klass is base:
             break
         slots = klass.__dict__.get("__slots__", ())
-        names.extend(n for n in ((slots,) if isinstance(slots, str) else slots) if n not in ("__dict__", "__weakref__"))
+        for name in (slots,) if isinstance(slots, str) else slots:
+            if name in ("__dict__", "__weakref__") or hasattr(base, name):
+                continue
+            if name.startswith("__") and not name.endswith("__"):
+                name = f"_{klass.__name__.lstrip('_')}{name}"
+            names.append(name)
     return names
 
 
@@ -36,33 +43,44 @@ def extra_state(obj: object, base: type, own: frozenset[str] = frozenset()) -> E
 
 
 def set_extra_state(obj: object, state: object, base: type, own: frozenset[str] = frozenset()) -> None:
-    """Give ``obj`` what :func:`extra_state` took; refuse anything else, a base attribute
-    above all (a deal or match comes from its replay, never from raw state)."""
-    if not isinstance(state, tuple) or len(state) != 2:
-        raise TypeError(f"a {base.__name__} is unpickled by replaying its actions, never from raw state")
+    """Give ``obj`` what :func:`extra_state` took. Anything else is a TypeError: a name of
+    the base's (an attribute, a method, a slot: a deal or match comes from its replay, never
+    from raw state), a slot the subclass does not declare, attributes where it has no
+    ``__dict__``."""
+    name = base.__name__
+    if type(obj) is base or not isinstance(state, tuple) or len(state) != 2:
+        raise TypeError(f"a {name} is unpickled by replaying its actions, never from raw state")
     attributes, slots = state
     for part in (attributes, slots):
         if part is not None and (not isinstance(part, dict) or not all(isinstance(k, str) for k in part)):
-            raise TypeError(f"not a pickled {base.__name__}: a subclass's state must map attribute names to values")
+            raise TypeError(f"not a pickled {name}: a subclass's state must map attribute names to values")
+    for key in (*(attributes or ()), *(slots or ())):
+        if key in own or hasattr(base, key):
+            raise TypeError(f"a {name} is unpickled by replaying its actions, never from raw state ({key!r})")
     allowed = set(_extra_slots(type(obj), base))
-    for name in attributes or {}:
-        if name in own:
-            raise TypeError(f"a {base.__name__} is unpickled by replaying its actions, never from raw state ({name!r})")
-    for name, value in (slots or {}).items():
-        if name not in allowed:
-            raise TypeError(f"not a pickled {type(obj).__name__}: it has no slot {name!r}")
-        setattr(obj, name, value)
+    for key in slots or ():
+        if key not in allowed:
+            raise TypeError(f"not a pickled {type(obj).__name__}: it has no slot {key!r}")
+    if attributes and not hasattr(obj, "__dict__"):
+        raise TypeError(f"not a pickled {type(obj).__name__}: it holds no attributes beyond its slots")
+    for key, value in (slots or {}).items():
+        setattr(obj, key, value)
     if attributes:
         obj.__dict__.update(attributes)
 
 
-def copy_extra_state(source: object, target: object, base: type, own: frozenset[str] = frozenset()) -> None:
-    """Copy (shallowly) what ``source``'s subclass holds beyond ``base`` onto ``target``."""
+def copy_extra_state(
+    source: object, target: object, base: type, own: frozenset[str] = frozenset(), memo: dict[int, Any] | None = None
+) -> None:
+    """Copy what ``source``'s subclass holds beyond ``base`` onto ``target``: shallowly, or
+    deeply with ``memo`` (``copy.deepcopy``'s)."""
     state = extra_state(source, base, own)
-    if state is not None:
-        attributes, slots = state
-        for name, value in (slots or {}).items():
-            setattr(target, name, value)
-        if attributes:
-            target.__dict__.update(attributes)
-
+    if state is None:
+        return
+    if memo is not None:
+        state = copy.deepcopy(state, memo)
+    attributes, slots = state
+    for key, value in (slots or {}).items():
+        setattr(target, key, value)
+    if attributes:
+        target.__dict__.update(attributes)
