@@ -54,6 +54,8 @@ CASES: dict[str, str] = {
     "follow": "following",
     "batch": "batch, a thread per core (per hand)",
     "batch_one_thread": "batch, one thread (per hand)",
+    "batch_endgame": "batch of endgame hands, a thread per core (per hand)",
+    "batch_endgame_one_thread": "batch of endgame hands, one thread (per hand)",
     "worst": "worst hand",
 }
 BACKENDS = ("native", "reference")
@@ -254,7 +256,11 @@ def case_hands(case: str, workload: Workload) -> int:
     """How many hands one pass of ``case`` covers (the worst-hand case is one hand)."""
     if case == "worst":
         return 1
-    return len(workload.endgame_hands) if case == "lead_endgame" else len(workload)
+    return len(workload.endgame_hands) if case in ENDGAME_CASES else len(workload)
+
+
+#: The cases over the workload's endgame hands (the others: its dealt hands).
+ENDGAME_CASES = frozenset({"lead_endgame", "batch_endgame", "batch_endgame_one_thread"})
 
 
 def make_pass(
@@ -265,8 +271,10 @@ def make_pass(
     if case not in CASES:
         raise ValueError(f"unknown case {case!r}: one of {', '.join(CASES)}")
     api.resolve_backend(backend)  # fail now, with advice, rather than inside the timing
-    if case in ("batch", "batch_one_thread"):
-        return _batch_pass(workload, backend, tick, threads=1 if case == "batch_one_thread" else None)
+    if case.startswith("batch"):
+        hands, levels = (workload.endgame_hands, workload.endgame_levels) if case in ENDGAME_CASES else (
+            workload.hands, workload.levels)
+        return _batch_pass(hands, levels, backend, tick, threads=1 if case.endswith("one_thread") else None)
     hands: Sequence[Hand]
     levels: Sequence[int]
     follows: Sequence[Move | None]
@@ -299,13 +307,18 @@ def make_pass(
 
 
 def _batch_pass(
-    workload: Workload, backend: api.Backend, tick: Callable[[], None] | None, *, threads: int | None
+    hands: Sequence[Hand],
+    hand_levels: Sequence[int],
+    backend: api.Backend,
+    tick: Callable[[], None] | None,
+    *,
+    threads: int | None,
 ) -> Callable[[], int]:
-    """One ``legal_moves_batch`` call over the whole workload, as an array user makes it:
-    hands as a ``uint64[n, 2]`` array and one level per hand (built once, not timed), on
-    ``threads`` threads (None: the default, one per core)."""
-    planes = np.array([(hand.once, hand.twice) for hand in workload.hands], dtype=np.uint64).reshape(-1, 2)
-    levels = np.array(workload.levels, dtype=np.uint8)
+    """One ``legal_moves_batch`` call over ``hands`` (the workload's dealt or endgame
+    hands), as an array user makes it: hands as a ``uint64[n, 2]`` array and one level per
+    hand (built once, not timed), on ``threads`` threads (None: the default, one per core)."""
+    planes = np.array([(hand.once, hand.twice) for hand in hands], dtype=np.uint64).reshape(-1, 2)
+    levels = np.array(hand_levels, dtype=np.uint8)
     batch = api.legal_moves_batch
 
     def run() -> int:
@@ -568,10 +581,11 @@ class Comparison:
         return next(r for r in self.rows if r.case == case)
 
     def batch_time_ratio(self, case: str = "batch", loop: str = "lead") -> float | None:
-        """Native batch time per hand (``case``: ``"batch"`` or ``"batch_one_thread"``)
-        over the time per hand of a loop of single ``legal_moves`` calls over the same
-        hands (``loop``: ``"lead"``, each list dropped before the next call, or
-        ``"lead_kept"``, every list kept as the batch keeps them): below 1, the batch is
+        """Native batch time per hand (``case``: ``"batch"`` or ``"batch_one_thread"``, or
+        the same over the endgame hands, ``"batch_endgame"`` ...) over the time per hand of a
+        loop of single ``legal_moves`` calls over the same hands (``loop``: ``"lead"``, each
+        list dropped before the next call, or ``"lead_kept"``, every list kept as the batch
+        keeps them; ``"lead_endgame"`` for the endgame hands): below 1, the batch is
         faster."""
         rows = {row.case: row.native for row in self.rows}
         lead, batch = rows.get(loop), rows.get(case)
@@ -693,6 +707,15 @@ def _batch_notes(comparison: Comparison) -> list[str]:
                 f"{batch_threads(comparison.hands)} here) of the time per hand of {which} "
                 "(native, leading, the same hands; below 1 the batch is faster)."
             )
+    one = comparison.batch_time_ratio("batch_endgame_one_thread", "lead_endgame")
+    all_cores = comparison.batch_time_ratio("batch_endgame", "lead_endgame")
+    endgame = next((r.native for r in comparison.rows if r.case == "lead_endgame" and r.native), None)
+    if one is not None and all_cores is not None and endgame is not None:
+        notes.append(
+            f"On the {endgame.hands} endgame hands, where a call's own cost weighs more, legal_moves_batch takes "
+            f"{one:.2f} (one thread) and {all_cores:.2f} (a thread per core, {batch_threads(endgame.hands)} here) "
+            "of the time per hand of a legal_moves loop that drops each list."
+        )
     return notes
 
 
@@ -731,6 +754,11 @@ def comparison_json(comparison: Comparison) -> dict[str, Any]:
             "lists_kept": {
                 "one_thread": comparison.batch_time_ratio("batch_one_thread", "lead_kept"),
                 "thread_per_core": comparison.batch_time_ratio("batch", "lead_kept"),
+            },
+            "endgame": {  # over the loop of legal_moves over the endgame hands, each list dropped
+                "one_thread": comparison.batch_time_ratio("batch_endgame_one_thread", "lead_endgame"),
+                "thread_per_core": comparison.batch_time_ratio("batch_endgame", "lead_endgame"),
+                "threads": batch_threads(min(comparison.hands, ENDGAME_HANDS)),
             },
         },
         "paths": [

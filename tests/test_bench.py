@@ -96,7 +96,7 @@ def test_a_pass_counts_the_moves_of_every_hand(case: str) -> None:
     if case == "worst":
         hand, level = bench.worst_hand()
         expected = len(legal_moves(hand, level, backend="reference"))
-    elif case == "lead_endgame":
+    elif case in bench.ENDGAME_CASES:
         expected = sum(
             len(legal_moves(h, lv, backend="reference"))
             for h, lv in zip(workload.endgame_hands, workload.endgame_levels)
@@ -281,6 +281,15 @@ def test_batch_time_ratio_is_the_batch_over_the_loop() -> None:
     assert ratios["lists_kept"] == {"one_thread": pytest.approx(0.4), "thread_per_core": pytest.approx(0.25)}
     assert bench.Comparison(1, 10, 0, rows[:1]).batch_time_ratio() is None
     assert bench.Comparison(1, 10, 0, rows[:1] + rows[2:]).batch_time_ratio(loop="lead_kept") is None
+    assert "endgame hands" not in table and ratios["endgame"]["one_thread"] is None
+    rows += [bench.Row("lead_endgame", timed("lead_endgame", 0.30), None),
+             bench.Row("batch_endgame", timed("batch_endgame", 0.12), None),
+             bench.Row("batch_endgame_one_thread", timed("batch_endgame_one_thread", 0.18), None)]
+    comparison = bench.Comparison(1, 10, 0, rows)
+    assert "On the 10 endgame hands, where a call's own cost weighs more, legal_moves_batch takes 0.60 (one " \
+        "thread) and 0.40 (a thread per core, 1 here)" in bench.format_table(comparison)
+    endgame = bench.comparison_json(comparison)["batch_time_ratio"]["endgame"]
+    assert endgame["one_thread"] == pytest.approx(0.6) and endgame["thread_per_core"] == pytest.approx(0.4)
 
 
 @pytest.mark.parametrize("argv", [["--hands", "0"], ["--reference-hands", "-1"], ["--rounds", "x"]])
