@@ -225,48 +225,52 @@ cdef inline int _low(int key) noexcept nogil:
     return HIGH_RANK - key if key < HIGH_RANK else 0
 
 
-cdef inline int _play_cost(int kind, int key, int prefer) noexcept nogil:
-    """A play's cost under a tie-break. A straight flush counts as a straight here: the
-    search sees rank counts only (its cards may or may not share a suit). A single's or a
-    pair's key is its pattern's (one rank, or the wildcards'), whichever reading it has."""
+cdef inline int _carried_pair_key(uint64_t lo, uint64_t hi, int key, int level) noexcept nogil:
+    """The key of the pair a full house of lanes (lo, hi) and triple key ``key`` carries:
+    that of its other natural lane (the level rank's LEVEL_POWER, the jokers' SB_POWER and
+    HR_POWER), or LEVEL_POWER when the pair is wildcards alone."""
+    cdef int triple = level - 2 if key == LEVEL_POWER else key - 2
+    cdef uint32_t others = _nonzero_lanes(lo, hi) & ~(1U << triple) & 0x7FFFU  # not the wildcards' lane 15
+    if not others:
+        return LEVEL_POWER
+    cdef int lane = gf_ctz64(others)
+    if lane >= 13:  # the jokers' lanes, SB and HR
+        return lane + (SB_POWER - 13)
+    return LEVEL_POWER if lane == level - 2 else lane + 2
+
+
+cdef inline int _play_cost(int kind, int key, int prefer, uint64_t lo, uint64_t hi, int level) noexcept nogil:
+    """A play's cost under a tie-break, from its pattern (lanes ``lo``, ``hi``) and its
+    reading. A straight flush counts as a straight here: the search sees rank counts only
+    (its cards may or may not share a suit). A single's or a pair's key is its pattern's
+    (one rank, or the wildcards'), whichever reading it has.
+
+    A pattern's cost must not depend on the hand it is found in (the memo is shared between
+    hands): it reads the pattern, the level and the reading, and the solver's moves are the
+    strongest readings (``generate_into(..., strongest=True)``), one per pattern (of a full
+    house that reads both ways, the one whose triple is the higher rank, so the lower pair
+    is carried)."""
     cdef int major = 0 if kind == K_BOMB or kind == K_FOUR_JOKERS else PENALTY_MAJOR
+    cdef int pair
     if prefer == PREFER_BOMBS:
         return UNIT_TIED + major + (kind == K_SINGLE)
     if prefer == PREFER_HIGH:
         # a low card left alone must be led, or thrown under another's lead: a single
-        # costs twice what a pair of its rank costs, and both more the lower they are
+        # costs twice what a pair of its rank costs, and both more the lower they are; a
+        # pair of aces or higher is a control worth a play of its own: a full house costs
+        # HIGH_CARRIED for each step such a pair it carries stands above a king (a lower
+        # pair left alone costs its own penalty instead, so the full house takes it already)
         if kind == K_SINGLE:
             return UNIT_TIED + major + 2 + 2 * _low(key)
-        return UNIT_TIED + major + (_low(key) if kind == K_PAIR else 0)
+        if kind == K_PAIR:
+            return UNIT_TIED + major + _low(key)
+        if kind == K_THREE_TWO:
+            pair = _carried_pair_key(lo, hi, key, level)
+            return UNIT_TIED + major + (HIGH_CARRIED * (pair - (HIGH_RANK - 1)) if pair >= HIGH_RANK else 0)
+        return UNIT_TIED + major
     if prefer == PREFER_SINGLES:
         return UNIT_TIED + (PENALTY_MAJOR if kind == K_SINGLE else 0) + (kind == K_PAIR)
     return 1
-
-
-cdef inline int _carried_pair_key(uint64_t lo, uint64_t hi, int key, int level) noexcept nogil:
-    """The key of the pair a full house of lanes (lo, hi) and triple key ``key`` carries:
-    the rank of its other natural lane (the level rank's cards LEVEL_POWER, the jokers their
-    own keys), or LEVEL_POWER when its pair is made of wildcards alone."""
-    cdef int lane, triple = level - 2 if key == LEVEL_POWER else key - 2
-    for lane in range(15):  # the wildcards' lane (15) apart
-        if lane != triple and ((lo if lane < 8 else hi) >> (8 * (lane & 7))) & 0xFF:
-            if lane >= 13:  # the jokers' lanes, SB and HR
-                return lane + (SB_POWER - 13)
-            return LEVEL_POWER if lane == level - 2 else lane + 2
-    return LEVEL_POWER
-
-
-cdef inline int _carried_cost(uint64_t lo, uint64_t hi, int key, int level) noexcept nogil:
-    """"high"'s penalty of a full house: HIGH_CARRIED per step its pair stands above a king
-    (a pair of aces, of the level rank, of either joker is a control worth keeping as a play
-    of its own, where "high" charges nothing for it; a lower pair left alone costs its own
-    penalty instead, so the full house takes the lowest already). A pattern's cost must not
-    depend on the hand it is found in (the memo is shared between hands): this reads the
-    pattern's lanes, the level and the triple's key, and the solver's moves are the
-    strongest readings (``generate_into(..., strongest=True)``), whose triple is the higher
-    rank of a pattern that reads both ways, so the lower pair is the one carried."""
-    cdef int pair = _carried_pair_key(lo, hi, key, level)
-    return HIGH_CARRIED * (pair - (HIGH_RANK - 1)) if pair >= HIGH_RANK else 0
 
 
 cdef int _dedupe_reserve(Dedupe* d, Py_ssize_t n) noexcept nogil:
@@ -323,9 +327,7 @@ cdef int _prepare(Search* s, MoveBuffer* buf, Py_ssize_t n, int level, int prefe
     cdef Play* unique = s.plays + n    # patterns in generator order, then sorted into s.plays
     for i in range(n):
         hand_lanes(buf.cards[2 * i], buf.cards[2 * i + 1], wild, &lo, &hi)
-        c = _play_cost(buf.kinds[i], buf.keys[i], prefer)
-        if prefer == PREFER_HIGH and buf.kinds[i] == K_THREE_TWO:
-            c += _carried_cost(lo, hi, buf.keys[i], level)
+        c = _play_cost(buf.kinds[i], buf.keys[i], prefer, lo, hi, level)
         h = hash_slot(lo, hi, d.mask)
         found = NULL
         while d.stamps[h] == d.stamp:
@@ -620,7 +622,7 @@ cdef class MinPlays:
         """``(major, minor)``: what the last :meth:`solve`'s decomposition pays under its
         tie-break (see ``_play_cost``: for ``"bombs"`` and ``"high"`` the plays that are no
         bomb, then the singles, or the singles and pairs by how low they are and the high pairs
-        full houses carry (``_carried_cost``); ``"singles"``
+        full houses carry; ``"singles"``
         the singles, then the pairs; ``"none"`` nothing), which that decomposition makes
         least among those of the fewest plays."""
         if self.solver.cost < 0:
