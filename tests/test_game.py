@@ -839,6 +839,10 @@ class NamedMatch(Match):
         self.name = name
 
 
+class SlottedMatch(Match):
+    __slots__ = ("venue",)
+
+
 class LoggingDeal(Deal):
     """A subclass whose overrides read an attribute of its own (set after ``start``) and
     whose ``start`` takes a keyword of its own: unpickling must not go through them."""
@@ -896,6 +900,10 @@ def test_a_subclass_stays_itself_through_copies_and_pickles() -> None:
         assert type(copied) is NamedMatch and copied.name == "final"
         assert copied.deal.history == match.deal.history and copied.levels == match.levels
     assert type(Match(seed=1).clone()) is Match
+    slotted_match = SlottedMatch(seed=2)
+    slotted_match.venue = "hall"
+    for copied in (slotted_match.clone(), copy.deepcopy(slotted_match), pickle.loads(pickle.dumps(slotted_match))):
+        assert type(copied) is SlottedMatch and copied.venue == "hall"
 
 
 def test_a_subclass_pickle_carries_only_its_own_attributes() -> None:

@@ -76,7 +76,7 @@ class Match:
         other = type(self).__new__(type(self))
         other.__dict__.update(self.__dict__)
         if type(self) is not Match:
-            copy_extra_state(self, other, Match, _MATCH_FIELDS)  # (its slots, if any: the dict is copied above)
+            copy_extra_state(self, other, Match, frozenset(self.__dict__))  # its slots (the dict is copied above)
         other._rng = random.Random()
         other._rng.setstate(self._rng.getstate())
         other._levels = list(self._levels)

@@ -63,10 +63,7 @@ def set_extra_state(obj: object, state: object, base: type, own: frozenset[str] 
             raise TypeError(f"not a pickled {type(obj).__name__}: it has no slot {key!r}")
     if attributes and not hasattr(obj, "__dict__"):
         raise TypeError(f"not a pickled {type(obj).__name__}: it holds no attributes beyond its slots")
-    for key, value in (slots or {}).items():
-        setattr(obj, key, value)
-    if attributes:
-        obj.__dict__.update(attributes)
+    _give(obj, attributes, slots)
 
 
 def copy_extra_state(
@@ -79,8 +76,12 @@ def copy_extra_state(
         return
     if memo is not None:
         state = copy.deepcopy(state, memo)
-    attributes, slots = state
+    _give(target, *state)
+
+
+def _give(obj: object, attributes: dict[str, Any] | None, slots: dict[str, Any] | None) -> None:
+    """Set a subclass's slots and attributes on ``obj`` (checked, or taken from its kind)."""
     for key, value in (slots or {}).items():
-        setattr(target, key, value)
+        setattr(obj, key, value)
     if attributes:
-        target.__dict__.update(attributes)
+        obj.__dict__.update(attributes)
