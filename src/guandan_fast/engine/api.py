@@ -256,10 +256,5 @@ def legal_moves_batch(
     chunks = [
         (planes[a:b], levels if isinstance(levels, int) else levels[a:b]) for a, b in pairwise(bounds)
     ]
-    # the first chunk on the calling thread (it would only wait): one hand-off fewer
-    def run(chunk: tuple[np.ndarray, int | np.ndarray]) -> Any:
-        return generate_batch(*chunk, *batch_args)
-
-    others = [_thread_pool().submit(run, chunk) for chunk in chunks[1:]]
-    blocks = [run(chunks[0]), *(future.result() for future in others)]
+    blocks = list(_thread_pool().map(lambda chunk: generate_batch(*chunk, *batch_args), chunks))
     return MoveBatch(blocks, per_hand)
