@@ -78,6 +78,12 @@ PATHS: dict[str, tuple[str, str]] = {
     "batch_hands": ("legal_moves_batch(list of Hand, levels), per hand", "batch_planes"),
     "batch_strings": ("legal_moves_batch(list of card strings, levels), per hand", "batch_planes"),
     "batch_deals": ("legal_moves_batch(a deal's 4 hands: planes, uint8 levels), per hand", "lead_hand"),
+    "batch_endgame_planes": ("legal_moves_batch(endgame hands: planes, uint8 levels, threads=1), per hand",
+                             "lead_endgame_hand"),
+    "batch_endgame_hands": ("legal_moves_batch(endgame hands: list of Hand, levels, threads=1), per hand",
+                            "batch_endgame_planes"),
+    "batch_endgame_strings": ("legal_moves_batch(endgame hands: list of card strings, levels, threads=1), per hand",
+                              "batch_endgame_planes"),
     "batch_deal_hands": ("legal_moves_batch(a deal's 4 Hands, its level), per hand", "batch_deals"),
     "step_move": ("Deal.step(Move)", "step_move"),
     "step_index": ("Deal.step(index)", "step_move"),
@@ -412,6 +418,9 @@ def make_path(path: str, workload: Workload) -> tuple[Callable[[], Any], Callabl
     levels_array = np.array(levels, dtype=np.uint8)
     deal_starts = range(0, len(hands), SEATS)
     batch = api.legal_moves_batch
+    endgame_hands, endgame_levels = list(workload.endgame_hands), list(workload.endgame_levels)
+    endgame_planes = np.array([(hand.once, hand.twice) for hand in endgame_hands], dtype=np.uint64).reshape(-1, 2)
+    endgame_levels_array = np.array(endgame_levels, dtype=np.uint8)
 
     calls: dict[str, Callable[[Any], int]] = {
         "follow_move": lambda _: _each(legal_moves, hands, levels, lasts),
@@ -430,6 +439,9 @@ def make_path(path: str, workload: Workload) -> tuple[Callable[[], Any], Callabl
         "batch_strings": lambda _: len(batch(strings, levels)),
         "batch_deals": lambda _: sum(len(batch(planes[i : i + SEATS], levels_array[i : i + SEATS])) for i in deal_starts),
         "batch_deal_hands": lambda _: sum(len(batch(hands[i : i + SEATS], levels[i])) for i in deal_starts),
+        "batch_endgame_planes": lambda _: len(batch(endgame_planes, endgame_levels_array, threads=1)),
+        "batch_endgame_hands": lambda _: len(batch(endgame_hands, endgame_levels, threads=1)),
+        "batch_endgame_strings": lambda _: len(batch(endgame_strings, endgame_levels, threads=1)),
     }
     call = calls[path]
     return (forget_parsed if path in ("lead_new_string", "lead_endgame_new_string", "batch_strings") else nothing), call

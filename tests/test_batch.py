@@ -63,6 +63,29 @@ def test_batch_bad_arguments() -> None:
         legal_moves_batch([[CARD_NAMES[0]] * 3], 2)
 
 
+def test_a_batch_of_any_hand_forms_and_level_forms_equals_one_of_planes() -> None:
+    from guandan_fast.engine.hand import planes_array
+
+    hands = dealt_hands(40, seed=4)
+    forms = [hand if i % 3 == 0 else str(hand) if i % 3 == 1 else list(hand) for i, hand in enumerate(hands)]
+    planes = np.array([hand.to_numpy() for hand in hands])
+    assert planes_array(forms).dtype == np.uint64 and np.array_equal(planes_array(forms), planes)
+    assert planes_array([]).shape == (0, 2) and planes_array(iter(hands[:2])).shape == (2, 2)
+    levels = [2 + i % 13 for i in range(40)]
+    mixed = [str(v) if v < 10 else v for v in levels]  # read one by one, as parse_level reads them
+    expected = legal_moves_batch(planes, np.array(levels, dtype=np.uint8))
+    for given in (forms, hands):
+        for level_form in (levels, mixed, tuple(levels)):
+            batch = legal_moves_batch(given, level_form)
+            assert np.array_equal(batch.cards, expected.cards) and np.array_equal(batch.offsets, expected.offsets)
+    for bad, error in (([2] * 39 + [15], ValueError), ([2] * 39 + [True], TypeError), ([2] * 39 + [2**70], ValueError),
+                       ([2] * 39 + [2.0], TypeError)):
+        with pytest.raises(error):
+            legal_moves_batch(hands, bad)
+    with pytest.raises(TypeError):
+        planes_array([hands[0], 5])
+
+
 def test_empty_batch(backend: str) -> None:
     batch = legal_moves_batch(np.zeros((0, 2), dtype=np.uint64), 2, backend=backend)
     assert len(batch) == 0 and batch.offsets.tolist() == [0] and len(batch.kinds) == 0

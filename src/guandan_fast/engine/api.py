@@ -27,7 +27,7 @@ import numpy.typing as npt
 
 from .backend import Backend, generator, resolve_backend, set_default_backend
 from .cards import as_index, check_flag, parse_level
-from .hand import CardsLike, Hand, as_hand
+from .hand import CardsLike, Hand, as_hand, planes_array
 from .kinds import LEADING, MoveArrays
 from .movelist import MOVE_DTYPE, MoveList, has_legal_follow, legal_moves, read_last
 from .moves import PASS, Move, sort_key
@@ -70,8 +70,7 @@ def _batch_planes(hands: object) -> np.ndarray:
         raise TypeError(
             f"a batch of hands is a uint64 array of shape (n, 2) or a sequence of hands, not {type(hands).__name__}"
         )
-    rows = [(h.once, h.twice) for h in map(as_hand, hands)]
-    return np.array(rows, dtype=np.uint64).reshape(len(rows), 2)
+    return planes_array(hands)
 
 
 def _check_level_range(levels: np.ndarray) -> None:
@@ -93,10 +92,12 @@ def _batch_levels(level: object, n: int) -> int | np.ndarray:
         return np.ascontiguousarray(level, dtype=np.uint8)
     if not isinstance(level, Iterable):
         raise TypeError(f"a level must be a rank character or an integer 2-14, not {type(level).__name__}")
-    levels = [parse_level(v) for v in level]
-    if len(levels) != n:
-        raise ValueError(f"{len(levels)} levels for {n} hands: give one level, or one per hand")
-    return np.array(levels, dtype=np.uint8)
+    given = list(level)
+    if len(given) != n:
+        raise ValueError(f"{len(given)} levels for {n} hands: give one level, or one per hand")
+    if all(type(v) is int and 2 <= v <= 14 for v in given):  # the usual list, without a call per level
+        return np.array(given, dtype=np.uint8)
+    return np.array([parse_level(v) for v in given], dtype=np.uint8)
 
 
 _UINT64 = np.dtype(np.uint64)

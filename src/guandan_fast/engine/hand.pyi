@@ -118,3 +118,6 @@ def as_hand(cards: object) -> Hand:
     """Accept a Hand, a Move (its cards), a string of cards or an iterable of card strings."""
 
 CardsLike: TypeAlias = Hand | str | Iterable[str]
+
+def planes_array(hands: Iterable[CardsLike]) -> npt.NDArray[np.uint64]:
+    """``uint64[n, 2]``: the ``(once, twice)`` rows of a sequence of hands."""
