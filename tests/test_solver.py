@@ -287,21 +287,26 @@ def test_high_tie_break_leaves_the_high_single() -> None:
     assert singles == {"bombs": [3, 7, 11], "high": [7, 11, 15]}
 
 
-@pytest.mark.parametrize(
-    ("cards", "level", "carried", "alone"),
-    [
-        ("S3 D3 C3 S7 D7 SA DA", 7, "SA DA", "S7 D7"),  # aces (4) under the triple, the level pair (8) alone
-        ("S3 D3 C3 HR HR SA DA", 2, "SA DA", "HR HR"),  # aces (4), not the big jokers (16)
-        ("S3 D3 C3 S2 D2 SB SB", 2, "S2 D2", "SB SB"),  # the level pair (8), not the small jokers (12)
-    ],
-)
-def test_high_tie_break_carries_the_lowest_of_the_high_pairs(cards: str, level: int, carried: str, alone: str) -> None:
-    count, plays = min_plays(cards, level, prefer="high")
+def test_high_tie_break_carries_the_aces_and_keeps_the_level_pair() -> None:
+    # 333, 77 and AA at level 7: both pairs cost nothing alone; carrying the level pair costs
+    # 8, the aces 4 (the tie order before the rule carried the 77)
+    count, plays = min_plays("S3 D3 C3 S7 D7 SA DA", 7, prefer="high")
     assert count == 2
     assert {(m.kind, m.cards) for m in plays} == {
-        (MoveType.THREE_WITH_TWO, Hand(carried) + Hand("S3 D3 C3")),
-        (MoveType.PAIR, Hand(alone)),
+        (MoveType.THREE_WITH_TWO, Hand("S3 D3 C3 SA DA")),
+        (MoveType.PAIR, Hand("S7 D7")),
     }
+
+
+@pytest.mark.parametrize(
+    ("pair", "level", "minor"),
+    [("SK DK", 2, 0), ("SA DA", 2, 4), ("S2 D2", 2, 8), ("S5 D5", 5, 8), ("S5 H2", 2, 0), ("SB SB", 2, 12),
+     ("HR HR", 2, 16), ("SA DA", 14, 8), ("SK DK", 13, 8)],
+)
+def test_a_full_house_costs_4_a_step_its_pair_stands_above_a_king(pair: str, level: int, minor: int) -> None:
+    # one play, 333 with the pair: its minor penalty is the carried pair's alone (H2 is the
+    # wildcard at level 2: S5 H2 is a pair of fives; two wildcards would make a bomb of 3s)
+    assert decomposition_cost(f"S3 D3 C3 {pair}", level, prefer="high") == (1, 1, minor)
 
 
 @pytest.mark.parametrize("whole", [False, True])
