@@ -267,7 +267,10 @@ cdef inline bint _keeps_bombs(const PlayState* s, MoveBuffer* m, Py_ssize_t i, c
     """Whether the hand left by move ``i`` still holds ``plan``'s kept cards: the tactics
     follow with a plain move only when it breaks no bomb of their plan (a plain reading of
     a straight flush's cards included); a plain break that keeps the count costs the bomb,
-    which takes the lead back whenever it is needed."""
+    which takes the lead back whenever it is needed. (Nothing kept, the plain rules' and a
+    hand without bombs: every move keeps it, without taking the move out.)"""
+    if (plan.kept_once | plan.kept_twice) == 0:
+        return True
     cdef uint64_t rest_once = s.once[s.to_act], rest_twice = s.twice[s.to_act]
     gf_hand_remove(&rest_once, &rest_twice, m.cards[2 * i], m.cards[2 * i + 1])
     return (plan.kept_once & ~rest_once) == 0 and (plan.kept_twice & ~rest_twice) == 0
